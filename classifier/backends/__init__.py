@@ -1,0 +1,66 @@
+"""Backends behind one small interface (`Backend.run(Batch) -> logits`), imported lazily."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from writegate.classifier.backends.base import Backend, Batch
+from writegate.normalizer.errors import InputError
+
+BACKENDS: tuple[str, ...] = ("onnx", "torch", "vllm")
+
+
+def load_backend(
+    name: str,
+    model_dir: Path,
+    *,
+    threads: int | None = None,
+    device: str | None = None,
+    precision: str | None = None,
+) -> Backend:
+    """Build a backend for `model_dir`.
+
+    Args:
+        name: `onnx` (default; CPU), `torch` (CPU or CUDA) or `vllm`.
+        model_dir: a model directory (see `writegate.classifier.modeldir`).
+        threads: intra-op CPU threads (onnx, torch on CPU).
+        device: torch only: `cpu`, `cuda`, `cuda:N`.
+        precision: onnx: `int8` (default) or `fp32`; torch: `fp32`, `bf16` (CUDA default) or `fp16`.
+
+    Raises:
+        InputError: unknown backend/precision, or a needed file is missing.
+        RuntimeError: an optional backend's packages are not installed.
+    """
+    from writegate.classifier import modeldir
+
+    model_dir = Path(model_dir)
+    if name == "onnx":
+        if device not in (None, "cpu"):
+            raise InputError("device", f"the onnx backend runs on the CPU only, got {device!r}")
+        precision = precision or "int8"
+        if precision not in modeldir.ONNX_FILES:
+            raise InputError("precision", f"unknown onnx precision {precision!r}; expected int8 or fp32")
+        path = modeldir.require_file(model_dir, modeldir.ONNX_FILES[precision])
+        from writegate.classifier.backends.onnx import OnnxBackend
+
+        try:
+            return OnnxBackend(path, threads=threads)
+        except Exception as exc:  # onnxruntime raises its own types for corrupt files
+            if isinstance(exc, InputError):
+                raise
+            raise InputError("model", f"{path} could not be loaded by onnxruntime: {exc}") from None
+    if name == "torch":
+        modeldir.require_file(model_dir, modeldir.CONFIG)
+        modeldir.require_file(model_dir, modeldir.SAFETENSORS)
+        from writegate.classifier.backends.torch import TorchBackend
+
+        return TorchBackend(model_dir, device=device, precision=precision, threads=threads)
+    if name == "vllm":
+        raise RuntimeError(
+            "the vllm backend is not available here (it needs the `gpu` extra on a CUDA host); "
+            "use --backend torch --device cuda for the GPU path"
+        )
+    raise InputError("backend", f"unknown backend {name!r}; expected one of {', '.join(BACKENDS)}")
+
+
+__all__ = ["BACKENDS", "Backend", "Batch", "load_backend"]

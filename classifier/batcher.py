@@ -1,0 +1,346 @@
+"""The dynamic batcher: pairs from all concurrent requests share one bounded queue and one worker.
+
+Flow of one request (`await batcher.submit(pairs, deadline=...)`):
+
+1. admission: if the queue cannot take all its pairs, `QueueFull` at once (RESOURCE_EXHAUSTED);
+2. pre: `model.encode(pairs)` (normalize + compare + tokenize) in the encode thread, off the loop;
+3. the encoded pairs join the queue, each with its own future.
+
+The worker (one asyncio task) waits for the first pair, then up to `max_wait_ms` after that pair
+arrived for more (or until a batch's worth of tokens is waiting), takes the waiting pairs (up to
+`lookahead_batches` batches' worth), drops cancelled and expired ones (`DeadlineExceeded`), sorts
+them by length and cuts them into batches whose padded size n × L stays within
+`max_batch_tokens` (text-embeddings-inference's budget). Each batch runs `collate → run →
+decode` in the run thread, off the event loop; its futures get their predictions. An exception in
+a batch fails only that batch's pairs (`BatchFailed`); the worker carries on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from writegate.classifier.backends.base import Batch
+from writegate.classifier.types import Pair, Prediction
+
+log = logging.getLogger(__name__)
+
+
+class BatcherError(Exception):
+    """Base of the batcher's errors (each maps to one gRPC status in the service)."""
+
+
+class QueueFull(BatcherError):
+    """The queue cannot take the request's pairs now (RESOURCE_EXHAUSTED)."""
+
+
+class DeadlineExceeded(BatcherError):
+    """The request's deadline passed before its pairs ran (DEADLINE_EXCEEDED)."""
+
+
+class BatchFailed(BatcherError):
+    """The batch holding the request's pairs raised (INTERNAL)."""
+
+
+class BatcherClosed(BatcherError):
+    """The batcher is not running (UNAVAILABLE)."""
+
+
+class EncodedLike(Protocol):
+    """What the batcher needs of an encoded pair."""
+
+    @property
+    def n_tokens(self) -> int: ...
+
+
+class BatchModel(Protocol):
+    """The classifier's pre / core / post steps (`writegate.classifier.model.Classifier`)."""
+
+    def encode(self, pairs: Sequence[Pair]) -> Sequence[Any]: ...
+
+    def collate(self, items: Sequence[Any]) -> Batch: ...
+
+    def run(self, batch: Batch) -> np.ndarray: ...
+
+    def decode(self, items: Sequence[Any], logits: np.ndarray) -> list[Prediction]: ...
+
+
+class BatchObserver(Protocol):
+    """Receives the batcher's measurements (see `writegate.server.metrics`)."""
+
+    def batch_done(self, size: int, padded_tokens: int, seconds: float) -> None: ...
+
+    def queue_depth(self, pairs: int) -> None: ...
+
+
+class _NoObserver:
+    def batch_done(self, size: int, padded_tokens: int, seconds: float) -> None:
+        pass
+
+    def queue_depth(self, pairs: int) -> None:
+        pass
+
+
+@dataclass(eq=False)
+class _Item:
+    encoded: Any
+    future: asyncio.Future[Prediction]
+    deadline: float | None
+    arrived: float
+    n_tokens: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.n_tokens = int(self.encoded.n_tokens)
+
+
+def cut_batches(lengths: Sequence[int], max_batch_tokens: int) -> list[list[int]]:
+    """Sort indices by length and cut them into batches with n × max(L) ≤ max_batch_tokens.
+
+    A single item longer than the budget gets a batch of its own. Pure; returns indices.
+    """
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches: list[list[int]] = []
+    current: list[int] = []
+    for i in order:
+        longest = lengths[i]  # ascending: the newcomer is the longest
+        if current and (len(current) + 1) * longest > max_batch_tokens:
+            batches.append(current)
+            current = []
+        current.append(i)
+    if current:
+        batches.append(current)
+    return batches
+
+
+class Batcher:
+    """Pools pairs from concurrent requests into token-budgeted batches.
+
+    Args:
+        model: the classifier (encode / collate / run / decode).
+        max_batch_tokens: padded tokens (n × L) per batch.
+        max_wait_ms: how long the first waiting pair may wait for company.
+        max_queue_pairs: pairs admitted but not yet run; beyond it `submit` raises QueueFull.
+        lookahead_batches: how many batches' worth of waiting pairs are sorted together.
+        observer: metrics sink.
+        clock: monotonic seconds (tests may pass a fake).
+    """
+
+    def __init__(
+        self,
+        model: BatchModel,
+        *,
+        max_batch_tokens: int = 8192,
+        max_wait_ms: float = 2.0,
+        max_queue_pairs: int = 4096,
+        lookahead_batches: int = 4,
+        observer: BatchObserver | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if max_batch_tokens < 1:
+            raise ValueError(f"max_batch_tokens must be ≥ 1, got {max_batch_tokens}")
+        if max_queue_pairs < 1:
+            raise ValueError(f"max_queue_pairs must be ≥ 1, got {max_queue_pairs}")
+        self.model = model
+        self.max_batch_tokens = max_batch_tokens
+        self.max_wait = max(0.0, max_wait_ms) / 1000.0
+        self.max_queue_pairs = max_queue_pairs
+        self.lookahead_tokens = max_batch_tokens * max(1, lookahead_batches)
+        self.observer: BatchObserver = observer or _NoObserver()
+        self.clock = clock
+        self._pending: deque[_Item] = deque()
+        self._pending_tokens = 0
+        self._admitted = 0  # pairs admitted and not yet run or dropped
+        self._wake = asyncio.Event()
+        self._full = asyncio.Event()
+        self._worker: asyncio.Task[None] | None = None
+        self._window: list[_Item] = []  # taken from the queue by the worker, not yet resolved
+        self._encode_pool: ThreadPoolExecutor | None = None
+        self._run_pool: ThreadPoolExecutor | None = None
+
+    # -- lifecycle --------------------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        """True between `start()` and `close()`."""
+        return self._worker is not None and not self._worker.done()
+
+    @property
+    def queue_depth(self) -> int:
+        """Pairs admitted and not yet run."""
+        return self._admitted
+
+    async def start(self) -> None:
+        """Start the worker on the running loop."""
+        if self.running:
+            return
+        self._encode_pool = ThreadPoolExecutor(1, thread_name_prefix="writegate-encode")
+        self._run_pool = ThreadPoolExecutor(1, thread_name_prefix="writegate-run")
+        self._worker = asyncio.get_running_loop().create_task(self._work(), name="writegate-batcher")
+
+    async def close(self) -> None:
+        """Stop the worker; pairs still waiting fail with BatcherClosed."""
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.cancel()
+            try:
+                await worker
+            except asyncio.CancelledError:
+                pass
+        waiting, self._window = [*self._window, *self._pending], []
+        self._pending.clear()
+        self._pending_tokens = 0
+        for item in waiting:
+            if not item.future.done():
+                item.future.set_exception(BatcherClosed("the batcher is shutting down"))
+        for pool in (self._encode_pool, self._run_pool):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        self._encode_pool = self._run_pool = None
+
+    # -- requests ---------------------------------------------------------------------------------
+    async def submit(self, pairs: Sequence[Pair], *, deadline: float | None = None) -> list[Prediction]:
+        """Label `pairs` (in order), batched with everyone else's.
+
+        Args:
+            pairs: the request's pairs.
+            deadline: absolute `clock()` time after which the request is worthless.
+
+        Raises:
+            QueueFull: the queue cannot take the pairs now.
+            DeadlineExceeded: the deadline passed before they ran.
+            BatchFailed: the batch holding them raised.
+            BatcherClosed: the batcher is not running.
+        """
+        if not self.running:
+            raise BatcherClosed("the batcher is not running")
+        n = len(pairs)
+        if n == 0:
+            return []
+        if self._admitted + n > self.max_queue_pairs:
+            raise QueueFull(
+                f"the queue holds {self._admitted} pairs; {n} more would exceed its limit of {self.max_queue_pairs}"
+            )
+        self._admitted += n
+        self.observer.queue_depth(self._admitted)
+        queued = False
+        try:
+            loop = asyncio.get_running_loop()
+            encoded = await loop.run_in_executor(self._encode_pool, self.model.encode, list(pairs))
+            if len(encoded) != n:
+                raise BatchFailed(f"encode returned {len(encoded)} items for {n} pairs")
+            now = self.clock()
+            if deadline is not None and now >= deadline:
+                raise DeadlineExceeded("the deadline passed before the pairs were queued")
+            items = [_Item(e, loop.create_future(), deadline, now) for e in encoded]
+            self._pending.extend(items)
+            self._pending_tokens += sum(it.n_tokens for it in items)
+            queued = True
+        finally:
+            if not queued:
+                self._admitted -= n
+                self.observer.queue_depth(self._admitted)
+        self._wake.set()
+        if self._pending_tokens >= self.max_batch_tokens:
+            self._full.set()
+        futures = [it.future for it in items]
+        try:
+            timeout = None if deadline is None else max(0.0, deadline - self.clock())
+            return list(await asyncio.wait_for(asyncio.gather(*futures), timeout))
+        except TimeoutError:
+            raise DeadlineExceeded("the deadline passed while the pairs were waiting or running") from None
+        finally:
+            for fut in futures:
+                if not fut.done():
+                    fut.cancel()
+
+    # -- worker -----------------------------------------------------------------------------------
+    async def _work(self) -> None:
+        while True:
+            while not self._pending:
+                self._wake.clear()
+                await self._wake.wait()
+            await self._wait_for_company()
+            window = self._window = self._take_window()
+            for idx in cut_batches([it.n_tokens for it in window], self.max_batch_tokens):
+                await self._run([window[i] for i in idx])
+            self._window = []
+
+    async def _wait_for_company(self) -> None:
+        if self.max_wait <= 0 or self._pending_tokens >= self.max_batch_tokens:
+            return
+        remaining = self._pending[0].arrived + self.max_wait - self.clock()
+        if remaining <= 0:
+            return
+        self._full.clear()
+        try:
+            await asyncio.wait_for(self._full.wait(), remaining)
+        except TimeoutError:
+            pass
+
+    def _take_window(self) -> list[_Item]:
+        window: list[_Item] = []
+        tokens = 0
+        now = self.clock()
+        while self._pending:
+            item = self._pending[0]
+            if window and tokens + item.n_tokens > self.lookahead_tokens:
+                break
+            self._pending.popleft()
+            self._pending_tokens -= item.n_tokens
+            if self._drop_if_dead(item, now):
+                continue
+            window.append(item)
+            tokens += item.n_tokens
+        return window
+
+    def _drop_if_dead(self, item: _Item, now: float) -> bool:
+        """Drop a cancelled or expired item (releasing its queue slot); True if dropped."""
+        dead = item.future.done()
+        if not dead and item.deadline is not None and now >= item.deadline:
+            item.future.set_exception(DeadlineExceeded("the deadline passed before the pair ran"))
+            dead = True
+        if dead:
+            self._release(1)
+        return dead
+
+    def _release(self, n: int) -> None:
+        self._admitted -= n
+        self.observer.queue_depth(self._admitted)
+
+    async def _run(self, chunk: list[_Item]) -> None:
+        now = self.clock()
+        live = [it for it in chunk if not self._drop_if_dead(it, now)]
+        if not live:
+            return
+        self._release(len(live))
+        loop = asyncio.get_running_loop()
+        try:
+            preds = await loop.run_in_executor(self._run_pool, self._infer, [it.encoded for it in live])
+        except Exception as exc:  # noqa: BLE001 - one failed batch must not kill the worker
+            log.exception("a batch of %d pairs failed", len(live))
+            failure = BatchFailed(f"the batch of {len(live)} pairs failed: {type(exc).__name__}: {exc}")
+            for it in live:
+                if not it.future.done():
+                    it.future.set_exception(failure)
+            return
+        for it, pred in zip(live, preds, strict=True):
+            if not it.future.done():
+                it.future.set_result(pred)
+
+    def _infer(self, encoded: list[Any]) -> list[Prediction]:
+        """collate → run → decode, in the run thread."""
+        start = time.perf_counter()
+        batch = self.model.collate(encoded)
+        logits = self.model.run(batch)
+        preds = self.model.decode(encoded, logits)
+        if len(preds) != len(encoded):
+            raise RuntimeError(f"decode returned {len(preds)} predictions for {len(encoded)} pairs")
+        self.observer.batch_done(len(encoded), batch.n_tokens, time.perf_counter() - start)
+        return preds

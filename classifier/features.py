@@ -1,0 +1,211 @@
+"""The classifier's input format: ONE definition, used by training and serving alike.
+
+A pair becomes two BERT segments::
+
+    A: existing (2026-03-01): Michelle owns the Acme account
+    B: new (2026-06-20, 111 days later): Acme was handed off to Marcus in June
+       [structure: same slot edge.owned_by.account:acme (single-valued): incompatible]
+
+- dates are the UTC calendar dates of `observed_at`; the gap is said in words a small model can
+  use: "same day", "1 day later", "N days later", "N days earlier" (NEW older than EXISTING);
+- the `[structure: …]` tail is `SlotComparison.as_text()` when `compare_all` found a comparison
+  of the two sides' normalized records, and absent otherwise;
+- the whole pair is at most `max_length` (128) tokens: the headers and the structure tail are
+  kept, the two texts are truncated longest-first.
+
+Bump `INPUT_FORMAT_VERSION` whenever the rendered text changes: a model is only valid for the
+format it was trained on (`writegate.json` records it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+    from writegate.classifier.types import Pair
+    from writegate.normalizer.compare import SlotComparison
+    from writegate.normalizer.schema import Record
+
+INPUT_FORMAT_VERSION = 1
+MAX_LENGTH = 128
+N_SPECIAL = 3  # [CLS] A [SEP] B [SEP]
+
+
+def gap_days(existing_at: datetime, new_at: datetime) -> int:
+    """Calendar days from EXISTING's date to NEW's date (UTC); negative when NEW is older."""
+    return (_utc_date(new_at) - _utc_date(existing_at)).days
+
+
+def gap_words(days: int) -> str:
+    """The gap in words: `same day`, `1 day later`, `12 days later`, `3 days earlier`."""
+    if days == 0:
+        return "same day"
+    n = abs(days)
+    unit = "day" if n == 1 else "days"
+    return f"{n} {unit} {'later' if days > 0 else 'earlier'}"
+
+
+def structure_text(comparison: SlotComparison | None) -> str:
+    """The `[structure: …]` tail, or "" when there is no comparison."""
+    if comparison is None:
+        return ""
+    return f"[structure: {comparison.as_text()}]"
+
+
+@dataclass(frozen=True)
+class PairText:
+    """A pair rendered as text pieces; only `a_text` and `b_text` may be truncated."""
+
+    a_head: str
+    a_text: str
+    b_head: str
+    b_text: str
+    b_tail: str
+
+    @property
+    def segments(self) -> tuple[str, str]:
+        """The two full segments, as the model reads them (before truncation)."""
+        a = f"{self.a_head} {self.a_text}"
+        b = f"{self.b_head} {self.b_text}" + (f" {self.b_tail}" if self.b_tail else "")
+        return a, b
+
+
+def render(
+    existing_text: str,
+    existing_at: datetime,
+    new_text: str,
+    new_at: datetime,
+    comparison: SlotComparison | None,
+) -> PairText:
+    """Render one pair in the input format (see the module docstring)."""
+    days = gap_days(existing_at, new_at)
+    return PairText(
+        a_head=f"existing ({_utc_date(existing_at).isoformat()}):",
+        a_text=" ".join(existing_text.split()),
+        b_head=f"new ({_utc_date(new_at).isoformat()}, {gap_words(days)}):",
+        b_text=" ".join(new_text.split()),
+        b_tail=structure_text(comparison),
+    )
+
+
+def render_pair(pair: Pair, comparison: SlotComparison | None) -> PairText:
+    """`render` for a `Pair`."""
+    return render(pair.existing.text, pair.existing.observed_at, pair.new.text, pair.new.observed_at, comparison)
+
+
+def compare_pair(pair: Pair) -> SlotComparison | None:
+    """Normalize both sides (with their own subject and date) and compare their records."""
+    from writegate.normalizer.compare import compare_all
+
+    existing = _normalized(pair.existing.text, pair.existing.subject, pair.existing.observed_at)
+    new = _normalized(pair.new.text, pair.new.subject, pair.new.observed_at)
+    return compare_all(list(existing), list(new))
+
+
+@lru_cache(maxsize=65536)
+def _normalized(text: str, subject: str, observed_at: datetime) -> tuple[Record, ...]:
+    # Store candidates recur across writes; records are frozen, so caching them is safe.
+    from writegate.normalizer.api import normalize
+
+    return tuple(normalize(text, subject=subject, observed_at=observed_at))
+
+
+def _utc_date(dt: datetime):  # noqa: ANN202 - datetime.date
+    from datetime import timezone
+
+    return (dt if dt.tzinfo is None else dt.astimezone(timezone.utc)).date()
+
+
+def split_budget(len_a: int, len_b: int, budget: int) -> tuple[int, int]:
+    """Longest-first truncation: how many tokens of each text to keep within `budget`."""
+    budget = max(budget, 0)
+    if len_a + len_b <= budget:
+        return len_a, len_b
+    half = budget // 2
+    if len_a <= half:
+        return len_a, budget - len_a
+    if len_b <= budget - half:
+        return budget - len_b, len_b
+    return half + (budget - 2 * half), half
+
+
+class PairEncoder:
+    """Tokenizes `PairText`s with a `tokenizers.Tokenizer` (no transformers, no torch).
+
+    BERT layout: `[CLS] A [SEP] B [SEP]`, token types 0 for `[CLS] A [SEP]`, 1 for `B [SEP]`.
+    Pieces are tokenized separately; BERT's pre-tokenizer splits on whitespace, so this gives the
+    same tokens as tokenizing the joined segment.
+
+    Args:
+        tokenizer: a WordPiece tokenizer (`tokenizer.json`); its own truncation/padding are disabled.
+        max_length: max tokens per pair, special tokens included.
+        cls_token / sep_token / pad_token: the special tokens' strings.
+    """
+
+    def __init__(
+        self,
+        tokenizer: Tokenizer,
+        max_length: int = MAX_LENGTH,
+        *,
+        cls_token: str = "[CLS]",
+        sep_token: str = "[SEP]",
+        pad_token: str = "[PAD]",
+    ) -> None:
+        self.tokenizer = tokenizer
+        tokenizer.no_truncation()
+        tokenizer.no_padding()
+        self.max_length = max_length
+        ids = {t: tokenizer.token_to_id(t) for t in (cls_token, sep_token, pad_token)}
+        missing = [t for t, i in ids.items() if i is None]
+        if missing:
+            raise ValueError(f"tokenizer has no {', '.join(missing)} token")
+        self.cls_id, self.sep_id, self.pad_id = ids[cls_token], ids[sep_token], ids[pad_token]
+
+    @classmethod
+    def from_file(cls, path: str | Path, max_length: int = MAX_LENGTH) -> PairEncoder:
+        """Load `tokenizer.json` (special tokens from `special_tokens_map.json` beside it, if any)."""
+        import json
+
+        from tokenizers import Tokenizer
+
+        path = Path(path)
+        special: dict[str, str] = {}
+        smap = path.parent / "special_tokens_map.json"
+        if smap.is_file():
+            raw = json.loads(smap.read_text(encoding="utf-8"))
+            special = {k: (v["content"] if isinstance(v, dict) else v) for k, v in raw.items() if isinstance(v, (str, dict))}
+        return cls(
+            Tokenizer.from_file(str(path)),
+            max_length,
+            cls_token=special.get("cls_token", "[CLS]"),
+            sep_token=special.get("sep_token", "[SEP]"),
+            pad_token=special.get("pad_token", "[PAD]"),
+        )
+
+    def encode(self, texts: Sequence[PairText]) -> list[tuple[list[int], list[int]]]:
+        """(input_ids, token_type_ids) per pair, each ≤ max_length tokens."""
+        pieces: list[str] = []
+        for t in texts:
+            pieces.extend((t.a_head, t.a_text, t.b_head, t.b_text, t.b_tail))
+        encs = self.tokenizer.encode_batch(pieces, add_special_tokens=False) if pieces else []
+        out: list[tuple[list[int], list[int]]] = []
+        for i in range(len(texts)):
+            a_head, a_text, b_head, b_text, b_tail = (encs[5 * i + k].ids for k in range(5))
+            fixed = N_SPECIAL + len(a_head) + len(b_head) + len(b_tail)
+            if fixed > self.max_length:  # pathological structure text: keep what fits of it
+                b_tail = b_tail[: max(0, self.max_length - N_SPECIAL - len(a_head) - len(b_head))]
+                fixed = N_SPECIAL + len(a_head) + len(b_head) + len(b_tail)
+            keep_a, keep_b = split_budget(len(a_text), len(b_text), self.max_length - fixed)
+            seg_a = [self.cls_id, *a_head, *a_text[:keep_a], self.sep_id]
+            seg_b = [*b_head, *b_text[:keep_b], *b_tail, self.sep_id]
+            ids = (seg_a + seg_b)[: self.max_length]
+            types = ([0] * len(seg_a) + [1] * len(seg_b))[: self.max_length]
+            out.append((ids, types))
+        return out

@@ -1,0 +1,197 @@
+"""The pairwise classifier: pre (normalize, compare, format, tokenize) → core (backend) → post.
+
+Serving needs only `tokenizers`, numpy and the backend's runtime (onnxruntime by default): no
+torch, no transformers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from writegate.classifier import features, modeldir, post
+from writegate.classifier.backends import Backend, Batch, load_backend
+from writegate.classifier.fusion import fuse
+from writegate.classifier.labels import Label
+from writegate.classifier.types import Evidence, Pair, Prediction
+from writegate.normalizer.compare import SlotComparison
+from writegate.normalizer.errors import InputError
+
+Comparer = Callable[[Pair], SlotComparison | None]
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """One pair, tokenized, with the structured comparison that fusion uses."""
+
+    input_ids: list[int]
+    token_type_ids: list[int]
+    comparison: SlotComparison | None
+
+    @property
+    def n_tokens(self) -> int:
+        """Tokens in this pair, special tokens included."""
+        return len(self.input_ids)
+
+
+class ModelInfo(BaseModel):
+    """What a loaded model is (GetModelInfo)."""
+
+    name: str = Field(description="Model name from writegate.json.")
+    version: str = Field(description="Model version from writegate.json.")
+    labels: list[str] = Field(description="Output index i ↔ labels[i].")
+    backend: str = Field(description="The backend running it: onnx, torch, vllm.")
+    max_length: int = Field(description="Max tokens per pair.")
+    metrics: dict[str, float] = Field(default_factory=dict, description="Metrics from the model card.")
+
+
+class Classifier:
+    """Labels (EXISTING, NEW) pairs.
+
+    Build with `Classifier.load(model_dir)`; or directly from parts (tests, training).
+
+    Args:
+        meta: the model dir's writegate.json.
+        encoder: the tokenizer wrapper.
+        backend: what runs the model.
+        fusion: fuse structure into the probabilities (None = meta.fusion).
+        comparer: pair → SlotComparison | None (default: normalize both sides + compare_all).
+    """
+
+    def __init__(
+        self,
+        meta: modeldir.ModelMeta,
+        encoder: features.PairEncoder,
+        backend: Backend,
+        *,
+        fusion: bool | None = None,
+        comparer: Comparer | None = None,
+    ) -> None:
+        self.meta = meta
+        self.encoder = encoder
+        self.backend = backend
+        self.fusion = meta.fusion if fusion is None else fusion
+        self.temperature = meta.temperature
+        self.comparer: Comparer = comparer or features.compare_pair
+        self.info = ModelInfo(
+            name=meta.name,
+            version=meta.version,
+            labels=list(meta.labels),
+            backend=backend.name,
+            max_length=meta.max_length,
+            metrics=dict(meta.metrics),
+        )
+
+    @classmethod
+    def load(
+        cls,
+        model_dir: str | Path,
+        backend: str = "onnx",
+        *,
+        threads: int | None = None,
+        device: str | None = None,
+        precision: str | None = None,
+        fusion: bool | None = None,
+    ) -> Classifier:
+        """Load a model directory.
+
+        Raises:
+            InputError: the directory or a file it needs is missing or corrupt (the message names it),
+                or the model was trained for another input format.
+        """
+        model_dir = Path(model_dir)
+        meta = modeldir.read_meta(model_dir)
+        if meta.input_format_version != features.INPUT_FORMAT_VERSION:
+            raise InputError(
+                "model",
+                f"{model_dir / modeldir.META_FILE}: input_format_version {meta.input_format_version} "
+                f"but this writegate builds format {features.INPUT_FORMAT_VERSION}; retrain or upgrade",
+            )
+        for name in modeldir.TOKENIZER_FILES:
+            modeldir.require_file(model_dir, name)
+        tok_path = model_dir / modeldir.TOKENIZER
+        try:
+            encoder = features.PairEncoder.from_file(tok_path, meta.max_length)
+        except Exception as exc:  # tokenizers raises plain Exception on a corrupt file
+            raise InputError("model", f"{tok_path} could not be loaded: {exc}") from None
+        engine = load_backend(backend, model_dir, threads=threads, device=device, precision=precision)
+        return cls(meta, encoder, engine, fusion=fusion)
+
+    # -- pre -----------------------------------------------------------------------------------
+    def encode(self, pairs: Sequence[Pair]) -> list[Encoded]:
+        """Normalize + compare both sides, render the input format, tokenize (≤ max_length)."""
+        comparisons = [self.comparer(p) for p in pairs]
+        texts = [features.render_pair(p, c) for p, c in zip(pairs, comparisons, strict=True)]
+        return [
+            Encoded(ids, types, c)
+            for (ids, types), c in zip(self.encoder.encode(texts), comparisons, strict=True)
+        ]
+
+    def collate(self, items: Sequence[Encoded]) -> Batch:
+        """Pad to the longest item."""
+        return collate(items, self.encoder.pad_id)
+
+    # -- core ----------------------------------------------------------------------------------
+    def run(self, batch: Batch) -> np.ndarray:
+        """Backend logits [n, 5]."""
+        return self.backend.run(batch)
+
+    # -- post ----------------------------------------------------------------------------------
+    def decode(self, items: Sequence[Encoded], logits: np.ndarray) -> list[Prediction]:
+        """Temperature softmax, then (if enabled) fusion with structure."""
+        probs = post.softmax(logits, self.temperature)
+        return [self._prediction(item, row) for item, row in zip(items, probs, strict=True)]
+
+    def _prediction(self, item: Encoded, probs: np.ndarray) -> Prediction:
+        evidence = Evidence.MODEL
+        if self.fusion:
+            probs, evidence = fuse(probs, item.comparison)
+        return Prediction(
+            label=Label(post.argmax_label(probs)),
+            probabilities=post.as_dict(probs),
+            slot_match=bool(item.comparison is not None and item.comparison.same_slot),
+            evidence=evidence,
+        )
+
+    def predict(self, pairs: Sequence[Pair], batch_size: int = 64) -> list[Prediction]:
+        """Label pairs: encode, sort by length, run in chunks, decode, restore input order."""
+        if batch_size < 1:
+            raise InputError("batch_size", f"must be ≥ 1, got {batch_size}")
+        items = self.encode(pairs)
+        order = sorted(range(len(items)), key=lambda i: items[i].n_tokens)
+        out: list[Prediction | None] = [None] * len(items)
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size]
+            chunk = [items[i] for i in idx]
+            for i, pred in zip(idx, self.decode(chunk, self.run(self.collate(chunk))), strict=True):
+                out[i] = pred
+        return [p for p in out if p is not None]
+
+    def logits(self, pairs: Sequence[Pair], batch_size: int = 64) -> tuple[np.ndarray, list[Encoded]]:
+        """Raw logits [n, 5] in input order, with the encoded items (evaluation, calibration)."""
+        items = self.encode(pairs)
+        out = np.zeros((len(items), len(self.meta.labels)), dtype=np.float32)
+        order = sorted(range(len(items)), key=lambda i: items[i].n_tokens)
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size]
+            out[idx] = self.run(self.collate([items[i] for i in idx]))
+        return out, items
+
+
+def collate(items: Sequence[Encoded], pad_id: int = 0) -> Batch:
+    """Pad encoded pairs to the longest one: int64 [n, L] arrays."""
+    n = len(items)
+    length = max((it.n_tokens for it in items), default=0)
+    ids = np.full((n, length), pad_id, dtype=np.int64)
+    mask = np.zeros((n, length), dtype=np.int64)
+    types = np.zeros((n, length), dtype=np.int64)
+    for row, it in enumerate(items):
+        k = it.n_tokens
+        ids[row, :k] = it.input_ids
+        mask[row, :k] = 1
+        types[row, :k] = it.token_type_ids
+    return Batch(input_ids=ids, attention_mask=mask, token_type_ids=types)

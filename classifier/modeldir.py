@@ -1,0 +1,85 @@
+"""The model directory contract (what `models/default/` holds) and its `writegate.json`.
+
+Files:
+    model.int8.onnx   dynamically quantized ONNX (served on CPU by default)
+    model.onnx        fp32 ONNX (optional in the shipped dir)
+    model.safetensors fp16 torch weights + config.json (HF BertForSequenceClassification)
+    tokenizer.json, tokenizer_config.json, vocab.txt, special_tokens_map.json
+    writegate.json    name, version, input format, max_length, labels, temperature, fusion, metrics
+    MODEL_CARD.md     how it was made and how well it does
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from writegate.classifier.labels import LABELS
+from writegate.normalizer.errors import InputError
+
+META_FILE = "writegate.json"
+ONNX_FP32 = "model.onnx"
+ONNX_INT8 = "model.int8.onnx"
+SAFETENSORS = "model.safetensors"
+CONFIG = "config.json"
+TOKENIZER = "tokenizer.json"
+TOKENIZER_FILES: tuple[str, ...] = ("tokenizer.json", "tokenizer_config.json", "vocab.txt", "special_tokens_map.json")
+MODEL_CARD = "MODEL_CARD.md"
+
+ONNX_FILES: dict[str, str] = {"int8": ONNX_INT8, "fp32": ONNX_FP32}
+"""ONNX precision → file name."""
+
+
+class ModelMeta(BaseModel):
+    """`writegate.json`: what serving needs beyond the weights."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(min_length=1, description="Model name, e.g. `writegate-minilm-l6`.")
+    version: str = Field(min_length=1, description="Model version.")
+    input_format_version: int = Field(ge=1, description="Version of classifier/features.py's input format.")
+    max_length: int = Field(default=128, ge=16, le=512, description="Max tokens per pair.")
+    labels: list[str] = Field(description="Output index i ↔ labels[i]; must equal LABELS.")
+    temperature: float = Field(default=1.0, gt=0, le=100, description="Calibration temperature for the softmax.")
+    fusion: bool = Field(default=True, description="Fuse structured evidence into the probabilities.")
+    metrics: dict[str, float] = Field(default_factory=dict, description="Flat metric name → value.")
+
+
+def require_file(model_dir: Path, name: str) -> Path:
+    """Return `model_dir/name`, raising InputError naming the file when it is missing."""
+    path = Path(model_dir) / name
+    if not path.is_file():
+        raise InputError("model", f"{path} is missing (model directory {model_dir} is incomplete)")
+    return path
+
+
+def read_meta(model_dir: str | Path) -> ModelMeta:
+    """Read and validate `writegate.json`.
+
+    Raises:
+        InputError: the directory, the file, or a field is missing or wrong.
+    """
+    model_dir = Path(model_dir)
+    if not model_dir.is_dir():
+        raise InputError("model", f"{model_dir} is not a directory")
+    path = require_file(model_dir, META_FILE)
+    try:
+        meta = ModelMeta.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError("model", f"{path} is not valid JSON: {exc}") from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"]) or "(root)"
+        raise InputError("model", f"{path}: field {loc}: {first['msg']}") from None
+    if tuple(meta.labels) != LABELS:
+        raise InputError("model", f"{path}: labels {meta.labels} differ from {list(LABELS)}")
+    return meta
+
+
+def write_meta(model_dir: str | Path, meta: ModelMeta) -> Path:
+    """Write `writegate.json` (pretty JSON)."""
+    path = Path(model_dir) / META_FILE
+    path.write_text(json.dumps(meta.model_dump(), indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    return path

@@ -1,0 +1,12 @@
+"""Python clients of the WriteGate service: `Client` (blocking) and `AsyncClient` (asyncio).
+
+    from writegate.client import Client
+    with Client("127.0.0.1:50051") as client:
+        result = client.prepare_write(memory, candidates)
+"""
+
+from writegate.client.aio import AsyncClient
+from writegate.client.common import RelabelPair, RelabelResult, RetryPolicy
+from writegate.client.sync import Client
+
+__all__ = ["AsyncClient", "Client", "RelabelPair", "RelabelResult", "RetryPolicy"]

@@ -1,0 +1,128 @@
+"""`AsyncClient`: the asyncio WriteGate client (typed: pydantic in, pydantic out)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import grpc
+
+from writegate.classifier.model import ModelInfo
+from writegate.client.common import (
+    CHANNEL_OPTIONS,
+    DEFAULT_TARGET,
+    RETRYABLE,
+    RelabelPair,
+    RelabelResult,
+    RetryPolicy,
+    classify_request,
+    normalize_request,
+    prepare_write_request,
+    raise_typed,
+    relabel_request,
+    relabel_result,
+)
+from writegate.normalizer.schema import Memory, Record
+from writegate.server import convert
+from writegate.server.prepare import PrepareWriteResult, Relation
+from writegate.v1 import writegate_pb2 as pb
+from writegate.v1 import writegate_pb2_grpc as pb_grpc
+
+_T = TypeVar("_T")
+
+
+class AsyncClient:
+    """An asyncio client of the WriteGate service; same arguments and errors as `Client`.
+
+    Use as `async with AsyncClient(target) as client: ...` or call `await client.close()`.
+    """
+
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        *,
+        timeout: float | None = 10.0,
+        retry: RetryPolicy = RetryPolicy(),  # noqa: B008 - frozen
+        channel: grpc.aio.Channel | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self._own_channel = channel is None
+        self.channel = channel or grpc.aio.insecure_channel(target, options=list(CHANNEL_OPTIONS))
+        self.stub = pb_grpc.WriteGateStub(self.channel)
+        self.timeout = timeout
+        self.retry = retry
+        self._sleep = sleep
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the channel (if this client opened it)."""
+        if self._own_channel:
+            await self.channel.close()
+
+    async def _call(self, method: Callable[..., Any], request: Any, timeout: float | None) -> Any:
+        timeout = self.timeout if timeout is None else timeout
+        deadline = None if timeout is None else time.monotonic() + timeout
+        attempt = 0
+        while True:
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                return await method(request, timeout=remaining)
+            except grpc.RpcError as exc:
+                if exc.code() not in RETRYABLE or attempt >= self.retry.retries:
+                    raise_typed(exc)
+                delay = self.retry.delay(attempt)
+                if deadline is not None and time.monotonic() + delay >= deadline:
+                    raise_typed(exc)
+                await self._sleep(delay)
+                attempt += 1
+
+    async def normalize(self, memory: Memory | dict, *, timeout: float | None = None) -> list[Record]:
+        """The memory's records."""
+        resp = await self._call(self.stub.Normalize, normalize_request(memory), timeout)
+        return [convert.record_from_proto(r, f"records[{i}]") for i, r in enumerate(resp.records)]
+
+    async def classify(
+        self, memory: Memory | dict, candidates: Sequence[Memory | dict], *, timeout: float | None = None
+    ) -> list[Relation]:
+        """One relation per candidate, in candidate order."""
+        resp = await self._call(self.stub.Classify, classify_request(memory, candidates), timeout)
+        return [convert.relation_from_proto(r, f"relations[{i}]") for i, r in enumerate(resp.relations)]
+
+    async def prepare_write(
+        self, memory: Memory | dict, candidates: Sequence[Memory | dict], *, timeout: float | None = None
+    ) -> PrepareWriteResult:
+        """Records, relations, candidate roles and edges to store for writing `memory`."""
+        resp = await self._call(self.stub.PrepareWrite, prepare_write_request(memory, candidates), timeout)
+        return convert.prepare_write_from_proto(resp)
+
+    async def model_info(self, *, timeout: float | None = None) -> ModelInfo:
+        """The served model."""
+        resp = await self._call(self.stub.GetModelInfo, pb.GetModelInfoRequest(), timeout)
+        return convert.model_info_from_proto(resp)
+
+    async def relabel(
+        self, pairs: AsyncIterable[RelabelPair | dict] | Iterable[RelabelPair | dict], *, timeout: float | None = None
+    ) -> AsyncIterator[RelabelResult]:
+        """Stream pairs in, results out in the same order (not retried)."""
+
+        async def requests() -> AsyncIterator[pb.RelabelRequest]:
+            if isinstance(pairs, AsyncIterable):
+                async for p in pairs:
+                    yield relabel_request(p)
+            else:
+                for p in pairs:
+                    yield relabel_request(p)
+
+        call = self.stub.Relabel(requests(), timeout=timeout)
+        try:
+            async for msg in call:
+                yield relabel_result(msg)
+        except grpc.RpcError as exc:
+            raise_typed(exc)

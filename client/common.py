@@ -1,0 +1,101 @@
+"""What the sync and async clients share: request building, response parsing, errors, retries."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import grpc
+from pydantic import BaseModel, ConfigDict, Field
+
+from writegate.normalizer.errors import InputError
+from writegate.normalizer.schema import Memory
+from writegate.server import convert
+from writegate.server.prepare import Relation
+from writegate.v1 import writegate_pb2 as pb
+
+DEFAULT_TARGET = "127.0.0.1:50051"
+CHANNEL_OPTIONS: tuple[tuple[str, int], ...] = (
+    ("grpc.max_receive_message_length", 64 * 1024 * 1024),
+    ("grpc.max_send_message_length", 64 * 1024 * 1024),
+)
+
+
+class RelabelPair(BaseModel):
+    """One pair of a Relabel stream."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pair_id: str = Field(min_length=1, description="Echoed in the result.")
+    existing: Memory = Field(description="The EXISTING memory (its id is the relation's candidate_id).")
+    new: Memory = Field(description="The NEW memory.")
+
+
+class RelabelResult(BaseModel):
+    """One answer of a Relabel stream."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pair_id: str
+    relation: Relation
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Retries on UNAVAILABLE with capped exponential backoff and full jitter.
+
+    Every WriteGate RPC is a pure function of its request, so a retry is always safe.
+    """
+
+    retries: int = 3
+    backoff_s: float = 0.05
+    max_backoff_s: float = 2.0
+
+    def delay(self, attempt: int, rng: random.Random = random.Random()) -> float:  # noqa: B008 - one shared RNG
+        """Seconds to wait before retry number `attempt` (0-based)."""
+        return rng.uniform(0, min(self.max_backoff_s, self.backoff_s * 2**attempt))
+
+
+RETRYABLE: frozenset[grpc.StatusCode] = frozenset({grpc.StatusCode.UNAVAILABLE})
+
+
+def raise_typed(exc: grpc.RpcError) -> None:
+    """Re-raise INVALID_ARGUMENT as `InputError(field, message)`; other codes as they are."""
+    code = exc.code() if hasattr(exc, "code") else None
+    if code == grpc.StatusCode.INVALID_ARGUMENT:
+        details = exc.details() or ""
+        field, _, message = details.partition(": ")
+        raise InputError(field, message) if message else InputError("request", details)
+    raise exc
+
+
+def memory_proto(memory: Memory | dict) -> pb.Memory:
+    """A Memory (or a dict of its fields) → proto."""
+    return convert.memory_to_proto(memory if isinstance(memory, Memory) else Memory.model_validate(memory))
+
+
+def normalize_request(memory: Memory | dict) -> pb.NormalizeRequest:
+    """NormalizeRequest for `memory`."""
+    return pb.NormalizeRequest(memory=memory_proto(memory))
+
+
+def classify_request(memory: Memory | dict, candidates: Sequence[Memory | dict]) -> pb.ClassifyRequest:
+    """ClassifyRequest for `memory` against `candidates`."""
+    return pb.ClassifyRequest(memory=memory_proto(memory), candidates=[memory_proto(c) for c in candidates])
+
+
+def prepare_write_request(memory: Memory | dict, candidates: Sequence[Memory | dict]) -> pb.PrepareWriteRequest:
+    """PrepareWriteRequest for `memory` against `candidates`."""
+    return pb.PrepareWriteRequest(memory=memory_proto(memory), candidates=[memory_proto(c) for c in candidates])
+
+
+def relabel_request(pair: RelabelPair | dict) -> pb.RelabelRequest:
+    """RelabelRequest for one pair."""
+    pair = pair if isinstance(pair, RelabelPair) else RelabelPair.model_validate(pair)
+    return pb.RelabelRequest(pair_id=pair.pair_id, existing=memory_proto(pair.existing), new=memory_proto(pair.new))
+
+
+def relabel_result(msg: pb.RelabelResponse) -> RelabelResult:
+    """RelabelResponse → RelabelResult."""
+    return RelabelResult(pair_id=msg.pair_id, relation=convert.relation_from_proto(msg.relation))

@@ -1,0 +1,128 @@
+"""`Client`: the blocking WriteGate client (typed: pydantic in, pydantic out)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, TypeVar
+
+import grpc
+
+from writegate.classifier.model import ModelInfo
+from writegate.client.common import (
+    CHANNEL_OPTIONS,
+    DEFAULT_TARGET,
+    RETRYABLE,
+    RelabelPair,
+    RelabelResult,
+    RetryPolicy,
+    classify_request,
+    normalize_request,
+    prepare_write_request,
+    raise_typed,
+    relabel_request,
+    relabel_result,
+)
+from writegate.normalizer.schema import Memory, Record
+from writegate.server import convert
+from writegate.server.prepare import PrepareWriteResult, Relation
+from writegate.v1 import writegate_pb2 as pb
+from writegate.v1 import writegate_pb2_grpc as pb_grpc
+
+_T = TypeVar("_T")
+
+
+class Client:
+    """A blocking client of the WriteGate service.
+
+    Args:
+        target: `host:port` of the server.
+        timeout: default deadline per call in seconds (retries included); None = no deadline.
+        retry: retries on UNAVAILABLE (backoff with jitter).
+        channel: an existing channel (then `target` is ignored and `close()` leaves it open).
+        sleep: the sleep used between retries (tests pass a fake).
+
+    Raises (from every call):
+        InputError: INVALID_ARGUMENT, with the field the server named.
+        grpc.RpcError: any other failure (DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL, UNAVAILABLE
+            after the last retry).
+    """
+
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        *,
+        timeout: float | None = 10.0,
+        retry: RetryPolicy = RetryPolicy(),  # noqa: B008 - frozen
+        channel: grpc.Channel | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._own_channel = channel is None
+        self.channel = channel or grpc.insecure_channel(target, options=list(CHANNEL_OPTIONS))
+        self.stub = pb_grpc.WriteGateStub(self.channel)
+        self.timeout = timeout
+        self.retry = retry
+        self._sleep = sleep
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the channel (if this client opened it)."""
+        if self._own_channel:
+            self.channel.close()
+
+    def _call(self, method: Callable[..., _T], request: Any, timeout: float | None) -> _T:
+        timeout = self.timeout if timeout is None else timeout
+        deadline = None if timeout is None else time.monotonic() + timeout
+        attempt = 0
+        while True:
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                return method(request, timeout=remaining)
+            except grpc.RpcError as exc:
+                if exc.code() not in RETRYABLE or attempt >= self.retry.retries:
+                    raise_typed(exc)
+                delay = self.retry.delay(attempt)
+                if deadline is not None and time.monotonic() + delay >= deadline:
+                    raise_typed(exc)
+                self._sleep(delay)
+                attempt += 1
+
+    def normalize(self, memory: Memory | dict, *, timeout: float | None = None) -> list[Record]:
+        """The memory's records."""
+        resp = self._call(self.stub.Normalize, normalize_request(memory), timeout)
+        return [convert.record_from_proto(r, f"records[{i}]") for i, r in enumerate(resp.records)]
+
+    def classify(
+        self, memory: Memory | dict, candidates: Sequence[Memory | dict], *, timeout: float | None = None
+    ) -> list[Relation]:
+        """One relation per candidate, in candidate order."""
+        resp = self._call(self.stub.Classify, classify_request(memory, candidates), timeout)
+        return [convert.relation_from_proto(r, f"relations[{i}]") for i, r in enumerate(resp.relations)]
+
+    def prepare_write(
+        self, memory: Memory | dict, candidates: Sequence[Memory | dict], *, timeout: float | None = None
+    ) -> PrepareWriteResult:
+        """Records, relations, candidate roles and edges to store for writing `memory`."""
+        resp = self._call(self.stub.PrepareWrite, prepare_write_request(memory, candidates), timeout)
+        return convert.prepare_write_from_proto(resp)
+
+    def model_info(self, *, timeout: float | None = None) -> ModelInfo:
+        """The served model."""
+        return convert.model_info_from_proto(self._call(self.stub.GetModelInfo, pb.GetModelInfoRequest(), timeout))
+
+    def relabel(self, pairs: Iterable[RelabelPair | dict], *, timeout: float | None = None) -> Iterator[RelabelResult]:
+        """Stream pairs in, results out in the same order (not retried: a stream is not replayable).
+
+        `timeout` bounds the whole stream; None = no deadline (the client default does not apply).
+        """
+        responses = self.stub.Relabel((relabel_request(p) for p in pairs), timeout=timeout)
+        try:
+            for msg in responses:
+                yield relabel_result(msg)
+        except grpc.RpcError as exc:
+            raise_typed(exc)

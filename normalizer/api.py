@@ -1,0 +1,126 @@
+"""`normalize`: raw memory text → schema records. Pure: no model, no I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+
+from writegate.normalizer import edges, enums, time_windows, timezones
+from writegate.normalizer.config import DEFAULT_CONFIG, NormalizerConfig
+from writegate.normalizer.context import Context
+from writegate.normalizer.errors import InputError
+from writegate.normalizer.schema import ENTITY_ID_RE, MAX_TEXT_BYTES, ProvenanceKind, Record, RecordKind
+
+Extractor = Callable[[str, Context], list[Record]]
+
+FAMILIES: tuple[Extractor, ...] = (
+    time_windows.extract,
+    timezones.extract,
+    enums.extract,
+    edges.extract,
+)
+"""One extractor per rule family, run in this order on every text."""
+
+
+def validate_text(text: object, field: str = "text") -> str:
+    """Return `text` if it is a usable memory text, else raise InputError naming `field`."""
+    if not isinstance(text, str):
+        raise InputError(field, f"must be a string, got {type(text).__name__}")
+    if not text.strip():
+        raise InputError(field, "is empty or whitespace only")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_TEXT_BYTES:
+        raise InputError(field, f"is over {MAX_TEXT_BYTES // 1024} KiB ({len(text.encode('utf-8', 'surrogatepass'))} bytes)")
+    bad = next((c for c in text if (ord(c) < 32 and c not in "\t\n\r") or ord(c) == 127), None)
+    if bad is not None:
+        raise InputError(field, f"contains a control character (U+{ord(bad):04X})")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise InputError(field, "contains invalid UTF-8")
+    return text
+
+
+def validate_subject(subject: object, field: str = "subject") -> str:
+    """Return `subject` if it is a `kind:slug` entity id, else raise InputError."""
+    if not isinstance(subject, str) or not ENTITY_ID_RE.match(subject):
+        raise InputError(field, f"must be an entity id `kind:slug` (lowercase, e.g. `user:alice`), got {subject!r}")
+    return subject
+
+
+def parse_observed_at(value: object, field: str = "observed_at") -> datetime:
+    """Parse an ISO 8601 date or datetime (naive = UTC) into an aware UTC datetime."""
+    if isinstance(value, datetime):
+        dt = value
+    elif isinstance(value, str) and value.strip():
+        raw = value.strip()
+        try:
+            dt = datetime.fromisoformat(raw[:-1] + "+00:00" if raw.endswith(("Z", "z")) else raw)
+        except ValueError:
+            raise InputError(field, f"is not an ISO 8601 date or datetime: {value!r}") from None
+    else:
+        raise InputError(field, f"must be an ISO 8601 date or datetime, got {value!r}")
+    dt = dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
+    if not 1970 <= dt.year <= 2200:
+        raise InputError(field, f"year {dt.year} is outside 1970-2200")
+    return dt
+
+
+def parse_provenance(value: object, field: str = "provenance") -> ProvenanceKind:
+    """Parse `stated` / `inferred` / `imported`."""
+    if isinstance(value, ProvenanceKind):
+        return value
+    try:
+        return ProvenanceKind(value)
+    except ValueError:
+        allowed = ", ".join(p.value for p in ProvenanceKind)
+        raise InputError(field, f"must be one of {allowed}, got {value!r}") from None
+
+
+def _dedupe(records: Sequence[Record]) -> list[Record]:
+    seen: set[str] = set()
+    out: list[Record] = []
+    for rec in records:
+        key = rec.model_dump_json(include={"kind", "slot", "time_window", "timezone", "enum", "edge"})
+        if key not in seen:
+            seen.add(key)
+            out.append(rec)
+    return out
+
+
+def normalize(
+    text: str,
+    subject: str = "user:default",
+    observed_at: datetime | str | None = None,
+    provenance: ProvenanceKind | str = ProvenanceKind.STATED,
+    *,
+    source: str | None = None,
+    config: NormalizerConfig = DEFAULT_CONFIG,
+) -> list[Record]:
+    """Normalize one memory text into schema records.
+
+    Args:
+        text: the raw memory text (≤ 16 KiB, no control characters).
+        subject: whose memory it is, `kind:slug`; first person and "the user" resolve to it.
+        observed_at: when it was observed (ISO 8601 or datetime; naive = UTC). Defaults to now.
+        provenance: `stated`, `inferred` or `imported`.
+        source: an optional provenance source (a session id…).
+        config: half-lives and confidences.
+
+    Returns:
+        At least one record: every fact the rules recognise, or one `kind: text` record.
+
+    Raises:
+        InputError: naming the bad field.
+    """
+    text = validate_text(text)
+    ctx = Context(
+        subject=validate_subject(subject),
+        observed_at=datetime.now(timezone.utc) if observed_at is None else parse_observed_at(observed_at),
+        provenance=parse_provenance(provenance),
+        config=config,
+        source=source,
+    )
+    records: list[Record] = []
+    for extract in FAMILIES:
+        records.extend(extract(text, ctx))
+    if not records:
+        records.append(ctx.record(RecordKind.TEXT, "text", text))
+    return _dedupe(records)

@@ -1,0 +1,564 @@
+"""Organisational relationships → `edge` records (design.md edge table).
+
+Each rule is a cue (a verb phrase such as "reports to", "is owned by", "took over") plus how to
+read the entity left of it (the source, or the target for passive cues) and right of it. The left
+mention is the nearest one before the cue in its clause; "and …" / ", …" carries the clause's
+first source on ("Sam reports to Lee and manages the payments team"); no mention at all (notes such
+as "Reports to Lee.") means the request's subject. A left phrase that is not a person ("my
+brother", "the team") gives nothing. Negated or past cues ("no longer", "never", "used to",
+"doesn't"), questions and clauses over 2,000 characters give nothing.
+
+Slots (decided by the lead): single-valued type → `edge.<type>` when the source is the subject,
+else `edge.<type>.<source>`; multi-valued → `edge.<type>.<target>` when the source is the subject,
+else `edge.<type>.<source>.<target>`.
+
+Things (owned_by sources): "the Acme account" → `account:acme`, "the Initech deal" →
+`deal:initech`, "project Phoenix" → `project:phoenix`; a bare name ("took over Acme") is an account.
+Approvals: the scope is the noun before "spend/expenses/budget…" (`budget:travel`), else
+`budget:general`; `max_amount`/`currency` only for a cap ("up to", "under", "limit of"), never for a
+threshold ("over $10K"); `exclusive` only when stated (sole approver / only one who can approve /
+decision-maker → true; "no longer the sole approver" → false).
+"""
+
+from __future__ import annotations
+
+import re
+
+from writegate.normalizer.amounts import find_amounts
+from writegate.normalizer.context import Context
+from writegate.normalizer.entities import (
+    FIRST_PERSON,
+    THIRD_PERSON,
+    entity_id,
+    pronoun_antecedent,
+    resolve_person,
+    slugify,
+)
+from writegate.normalizer.schema import SINGLE_VALUED_EDGES, Edge, EdgeType, Record, RecordKind
+
+Attrs = dict[str, str | float | bool]
+
+_CAP = r"[A-ZÀ-ÖØ-Þ]"
+_SKIP_LEFT = frozenset(
+    {"now", "currently", "also", "still", "directly", "officially", "formally", "has", "have", "had", "will", "is",
+     "was", "are", "am", "just", "recently", "already", "actually", "effectively", "then", "temporarily", "both",
+     "finally", "been", "being", "would", "should", "can", "could", "may", "might", "to", "be", "since", "today",
+     "the", "a", "an", "no", "longer", "not", "never", "got", "gets", "get", "getting"}
+)
+_CONJ = frozenset({"and", ",", "&", "who", "that", "which", "but", "so", "then", "where"})
+_NAME_STOP = frozenset(
+    {"the", "a", "an", "this", "that", "it", "its", "our", "their", "we", "there", "here", "in", "on", "at", "from",
+     "per", "after", "before", "since", "as", "if", "when", "while", "everyone", "nobody", "someone", "anyone",
+     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march",
+     "april", "june", "july", "august", "september", "october", "november", "december", "q1", "q2", "q3", "q4",
+     "crm", "hr", "it", "ceo"}
+)
+_NEG_RE = re.compile(
+    r"\b(?:not|never|no longer|n't|used to|formerly|previously|once|former|ex|no one|nobody|if|whether|might|"
+    r"should|would)\b|n't\b",
+    re.I,
+)
+_WORD_RE = re.compile(r"[\w'’.-]+|[,&]")
+_CLAUSE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+|\n+")
+
+_ROLE_HEADS = frozenset(
+    {"engineer", "developer", "manager", "director", "designer", "analyst", "scientist", "architect", "lead", "head",
+     "vp", "svp", "evp", "president", "ceo", "cto", "cfo", "coo", "cio", "cmo", "ciso", "cpo", "officer", "consultant",
+     "intern", "recruiter", "accountant", "lawyer", "counsel", "administrator", "admin", "specialist", "coordinator",
+     "executive", "founder", "co-founder", "cofounder", "partner", "associate", "researcher", "owner", "pm", "tpm",
+     "em", "writer", "editor", "marketer", "strategist", "supervisor", "technician", "chair", "chairman", "chairwoman",
+     "chairperson", "principal", "sre", "devops", "programmer", "controller", "treasurer", "secretary", "advisor",
+     "adviser", "representative", "rep", "agent", "assistant", "nurse", "doctor", "physician", "teacher", "professor",
+     "master", "steward", "evangelist", "advocate", "producer", "planner", "auditor", "buyer", "clerk", "trainee",
+     "apprentice", "contractor", "freelancer", "fellow", "chief"}
+)
+_ROLE_STOP_RE = re.compile(
+    r"\s+(?:for|at|on|in|with|since|and|but|who|which|from|to|after|before|until|because|as|of the|of our|"
+    r"reporting|working|based|now)\b|[,.;:!?()]"
+)
+_TEAM_WORDS = r"(?:team|squad|group|department|dept|org|organization|organisation|division|unit|guild|chapter|crew|tribe|pod)"
+_TEAM_RE = re.compile(
+    r"^(?:the\s+|a\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?(?P<name>[\w&'’-]+(?:\s+[\w&'’-]+){0,3}?)\s+" + _TEAM_WORDS + r"\b"
+    r"|^(?:the\s+)?" + _TEAM_WORDS + r"\s+(?P<name2>" + _CAP + r"[\w'’-]*(?:\s+" + _CAP + r"[\w'’-]*){0,2})",
+    re.I,
+)
+_TEAM_ADJ = frozenset({"new", "small", "big", "large", "whole", "entire", "same", "other", "remote", "global", "local",
+                       "core", "great", "good", "old", "own", "two", "three", "four", "five", "several", "current"})
+_THING_KINDS: dict[str, str] = {
+    "account": "account", "client": "account", "customer": "account", "relationship": "account",
+    "deal": "deal", "renewal": "deal", "opportunity": "deal", "contract": "deal", "rfp": "deal",
+    "project": "project", "initiative": "project", "program": "project", "programme": "project",
+}
+_THING_WORDS = r"(?:" + "|".join(_THING_KINDS) + r")"
+_THING_RE = re.compile(
+    r"^(?:the\s+)?(?P<name>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})(?:'s|’s)?\s+(?P<kind>" + _THING_WORDS + r")s?\b"
+    r"|^(?:the\s+)?(?P<kind2>" + _THING_WORDS + r")\s+(?P<name2>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})"
+    r"|^(?P<name3>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})",
+)
+_SPEND_RE = re.compile(
+    r"\b(?:spend|spending|expenses?|budgets?|purchases?|costs?|invoices?|requests?|approvals?|expenditures?|"
+    r"procurement|outlays?|payments?|reimbursements?|orders?)\b",
+    re.I,
+)
+_CAP_CUE_RE = re.compile(
+    r"(?:up to|under|below|less than|max(?:imum)?(?: of)?|limit(?:ed)?(?: of| is| at| to|:)?|cap(?:ped)?(?: at| of)?|"
+    r"ceiling(?: of)?|within|not exceeding|no more than|at most|<=?|threshold(?: of| is)?|of)\s*$",
+    re.I,
+)
+_THRESH_RE = re.compile(r"(?:over|above|more than|exceeding|greater than|>)\s*$", re.I)
+_GENERAL_SCOPE = frozenset({"everything", "anything", "all", "any", "general", "", "it", "them", "things", "stuff"})
+_EXCLUSIVE_RE = re.compile(r"\b(?:sole|only (?:one|person)|the only|exclusive(?:ly)?|final say|decision[- ]?maker)\b", re.I)
+_EXCL_NEG_RE = re.compile(r"\b(?:no longer|not|isn't|is not|never)\s+(?:the\s+)?(?:sole|only|exclusive|final|decision)", re.I)
+
+
+# ---- right-hand readers ------------------------------------------------------------------------
+
+def _people(right: str) -> list[str]:
+    """Names at the start of `right`: "Lee", "Grace Hopper", "Lee, Priya and Omar", "me"."""
+    out: list[str] = []
+    current: list[str] = []
+    for word in _WORD_RE.findall(right.strip()):
+        low = word.lower().strip(".")
+        if word in (",", "&") or low == "and":
+            if current:
+                out.append(" ".join(current))
+                current = []
+            continue
+        if not current and (low in FIRST_PERSON or low in THIRD_PERSON or low == "user"):
+            out.append(low)
+            continue
+        if not current and low == "the":
+            continue
+        if word[:1].isupper() and low.strip("'’s") not in _NAME_STOP:
+            current.append(word.rstrip(".").removesuffix("'s").removesuffix("’s"))
+            if word.endswith(("'s", "’s", ".")):
+                break
+            continue
+        break
+    if current:
+        out.append(" ".join(current))
+    return [p for p in out if p]
+
+
+def _person_targets(right: str, ctx: Context, before: str) -> list[str]:
+    out: list[str] = []
+    for mention in _people(right):
+        if mention == "user" and not right.lower().lstrip().startswith(("the user", "user")):
+            continue
+        pid = resolve_person(mention, ctx, pronoun_antecedent(before, ctx))
+        if pid:
+            out.append(pid)
+    return out
+
+
+def _team(right: str) -> str | None:
+    m = _TEAM_RE.match(right.strip())
+    if not m:
+        return None
+    name = m.group("name") or m.group("name2") or ""
+    words = [w for w in name.split() if w.lower() not in _TEAM_ADJ]
+    if not words or any(w.lower() in {"the", "a", "of", "to", "and", "on", "in"} for w in words):
+        return None
+    return entity_id("team", " ".join(words))
+
+
+def _role(right: str, strict: bool) -> str | None:
+    text = re.sub(r"^(?:(?:now|currently|officially|also)\s+)?(?:(?:a|an|the|our|their|its|his|her)\s+)?(?:new\s+)?", "",
+                  right.strip(), flags=re.I)
+    stop = _ROLE_STOP_RE.search(text)
+    phrase = text[: stop.start()] if stop else text
+    words = phrase.split()[:6]
+    if not words:
+        return None
+    heads = [w.lower().strip("'’") for w in words]
+    if strict:
+        of_at = heads.index("of") if "of" in heads else len(heads)
+        if not (set(heads[:of_at]) & _ROLE_HEADS):
+            return None
+        if heads[of_at - 1] not in _ROLE_HEADS and of_at == len(heads):
+            return None
+    return entity_id("role", " ".join(words))
+
+
+def _place(right: str) -> str | None:
+    text = re.sub(r"^(?:the\s+)", "", right.strip(), flags=re.I)
+    words: list[str] = []
+    for word in _WORD_RE.findall(text):
+        if word[:1].isupper() and word.lower().strip("'’s") not in _NAME_STOP:
+            words.append(word.removesuffix("'s").removesuffix("’s").rstrip("."))
+            if word.endswith(("'s", "’s")):
+                break
+        elif word.lower() in {"de", "del", "da", "do", "of", "upon", "am", "sur", "la", "le"} and words:
+            words.append(word)
+        else:
+            break
+    while words and (not words[-1][:1].isupper() or words[-1].lower() in {"office", "hq", "headquarters", "area", "campus"}):
+        words.pop()
+    return entity_id("place", " ".join(words)) if words else None
+
+
+def _thing(right: str) -> str | None:
+    m = _THING_RE.match(right.strip())
+    if not m:
+        return None
+    if m.group("name"):
+        name, kind = m.group("name"), _THING_KINDS[m.group("kind").lower()]
+    elif m.group("name2"):
+        name, kind = m.group("name2"), _THING_KINDS[m.group("kind2").lower()]
+    else:
+        name, kind = m.group("name3"), "account"
+    words = [w for w in name.split() if w.lower().strip("'’s") not in _NAME_STOP]
+    if not words or name.split()[0].lower() in _NAME_STOP:
+        return None
+    return entity_id(kind, " ".join(words))
+
+
+def _thing_left(left: str) -> str | None:
+    """A thing named at the end of the left text ("The Initech deal", "Acme")."""
+    words = left.strip().split()
+    for i in range(max(0, len(words) - 5), len(words)):
+        thing = _thing(" ".join(words[i:]))
+        if thing and _THING_RE.match(" ".join(words[i:])).end() == len(" ".join(words[i:])):  # type: ignore[union-attr]
+            return thing
+    return None
+
+
+def _budget(right: str, cue_has_limit: bool) -> tuple[str, Attrs]:
+    """`budget:<scope>` and the cap attributes from the text right of an approval cue."""
+    attrs: Attrs = {}
+    amounts = find_amounts(right)
+    scope_end = len(right)
+    for amount in amounts:
+        before = right[: amount.start]
+        if _THRESH_RE.search(before):
+            scope_end = min(scope_end, _THRESH_RE.search(before).start())  # type: ignore[union-attr]
+            continue
+        cap = _CAP_CUE_RE.search(before)
+        if cap or (cue_has_limit and not before.strip()):
+            attrs = {"max_amount": amount.value, "currency": amount.currency}
+            scope_end = min(scope_end, cap.start() if cap else amount.start)
+            break
+        scope_end = min(scope_end, amount.start)
+    head = right[:scope_end]
+    head = re.split(r"[,.;:!?]|\b(?:up to|under|below|over|above|for|and|but|less|more|within|if|without|when|as)\b", head, maxsplit=1)[0]
+    spend = _SPEND_RE.search(head)
+    phrase = head[: spend.start()] if spend else head
+    words = [w for w in re.findall(r"[\w-]+", phrase) if w.lower() not in {"the", "all", "any", "every", "of", "on", "her", "his",
+                                                                         "their", "my", "our", "team", "team's", "s"}]
+    words = words[-3:]
+    scope = slugify(" ".join(words)) if words else ""
+    if scope in _GENERAL_SCOPE or (not spend and len(words) > 3):
+        scope = "general"
+    return f"budget:{scope}", attrs
+
+
+# ---- rules -------------------------------------------------------------------------------------
+
+def _r(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+_POSS = r"(?P<poss>my|her|his|their|(?:the )?user's|'s|’s)"
+
+
+_RULES: tuple[tuple[EdgeType, re.Pattern[str], str], ...] = (
+    (EdgeType.REPORTS_TO, _r(r"\b(?:reports?|reporting|reported)\s+(?:directly\s+)?(?:in)?to\b|\bworks?\s+(?:directly\s+)?under\b|\b(?:is|are)\s+(?:now\s+)?managed\s+by\b"), "person"),
+    (EdgeType.REPORTS_TO, _r(r"(?:" + _POSS + r")\s+(?:new\s+|current\s+|direct\s+|line\s+)?(?:manager|boss|supervisor|line manager|reporting line)\s+(?:is(?:\s+now)?|:)"), "person"),
+    (EdgeType.MANAGES, _r(r"(?:" + _POSS + r")\s+(?:direct\s+)?reports\s+(?:are|include)\b"), "people"),
+    (EdgeType.MANAGES, _r(r"\b(?:manages|managed|manage|runs|run|ran|leads|lead|led|heads|head|headed|oversees|oversee|oversaw|handles|covers|looks after|is in charge of|is responsible for)\b"), "manages"),
+    (EdgeType.MEMBER_OF, _r(r"\b(?:a\s+)?member\s+of\b|\bpart\s+of\b|\bjoined\b|\b(?:moved|transferred|switched|moving)\s+(?:over\s+)?to\b|(?:\b(?:is|am|are|was|sits|works|working)|'m|’m|'re|’re)\s+(?:now\s+)?(?:on|in|with)\b"), "team"),
+    (EdgeType.OWNED_BY, _r(r"\b(?:owns|own|owned|took over|takes over|has taken over|taking over|inherited|is taking over)\b|\bis\s+(?:now\s+)?(?:(?:the|our|their|its)\s+)?(?:point of contact|poc|main contact|contact|owner|account manager|account owner|account lead|relationship manager)\s+(?:for|on|of)\b"), "thing"),
+    (EdgeType.HAS_ROLE, _r(r"(?:" + _POSS + r")\s+(?:new\s+|current\s+|official\s+)?(?:role|title|job title|position|job)\s+(?:is(?:\s+now)?|:)|\bpromoted\s+to\b|\bworks?\s+as\b|\bworking\s+as\b|\b(?:was|got|has been)\s+(?:named|appointed|made|hired as)\b"), "role"),
+    (EdgeType.HAS_ROLE, _r(r"(?:\b(?:is|am|was|became|becomes|has become)|'m|’m)\s+(?:now\s+)?(?=(?:a|an|the|our|their|now)\s)"
+                           r"|\b(?:became|becomes|has become)\b|\b(?:is|am)\s+(?:now\s+)?(?=(?:head|vp|director|chief)\s+of\b)"), "role-strict"),
+    (EdgeType.LOCATED_IN, _r(r"\b(?:based|located|living|lives|live|moved|relocated|relocating|moving|works?|working)\s+(?:remotely\s+)?(?:in|to|from|out of)\b|(?:\b(?:is|am)|'m|’m)\s+(?:now\s+|currently\s+)?in\b"), "place"),
+    (EdgeType.OWNED_BY, _r(r"\b(?:is|are|was|were|has been|have been|got|gets)?\s*(?:now\s+)?(?:owned|handled|managed|run|covered|looked after|taken over|led)\s+by\b|\b(?:was|were|has been|have been|is being|got|is|are)\s+(?:now\s+)?(?:handed|passed|transferred|reassigned|assigned|given|moved)\s+(?:off\s+|over\s+)?to\b"), "passive-owner"),
+    (EdgeType.APPROVES, _r(r"\b(?:can\s+)?(?:approves?|approved|approving|signs?\s+off(?:\s+on)?|signed\s+off(?:\s+on)?|authori[sz]es|authori[sz]ed to approve)\b|\b(?:sole|only|final|primary|main)?\s*(?:approver|decision[- ]?maker|signatory)\s*(?:for|on|of)?|\bthe only (?:one|person) who can (?:approve|sign off(?: on)?)\b|\bhas (?:the )?final say (?:on|over)\b"), "budget"),
+    (EdgeType.APPROVES, _r(r"(?:" + _POSS + r")?\s*(?:approval|signing|spending|sign-off)\s+(?:limit|authority|threshold)\s*(?:is|of|:)?"), "budget-limit"),
+    (EdgeType.DELEGATES_TO, _r(r"\bdelegat(?:es|ed|ing|e)\b"), "delegate"),
+    (EdgeType.MEMBER_OF, _r(r"\b(?:on|in)\b(?=\s+(?:the\s+)?[\w&'’-]+(?:\s+[\w&'’-]+)?\s+" + _TEAM_WORDS + r"\b)"), "team-on"),
+)
+_RULE_KEYS: dict[str, tuple[str, ...]] = {
+    "person": ("report", "under", "managed by", "manager", "boss", "supervisor"),
+    "people": ("reports",),
+    "manages": ("manag", "run", "ran ", "lead", "led ", "head", "overs", "handles", "covers", "looks after", "charge", "responsible"),
+    "team": ("member", "part of", "joined", "moved", "transfer", "switched", "moving", " on ", " in ", " with "),
+    "role": ("role", "title", "position", "job", "promoted", " as ", "named", "appointed", "made", "hired"),
+    "role-strict": ("is ", "am ", "was ", "'m ", "’m ", "bec"),
+    "place": ("based", "located", "liv", "moved", "relocat", "moving", "work", " in ", " in"),
+    "passive-owner": (" by", " to"),
+    "thing": ("own", "took over", "takes over", "taken over", "taking over", "inherited", "contact", "poc", "owner", "account", "manager"),
+    "budget": ("approv", "sign", "authori", "decision", "signatory", "final say"),
+    "budget-limit": ("limit", "authority", "threshold"),
+    "delegate": ("delegat",),
+    "team-on": ("on ", "in "),
+}
+"""Substrings (lowercase) one of which a clause must contain before a rule's regex runs."""
+_QUICK_RE = re.compile(
+    r"report|under|manag|boss|supervisor|runs|ran\b|lead|led\b|head|oversee|oversaw|handle|cover|look|charge|responsib|member|part of|"
+    r"joined|moved|transfer|switch|moving|\bon\b|\bin\b|with|role|title|position|job|promot|works?|working|named|appointed|made|"
+    r"hired|\bis\b|\bam\b|was|became|becom|based|located|liv|reloc|own|taken|took|takes|inherit|contact|poc|approv|sign|authori|"
+    r"decision|signatory|limit|delegat|hand|pass|assign|given",
+    re.I,
+)
+_GIVE_RE = re.compile(
+    r"\b(?:handed|hands|passed|transferred|gave|reassigned|assigned)\s+(?:off\s+|over\s+)?(?P<thing>.+?)\s+(?:off\s+|over\s+)?to\s+(?P<rest>.+)$",
+    re.I,
+)
+_OWNER_IS_RE = re.compile(
+    r"\b(?:the\s+)?(?:owner|point of contact|poc|main contact|contact|account manager|account owner|account lead)\s+(?:for|of|on)\s+(?P<thing>.+?)\s+is\s+(?:now\s+)?(?P<rest>.+)$",
+    re.I,
+)
+_INVERSE_MANAGER_RE = re.compile(
+    r"\bis\s+(?:now\s+)?(?P<owner>my|her|his|their|the user's|[A-ZÀ-ÖØ-Þ][\w-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w-]*)?(?:'s|’s))\s+(?:new\s+|current\s+|direct\s+|line\s+)?(?:manager|boss|supervisor)\b"
+)
+_APPROVED_BY_RE = re.compile(
+    r"\b(?:must|needs? to|has to|have to|should)?\s*(?:be\s+)?(?:approved|signed off)\s+by\s+(?P<rest>.+)$|\b(?:needs?|requires?)\s+(?P<who>my|her|his|their|the user's|[A-ZÀ-ÖØ-Þ][\w-]*(?:'s|’s))\s+(?:sign-?off|approval|ok)\b",
+    re.I,
+)
+
+
+_CONTRACTION_RE = re.compile(r"['’](?:m|ve|d|ll|re|s)$", re.I)
+_LEADING_RE = re.compile(r"^\s*(?:the\s+user\b|user\b|(?:i|she|he|they|we)\b|[A-ZÀ-ÖØ-Þ][\w-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w-]*)*)", re.I)
+
+
+def _words(text: str) -> list[str]:
+    out: list[str] = []
+    for word in _WORD_RE.findall(text):
+        low = word.lower()
+        base = _CONTRACTION_RE.sub("", low)
+        if base != low and (base in FIRST_PERSON or base in THIRD_PERSON):
+            word = base  # "I'm" → "i", "she's" → "she"
+        out.append(word)
+    return out
+
+
+def _leading_mention(clause: str) -> list[str]:
+    """The clause's leading person mention ("The user switched careers and …" → ["user"])."""
+    m = _LEADING_RE.match(clause)
+    if not m:
+        return []
+    kind, mentions = _left_mention(m.group(0))
+    return mentions if kind == "people" else []
+
+
+def _left_mention(left: str) -> tuple[str, list[str]]:
+    """Classify the text left of a cue: ("empty"|"conj"|"none"|"people", mentions)."""
+    words = _words(left)
+    while words and words[-1].lower() in _SKIP_LEFT:
+        words.pop()
+    if not words:
+        return "empty", []
+    last = words[-1].lower()
+    if last in _CONJ:
+        return "conj", []
+    if last in FIRST_PERSON or last in THIRD_PERSON or last in {"user", "user's", "user’s"}:
+        return "people", [last]
+    names: list[str] = []
+    current: list[str] = []
+    i = len(words) - 1
+    while i >= 0:
+        word = words[i]
+        low = word.lower()
+        if word[:1].isupper() and low.removesuffix("'s").removesuffix("’s") not in _NAME_STOP:
+            current.insert(0, word.removesuffix("'s").removesuffix("’s"))
+        elif (word in (",", "&") or low == "and") and current:
+            names.insert(0, " ".join(current))
+            current = []
+        else:
+            break
+        i -= 1
+    if current:
+        names.insert(0, " ".join(current))
+    if not names or words[-1] in (",", "&") or words[-1].lower() == "and":
+        return "none", []
+    return "people", names
+
+
+class _Clause:
+    """Extraction state for one clause: the first source carries over to "and …"."""
+
+    def __init__(self, text: str, ctx: Context, before: str) -> None:
+        self.text = text
+        self.ctx = ctx
+        self.before = before
+        self.first_sources: list[str] | None = None
+
+    def person(self, mention: str) -> str | None:
+        return resolve_person(mention, self.ctx, pronoun_antecedent(self.before, self.ctx))
+
+    def sources(self, left: str, possessive: str | None) -> list[str]:
+        if possessive and possessive.lower() not in {"'s", "’s"}:
+            pid = self.person(possessive.split("'")[0].split("’")[0].replace("the ", ""))
+            return [pid] if pid else []
+        kind, mentions = _left_mention(left)
+        if kind == "empty":
+            out = self.first_sources or [self.ctx.subject]
+        elif kind == "conj":
+            out = self.first_sources or [p for p in (self.person(m) for m in _leading_mention(self.text)) if p]
+        elif kind == "none":
+            out = []
+        else:
+            out = [p for p in (self.person(m) for m in mentions) if p]
+        if self.first_sources is None and out:
+            self.first_sources = out
+        return out
+
+
+def _slot(edge: Edge, subject: str) -> str:
+    if edge.type in SINGLE_VALUED_EDGES:
+        return f"edge.{edge.type.value}" if edge.source == subject else f"edge.{edge.type.value}.{edge.source}"
+    return f"edge.{edge.type.value}.{edge.target}" if edge.source == subject else f"edge.{edge.type.value}.{edge.source}.{edge.target}"
+
+
+_SEGMENT_RE = re.compile(r"[,;:]|\b(?:and|but)\b")
+_THING_PHRASE_RE = re.compile(r"\s*(?:the\s+)?\S+(?:\s+\S+){0,3}?\s+" + _THING_WORDS + r"|\s*(?:the\s+)?" + _THING_WORDS, re.I)
+
+
+def _negated(left: str) -> bool:
+    segment = _SEGMENT_RE.split(left)[-1]
+    return bool(_NEG_RE.search(segment))
+
+
+def _clause_edges(c: _Clause) -> list[Edge]:
+    text = c.text
+    edges: list[Edge] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(source: str | None, etype: EdgeType, target: str | None, attrs: Attrs | None = None) -> None:
+        if source and target and source != target:
+            edges.append(Edge(source=source, type=etype, target=target, attributes=attrs or {}))
+
+    low = text.lower()
+    # whole-clause forms first (cheap substring guards before each regex)
+    give = _GIVE_RE.search(text) if " to " in low and any(k in low for k in ("hand", "pass", "transfer", "gave", "assign")) else None
+    owner_is = _OWNER_IS_RE.search(text) if " is " in low and any(k in low for k in ("owner", "contact", "poc", "account")) else None
+    for m in (give, owner_is):
+        if m and not _negated(text[: m.start()]):
+            thing = _thing(m.group("thing"))
+            for target in _person_targets(m.group("rest"), c.ctx, c.before):
+                add(thing, EdgeType.OWNED_BY, target)
+            if thing:
+                taken.append((m.start(), m.end()))
+    m = _INVERSE_MANAGER_RE.search(text) if any(k in low for k in ("manager", "boss", "supervisor")) else None
+    if m and not _negated(text[: m.start()]):
+        owner = c.person(re.sub(r"(?:'s|’s)$", "", m.group("owner")).replace("the ", ""))
+        for src in c.sources(text[: m.start()], None):
+            add(owner, EdgeType.REPORTS_TO, src)
+        taken.append((m.start(), m.end()))
+    m = _APPROVED_BY_RE.search(text) if "approv" in low or "sign" in low or "ok" in low else None
+    if m and not _negated(text[: m.start()]):
+        who = [c.person(re.sub(r"(?:'s|’s)$", "", m.group("who")).replace("the ", ""))] if m.group("who") else \
+            _person_targets(m.group("rest"), c.ctx, c.before)
+        target, _ = _budget(text[: m.start()], False)
+        for src in who:
+            if src:
+                add(src, EdgeType.APPROVES, target, {})
+        taken.append((m.start(), m.end()))
+
+    for etype, cue, how in _RULES:
+        if not any(k in low for k in _RULE_KEYS[how]):
+            continue
+        for m in cue.finditer(text):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            left, right = text[: m.start()], text[m.end():]
+            if _negated(left) and not (how.startswith("budget") and _EXCL_NEG_RE.search(text)):
+                continue
+            before_count = len(edges)
+            possessive = m.groupdict().get("poss")
+            if how == "passive-owner":
+                thing = _thing_left(left)
+                for target in _person_targets(right, c.ctx, c.before):
+                    add(thing, EdgeType.OWNED_BY, target)
+            elif how == "thing":
+                thing = _thing(right)
+                for src in c.sources(left, None) if thing else []:
+                    add(thing, EdgeType.OWNED_BY, src)
+            elif how == "person":
+                targets = _person_targets(right, c.ctx, c.before)
+                for src in c.sources(left, possessive) if targets else []:
+                    for target in targets:
+                        add(src, etype, target)
+            elif how == "people":
+                targets = _person_targets(right, c.ctx, c.before)
+                for src in c.sources(left, possessive) if targets else []:
+                    for target in targets:
+                        add(src, EdgeType.MANAGES, target)
+            elif how == "manages":
+                team, thing = _team(right), _thing(right)
+                if team:
+                    for src in c.sources(left, None):
+                        add(src, EdgeType.MANAGES, team)
+                elif thing and _THING_PHRASE_RE.match(right):
+                    for src in c.sources(left, None):
+                        add(thing, EdgeType.OWNED_BY, src)
+                elif m.group(0).lower() in {"manages", "managed", "oversees", "oversaw"}:
+                    targets = _person_targets(right, c.ctx, c.before)
+                    for src in c.sources(left, None) if targets else []:
+                        for target in targets:
+                            add(src, EdgeType.MANAGES, target)
+            elif how in ("team", "team-on"):
+                team = _team(right)
+                sources = (c.first_sources or c.sources(left, None)) if how == "team-on" else c.sources(left, None)
+                for src in sources if team else []:
+                    add(src, EdgeType.MEMBER_OF, team)
+            elif how in ("role", "role-strict"):
+                role = _role(right, strict=how == "role-strict")
+                for src in c.sources(left, possessive) if role else []:
+                    add(src, EdgeType.HAS_ROLE, role)
+            elif how == "place":
+                if _team(right):
+                    continue
+                place = _place(right)
+                for src in c.sources(left, None) if place else []:
+                    add(src, EdgeType.LOCATED_IN, place)
+            elif how in ("budget", "budget-limit"):
+                target, attrs = _budget(right, how == "budget-limit")
+                if _EXCLUSIVE_RE.search(m.group(0)) or _EXCLUSIVE_RE.search(left[-30:]):
+                    attrs = {**attrs, "exclusive": not _EXCL_NEG_RE.search(text)}
+                for src in c.sources(left, possessive):
+                    add(src, EdgeType.APPROVES, target, attrs)
+            elif how == "delegate":
+                to = re.search(r"\bto\s+", right)
+                if not to:
+                    continue
+                targets = _person_targets(right[to.end():], c.ctx, c.before)
+                scope_text = right[: to.start()].strip()
+                passive = re.search(r"(?:\b(?:has|have|had)\s+been|\b(?:was|were|is|are|been|being|got))\s*$", left)
+                if passive:  # "<scope> has been delegated to <person>": the subject delegated it
+                    scope_text = left[: passive.start()]
+                    sources = [c.ctx.subject]
+                else:
+                    sources = c.sources(left, None)
+                scope = re.sub(r"\s+", " ", re.sub(r"^(?:the|all|her|his|their|my)\s+", "", scope_text, flags=re.I)).strip(" ,.")[:80]
+                for src in sources if targets else []:
+                    for target in targets:
+                        add(src, EdgeType.DELEGATES_TO, target, {"scope": scope.lower()} if scope else {})
+            if len(edges) > before_count:
+                taken.append((m.start(), m.end()))
+    return edges
+
+
+def extract(text: str, ctx: Context) -> list[Record]:
+    """Organisational edge records in `text` (several facts → several records).
+
+    Args:
+        text: the memory text.
+        ctx: the request context (its subject resolves "I", "the user", "Sam" for `user:sam`…).
+
+    Returns:
+        `kind: edge` records; [] when no rule matches.
+    """
+    if not _QUICK_RE.search(text):
+        return []
+    records: list[Record] = []
+    offset = 0
+    for clause in _CLAUSE_SPLIT_RE.split(text):
+        start = text.find(clause, offset)
+        offset = max(offset, start)
+        if not clause.strip() or clause.rstrip().endswith("?") or len(clause) > 2000:
+            continue
+        for edge in _clause_edges(_Clause(clause, ctx, text[:start])):
+            records.append(ctx.record(RecordKind.EDGE, _slot(edge, ctx.subject), clause, edge=edge))
+    return records

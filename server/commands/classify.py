@@ -1,0 +1,72 @@
+"""`writegate classify`: label (existing, new) pairs from a JSONL file, one output line per input line."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from typing import Any
+
+from writegate.normalizer.errors import InputError
+
+DEFAULT_MODEL = "models/default"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Register the command's flags."""
+    p.add_argument("--input", required=True, metavar="FILE.jsonl",
+                   help='lines {"existing": {"text", "observed_at"}, "new": {"text", "observed_at"}}; "-" = stdin')
+    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    p.add_argument("--backend", default="onnx", choices=["onnx", "torch"], help="inference backend (default onnx)")
+    p.add_argument("--batch-size", type=int, default=64, help="pairs per backend call (default 64)")
+    p.add_argument("--no-fusion", action="store_true", help="model probabilities only, no structured evidence")
+    p.add_argument("--details", action="store_true", help="also print slot_match and evidence")
+
+
+def _parse(raw: str) -> Any:
+    from writegate.training.datafile import parse_pair
+
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError("line", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
+    return parse_pair(obj)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; returns 1 if any line failed, else 0."""
+    from writegate.classifier.model import Classifier
+
+    clf = Classifier.load(args.model, args.backend, fusion=False if args.no_fusion else None)
+    try:
+        handle = (io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape") if args.input == "-"
+                  else open(args.input, encoding="utf-8", errors="surrogateescape"))  # noqa: SIM115
+    except OSError as exc:
+        raise InputError("--input", f"cannot open {args.input!r}: {exc.strerror}") from None
+    rows: list[tuple[int, Any, str | None]] = []
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            try:
+                rows.append((number, _parse(raw), None))
+            except InputError as exc:
+                rows.append((number, None, str(exc)))
+    pairs = [pair for _, pair, err in rows if err is None]
+    preds = iter(clf.predict(pairs, batch_size=args.batch_size))
+    failed = 0
+    for number, _, err in rows:
+        if err is not None:
+            failed += 1
+            print(f"writegate classify: line {number}: {err}", file=sys.stderr)
+            out: dict[str, Any] = {"error": f"line {number}: {err}"}
+        else:
+            pred = next(preds)
+            out = {"label": pred.label.value, "probabilities": {k: round(v, 6) for k, v in pred.probabilities.items()}}
+            if args.details:
+                out |= {"slot_match": pred.slot_match, "evidence": pred.evidence.value}
+        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    if failed:
+        print(f"writegate classify: {failed} line(s) failed", file=sys.stderr)
+    return 1 if failed else 0

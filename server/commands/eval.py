@@ -1,0 +1,40 @@
+"""`writegate eval`: per-label P/R/F1, macro-F1, confusion matrix, conflict slice, model-only vs fused."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+DEFAULT_MODEL = "models/default"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Register the command's flags."""
+    p.add_argument("--data", required=True, metavar="FILE.jsonl", help="labelled pairs (the training format)")
+    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    p.add_argument("--backend", default="onnx", choices=["onnx", "torch"], help="inference backend (default onnx)")
+    p.add_argument("--precision", default=None, help="onnx: int8 (default) | fp32; torch: fp32 | bf16 | fp16")
+    p.add_argument("--plot", metavar="OUT.png", help="write a confusion-matrix PNG")
+    p.add_argument("--no-fusion", action="store_true", help="report the model-only predictions as the headline")
+    p.add_argument("--json", metavar="OUT.json", help="also write the full report as JSON")
+    p.add_argument("--batch-size", type=int, default=64)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; returns the exit code."""
+    from writegate.classifier.model import Classifier
+    from writegate.training.datafile import read_examples
+    from writegate.training.evaluate import evaluate, plot_confusion, render
+
+    examples = read_examples(args.data)
+    clf = Classifier.load(args.model, args.backend, precision=args.precision,
+                          fusion=False if args.no_fusion else None)
+    ev = evaluate(clf, examples, name=Path(args.data).stem, batch_size=args.batch_size)
+    render(ev, clf.fusion)
+    if args.plot:
+        path = plot_confusion(ev.served(clf.fusion), args.plot, title=f"{ev.name} ({'fused' if clf.fusion else 'model only'})")
+        print(f"wrote {path}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(ev.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+    return 0

@@ -1,0 +1,38 @@
+"""`writegate export`: a model dir's torch weights (safetensors) → ONNX fp32 + int8, with a parity check."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Register the command's flags."""
+    p.add_argument("--model", required=True, help="model directory with config.json + model.safetensors")
+    p.add_argument("--out", default=None, help="output directory (default: in place)")
+    p.add_argument("--no-int8", action="store_true", help="skip the int8 quantization")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; returns the exit code."""
+    from writegate.classifier.model import Classifier
+    from writegate.training.export import check_model_dir, export_onnx, parity
+
+    src = Path(args.model)
+    check_model_dir(src)
+    written = export_onnx(src, args.out, quantize=not args.no_int8)
+    for path in written:
+        print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+    out = Path(args.out) if args.out else src
+    if (out / "writegate.json").is_file() and (out / "tokenizer.json").is_file():
+        clf = Classifier.load(out, "onnx", precision="fp32", fusion=False)
+        from writegate.classifier.types import Pair, Side
+
+        probe = [Pair(existing=Side(text="Michelle owns the Acme account", observed_at="2026-03-01"),
+                      new=Side(text="Acme was handed off to Marcus in June", observed_at="2026-06-20")),
+                 Pair(existing=Side(text="User prefers concise answers", observed_at="2026-01-01"),
+                      new=Side(text="User's dog is named Biscuit", observed_at="2026-01-02"))]
+        r = parity(out, clf.collate(clf.encode(probe)))
+        agree = "n/a" if r.int8_argmax_agreement is None else f"{r.int8_argmax_agreement:.0%}"
+        print(f"parity vs torch fp32 on {r.n} probe pairs: fp32 max |Δlogit| {r.fp32_max_abs_diff:.2e}; int8 argmax agreement {agree}")
+    return 0

@@ -1,0 +1,93 @@
+"""`writegate normalize`: text → JSON records, one text or a JSONL file of them."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from typing import Any
+
+from writegate.normalizer import InputError, normalize
+from writegate.normalizer.explain import explain
+from writegate.normalizer.schema import Record
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Register the command's flags."""
+    p.add_argument("text", nargs="?", help="the memory text (or use --input)")
+    p.add_argument("--input", metavar="FILE.jsonl", help='lines {"text", "subject"?, "observed_at"?, "provenance"?}; "-" = stdin')
+    p.add_argument("--subject", default="user:default", help="entity id kind:slug (default user:default)")
+    p.add_argument("--observed-at", default=None, help="ISO 8601 date/datetime (default: now)")
+    p.add_argument("--provenance", default="stated", help="stated | inferred | imported")
+    p.add_argument("--explain", action="store_true", help="add a human rendering per record")
+
+
+def _render(records: list[Record], with_explain: bool) -> list[dict[str, Any]]:
+    out = []
+    for rec in records:
+        data = rec.to_json()
+        if with_explain:
+            data["explain"] = explain(rec)
+        out.append(data)
+    return out
+
+
+def _one_line(raw: str, args: argparse.Namespace) -> list[dict[str, Any]]:
+    try:
+        item = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError("line", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(item, dict):
+        raise InputError("line", f"must be a JSON object, got {type(item).__name__}")
+    unknown = sorted(set(item) - {"text", "subject", "observed_at", "provenance", "id"})
+    if unknown:
+        raise InputError(unknown[0], "is not a known field (text, subject, observed_at, provenance, id)")
+    if "text" not in item:
+        raise InputError("text", "is missing")
+    records = normalize(
+        item["text"],
+        subject=item.get("subject", args.subject),
+        observed_at=item.get("observed_at", args.observed_at),
+        provenance=item.get("provenance", args.provenance),
+    )
+    return _render(records, args.explain)
+
+
+def _run_file(args: argparse.Namespace) -> int:
+    failed = 0
+    # errors="surrogateescape": invalid UTF-8 reaches validation (and is reported) instead of crashing the read
+    try:
+        if args.input == "-":
+            handle = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
+        else:
+            handle = open(args.input, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
+    except OSError as exc:
+        raise InputError("--input", f"cannot open {args.input!r}: {exc.strerror}") from None
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            if not raw.strip():
+                continue
+            try:
+                out: dict[str, Any] = {"records": _one_line(raw, args)}
+            except InputError as exc:
+                failed += 1
+                print(f"writegate normalize: line {number}: {exc}", file=sys.stderr)
+                out = {"error": f"line {number}: {exc}"}
+            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+    if failed:
+        print(f"writegate normalize: {failed} line(s) failed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; returns the exit code."""
+    if args.input is not None:
+        if args.text is not None:
+            raise InputError("text", "give either TEXT or --input, not both")
+        return _run_file(args)
+    if args.text is None:
+        raise InputError("text", "is missing: give TEXT or --input FILE.jsonl")
+    records = normalize(args.text, subject=args.subject, observed_at=args.observed_at, provenance=args.provenance)
+    print(json.dumps(_render(records, args.explain), indent=2, ensure_ascii=False))
+    return 0

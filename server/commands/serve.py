@@ -1,0 +1,53 @@
+"""`writegate serve`: run the gRPC service (grpc.aio, health, reflection, metrics)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+from pathlib import Path
+
+from writegate.server.config import BackendName, load_config
+
+HELP = "Run the gRPC service."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Every flag is also a config-file key and a `WRITEGATE_<FLAG>` variable; unset = default."""
+    parser.add_argument("--config", type=Path, default=None, help="TOML or JSON file of settings (env WRITEGATE_CONFIG)")
+    parser.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=None, help="gRPC port (default 50051; 0 = any free port)")
+    parser.add_argument("--model", type=Path, default=None, help="model directory (default models/default)")
+    parser.add_argument("--backend", choices=[b.value for b in BackendName], default=None, help="default onnx")
+    parser.add_argument("--device", default=None, help="torch backend: cpu, cuda, cuda:N")
+    parser.add_argument("--precision", default=None, help="onnx: int8 (default) | fp32; torch: fp32 | bf16 | fp16")
+    parser.add_argument("--threads", type=int, default=None, help="backend intra-op CPU threads")
+    parser.add_argument("--max-batch-tokens", type=int, default=None, help="padded tokens n x L per batch (default 8192)")
+    parser.add_argument("--max-wait-ms", type=float, default=None, help="max wait for a batch to fill (default 2)")
+    parser.add_argument("--max-queue-pairs", type=int, default=None, help="queued pairs before RESOURCE_EXHAUSTED")
+    parser.add_argument("--max-candidates", type=int, default=None, help="candidates per request (default 256)")
+    parser.add_argument("--metrics-port", type=int, default=None, help="Prometheus /metrics port (default: off)")
+    parser.add_argument("--grace-s", type=float, default=None, help="seconds to drain in-flight RPCs on shutdown")
+    parser.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING, ERROR")
+
+
+FLAG_FIELDS: tuple[str, ...] = (
+    "host", "port", "model", "backend", "device", "precision", "threads", "max_batch_tokens",
+    "max_wait_ms", "max_queue_pairs", "max_candidates", "metrics_port", "grace_s", "log_level",
+)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the config once, serve until SIGTERM/SIGINT, exit 0 after draining."""
+    from writegate.server.app import serve
+
+    flags = {name: getattr(args, name) for name in FLAG_FIELDS}
+    config = load_config(flags, config_file=args.config, env=os.environ)
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    def announce(app: object) -> None:
+        port = getattr(app, "port", config.port)
+        print(f"writegate serve: SERVING on {config.host}:{port} ({config.backend.value}, model {config.model})", flush=True)
+
+    return asyncio.run(serve(config, on_ready=announce))

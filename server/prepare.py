@@ -1,0 +1,138 @@
+"""What a store should record after a write: pure functions from relations to state roles and edges.
+
+The service labels; it never tells a store to delete and never adjudicates:
+
+| relation of NEW to a candidate | candidate's role | edge stored (new → candidate) |
+| --- | --- | --- |
+| supersedes | historical | supersedes |
+| contradicts | in_conflict (the new memory too) | contradicts |
+| elaborates / corroborates | current | elaborates / corroborates |
+| unrelated | current | none |
+
+`current` means "this write does not change the candidate's role"; a store keeps whatever role
+an earlier write gave it (a historical record is not revived by an unrelated write).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from writegate.classifier.labels import Label
+from writegate.classifier.types import Evidence, Prediction
+from writegate.normalizer.schema import Record
+
+
+class StateRole(str, Enum):
+    """A memory's state role after a write."""
+
+    CURRENT = "current"
+    HISTORICAL = "historical"
+    IN_CONFLICT = "in_conflict"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Relation(_Frozen):
+    """How the new memory relates to one candidate."""
+
+    candidate_id: str = Field(description="The candidate (EXISTING memory) id.")
+    label: Label
+    scores: dict[str, float] = Field(description="Probability per label name.")
+    slot_match: bool = Field(default=False, description="Both sides normalized to the same slot.")
+    evidence: Evidence = Field(default=Evidence.MODEL, description="Which part decided the label.")
+
+
+class CandidateState(_Frozen):
+    """The role a candidate takes after this write."""
+
+    candidate_id: str
+    role: StateRole
+
+
+class WriteEdge(_Frozen):
+    """A typed edge to store: new memory → candidate, labelled."""
+
+    source_id: str = Field(description="The new memory's id.")
+    target_id: str = Field(description="The candidate's id.")
+    label: Label
+
+
+class WritePlan(_Frozen):
+    """The roles and edges implied by a write's relations."""
+
+    new_role: StateRole
+    candidate_states: list[CandidateState]
+    edges: list[WriteEdge]
+
+
+class PrepareWriteResult(_Frozen):
+    """The answer of PrepareWrite: records, relations and what to record."""
+
+    records: list[Record]
+    relations: list[Relation]
+    candidate_states: list[CandidateState]
+    edges: list[WriteEdge]
+    new_role: StateRole
+
+
+ROLE_BY_LABEL: dict[Label, StateRole] = {
+    Label.SUPERSEDES: StateRole.HISTORICAL,
+    Label.CONTRADICTS: StateRole.IN_CONFLICT,
+    Label.ELABORATES: StateRole.CURRENT,
+    Label.CORROBORATES: StateRole.CURRENT,
+    Label.UNRELATED: StateRole.CURRENT,
+}
+"""The candidate's role after a write whose relation to it is the key."""
+
+EDGE_LABELS: frozenset[Label] = frozenset(set(Label) - {Label.UNRELATED})
+"""Labels that give an edge to store; `unrelated` gives none."""
+
+
+def relations(candidate_ids: Sequence[str], predictions: Sequence[Prediction]) -> list[Relation]:
+    """Pair each candidate id with its prediction, in candidate order."""
+    if len(candidate_ids) != len(predictions):
+        raise ValueError(f"{len(candidate_ids)} candidates but {len(predictions)} predictions")
+    return [
+        Relation(
+            candidate_id=cid,
+            label=p.label,
+            scores=dict(p.probabilities),
+            slot_match=p.slot_match,
+            evidence=p.evidence,
+        )
+        for cid, p in zip(candidate_ids, predictions, strict=True)
+    ]
+
+
+def plan_write(new_id: str, rels: Sequence[Relation]) -> WritePlan:
+    """The state roles and edges implied by the new memory's relations (never a deletion).
+
+    Args:
+        new_id: the new memory's id (the source of every edge).
+        rels: one relation per candidate, in candidate order.
+    """
+    states = [CandidateState(candidate_id=r.candidate_id, role=ROLE_BY_LABEL[r.label]) for r in rels]
+    edges = [WriteEdge(source_id=new_id, target_id=r.candidate_id, label=r.label) for r in rels if r.label in EDGE_LABELS]
+    conflict = any(r.label is Label.CONTRADICTS for r in rels)
+    return WritePlan(
+        new_role=StateRole.IN_CONFLICT if conflict else StateRole.CURRENT,
+        candidate_states=states,
+        edges=edges,
+    )
+
+
+def prepare_write(new_id: str, records: Sequence[Record], rels: Sequence[Relation]) -> PrepareWriteResult:
+    """Assemble PrepareWrite's answer from the new memory's records and relations."""
+    plan = plan_write(new_id, rels)
+    return PrepareWriteResult(
+        records=list(records),
+        relations=list(rels),
+        candidate_states=plan.candidate_states,
+        edges=plan.edges,
+        new_role=plan.new_role,
+    )

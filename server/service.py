@@ -1,0 +1,251 @@
+"""The WriteGate servicer: a thin adapter proto → pydantic → pure functions → proto.
+
+Errors are mapped to gRPC status codes in ONE place, `status_for`:
+
+| exception | status |
+| --- | --- |
+| `InputError` (bad input, names the field) | INVALID_ARGUMENT |
+| `QueueFull` | RESOURCE_EXHAUSTED |
+| `DeadlineExceeded` | DEADLINE_EXCEEDED |
+| `NotReady`, `BatcherClosed` | UNAVAILABLE |
+| `BatchFailed`, anything else | INTERNAL |
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime, timezone
+from typing import Any, TypeVar
+
+import grpc
+
+from writegate.classifier.batcher import Batcher, BatcherClosed, BatchFailed, DeadlineExceeded, QueueFull
+from writegate.classifier.model import ModelInfo
+from writegate.classifier.types import Pair, Side
+from writegate.normalizer.api import normalize
+from writegate.normalizer.errors import InputError
+from writegate.normalizer.schema import Memory, Record
+from writegate.server import convert, prepare, validate
+from writegate.v1 import writegate_pb2 as pb
+from writegate.v1 import writegate_pb2_grpc as pb_grpc
+
+log = logging.getLogger(__name__)
+
+Normalizer = Callable[..., list[Record]]
+_Resp = TypeVar("_Resp")
+
+
+class NotReady(Exception):
+    """The model is not loaded (or warmed up) yet (UNAVAILABLE)."""
+
+
+def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str]:
+    """THE mapping of exceptions to (status code, message)."""
+    if isinstance(exc, InputError):
+        return grpc.StatusCode.INVALID_ARGUMENT, str(exc)
+    if isinstance(exc, QueueFull):
+        return grpc.StatusCode.RESOURCE_EXHAUSTED, f"server busy: {exc}"
+    if isinstance(exc, DeadlineExceeded):
+        return grpc.StatusCode.DEADLINE_EXCEEDED, str(exc)
+    if isinstance(exc, (NotReady, BatcherClosed)):
+        return grpc.StatusCode.UNAVAILABLE, str(exc)
+    if isinstance(exc, BatchFailed):
+        return grpc.StatusCode.INTERNAL, str(exc)
+    log.exception("unexpected error", exc_info=exc)
+    return grpc.StatusCode.INTERNAL, f"internal error: {type(exc).__name__}"
+
+
+def _unary(
+    fn: Callable[[Any, Any, grpc.aio.ServicerContext], Awaitable[_Resp]],
+) -> Callable[[Any, Any, grpc.aio.ServicerContext], Awaitable[_Resp]]:
+    @functools.wraps(fn)
+    async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> _Resp:
+        try:
+            return await fn(self, request, context)
+        except Exception as exc:  # noqa: BLE001 - mapped, never leaked as a traceback
+            code, message = status_for(exc)
+        await context.abort(code, message)
+        raise AssertionError("unreachable: abort raises")
+
+    return wrapper
+
+
+def _stream(
+    fn: Callable[[Any, Any, grpc.aio.ServicerContext], AsyncIterator[_Resp]],
+) -> Callable[[Any, Any, grpc.aio.ServicerContext], AsyncIterator[_Resp]]:
+    @functools.wraps(fn)
+    async def wrapper(self: Any, request_iterator: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[_Resp]:
+        try:
+            async for item in fn(self, request_iterator, context):
+                yield item
+            return
+        except Exception as exc:  # noqa: BLE001
+            code, message = status_for(exc)
+        await context.abort(code, message)
+
+    return wrapper
+
+
+def side(mem: Memory) -> Side:
+    """A memory as one side of a pair."""
+    return Side(text=mem.text, observed_at=mem.observed_at, subject=mem.subject)
+
+
+class WriteGateService(pb_grpc.WriteGateServicer):
+    """The servicer. `attach()` gives it the loaded model; until then every RPC is UNAVAILABLE.
+
+    Args:
+        limits: request validation limits.
+        relabel_window: Relabel pairs in flight per stream.
+        normalizer: `normalize` (injectable for tests).
+        clock: monotonic seconds (deadlines), shared with the batcher.
+        now: the wall clock (observed_at bounds).
+    """
+
+    def __init__(
+        self,
+        *,
+        limits: validate.Limits = validate.DEFAULT_LIMITS,
+        relabel_window: int = 256,
+        normalizer: Normalizer = normalize,
+        clock: Callable[[], float] = time.monotonic,
+        now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+    ) -> None:
+        self.limits = limits
+        self.relabel_window = relabel_window
+        self.normalizer = normalizer
+        self.clock = clock
+        self.now = now
+        self._batcher: Batcher | None = None
+        self._info: ModelInfo | None = None
+
+    def attach(self, batcher: Batcher, info: ModelInfo) -> None:
+        """Serve with this batcher and model."""
+        self._batcher, self._info = batcher, info
+
+    @property
+    def batcher(self) -> Batcher:
+        """The batcher; NotReady until attached."""
+        if self._batcher is None:
+            raise NotReady("the model is still loading")
+        return self._batcher
+
+    @property
+    def info(self) -> ModelInfo:
+        """The model info; NotReady until attached."""
+        if self._info is None:
+            raise NotReady("the model is still loading")
+        return self._info
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def _deadline(self, context: grpc.aio.ServicerContext) -> float | None:
+        remaining = context.time_remaining()
+        return None if remaining is None else self.clock() + remaining
+
+    def _records(self, mem: Memory, field: str = "memory") -> list[Record]:
+        try:
+            return self.normalizer(mem.text, subject=mem.subject, observed_at=mem.observed_at, provenance=mem.provenance)
+        except InputError as exc:
+            raise InputError(f"{field}.{exc.field}", exc.message) from None
+
+    async def _relations(
+        self, mem: Memory, candidates: list[Memory], context: grpc.aio.ServicerContext
+    ) -> list[prepare.Relation]:
+        batcher = self.batcher
+        new = side(mem)
+        pairs = [Pair(existing=side(c), new=new) for c in candidates]
+        preds = await batcher.submit(pairs, deadline=self._deadline(context))
+        return prepare.relations([c.id for c in candidates], preds)
+
+    @staticmethod
+    def _candidates(msgs: Any) -> list[Memory]:
+        return [convert.memory_from_proto(m, f"candidates[{i}]") for i, m in enumerate(msgs)]
+
+    # -- RPCs ------------------------------------------------------------------------------------
+    @_unary
+    async def Normalize(self, request: pb.NormalizeRequest, context: grpc.aio.ServicerContext) -> pb.NormalizeResponse:  # noqa: N802
+        """Raw memory text → typed records."""
+        validate.validate_normalize(request, now=self.now(), limits=self.limits)
+        mem = convert.memory_from_proto(request.memory)
+        return pb.NormalizeResponse(records=convert.records_to_proto(self._records(mem)))
+
+    @_unary
+    async def Classify(self, request: pb.ClassifyRequest, context: grpc.aio.ServicerContext) -> pb.ClassifyResponse:  # noqa: N802
+        """One relation per candidate, in candidate order."""
+        validate.validate_classify(request, now=self.now(), limits=self.limits)
+        mem = convert.memory_from_proto(request.memory)
+        rels = await self._relations(mem, self._candidates(request.candidates), context)
+        return pb.ClassifyResponse(relations=convert.relations_to_proto(rels))
+
+    @_unary
+    async def PrepareWrite(  # noqa: N802
+        self, request: pb.PrepareWriteRequest, context: grpc.aio.ServicerContext
+    ) -> pb.PrepareWriteResponse:
+        """Normalize + classify + the roles and edges the store should record."""
+        validate.validate_prepare_write(request, now=self.now(), limits=self.limits)
+        mem = convert.memory_from_proto(request.memory)
+        candidates = self._candidates(request.candidates)
+        records = self._records(mem)
+        rels = await self._relations(mem, candidates, context)
+        return convert.prepare_write_to_proto(prepare.prepare_write(mem.id, records, rels))
+
+    @_unary
+    async def GetModelInfo(  # noqa: N802
+        self, request: pb.GetModelInfoRequest, context: grpc.aio.ServicerContext
+    ) -> pb.GetModelInfoResponse:
+        """The served model."""
+        return convert.model_info_to_proto(self.info)
+
+    @_stream
+    async def Relabel(  # noqa: N802
+        self, request_iterator: AsyncIterator[pb.RelabelRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.RelabelResponse]:
+        """Pairs in, relations out in request order, at most `relabel_window` in flight."""
+        batcher = self.batcher
+        deadline = self._deadline(context)
+        window: asyncio.Queue[tuple[str, str, asyncio.Task[Any]] | BaseException | None] = asyncio.Queue(
+            maxsize=self.relabel_window
+        )
+
+        async def read() -> None:
+            index = 0
+            try:
+                async for req in request_iterator:
+                    validate.validate_relabel(req, index, now=self.now(), limits=self.limits)
+                    existing = convert.memory_from_proto(req.existing, f"requests[{index}].existing")
+                    new = convert.memory_from_proto(req.new, f"requests[{index}].new")
+                    pair = Pair(existing=side(existing), new=side(new))
+                    task = asyncio.ensure_future(batcher.submit([pair], deadline=deadline))
+                    await window.put((req.pair_id, existing.id, task))
+                    index += 1
+                await window.put(None)
+            except Exception as exc:  # noqa: BLE001 - handed to the writer, which maps it
+                await window.put(exc)
+
+        reader = asyncio.ensure_future(read())
+        pending: list[asyncio.Task[Any]] = []
+        try:
+            while True:
+                entry = await window.get()
+                if entry is None:
+                    break
+                if isinstance(entry, BaseException):
+                    raise entry
+                pair_id, candidate_id, task = entry
+                pending.append(task)
+                (pred,) = await task
+                pending.remove(task)
+                (rel,) = prepare.relations([candidate_id], [pred])
+                yield pb.RelabelResponse(pair_id=pair_id, relation=convert.relation_to_proto(rel))
+        finally:
+            reader.cancel()
+            while not window.empty():
+                entry = window.get_nowait()
+                if isinstance(entry, tuple):
+                    pending.append(entry[2])
+            for task in pending:
+                task.cancel()

@@ -1,0 +1,166 @@
+"""Fakes shared by the batcher, service, client and example-store tests (not a test module).
+
+`FakeClassifier` has the `Classifier` interface (encode / collate / run / decode / info) with a
+rule instead of a model: the NEW text's keyword decides the label, so tests know the answer.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import numpy as np
+
+from writegate.classifier.backends.base import Batch
+from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.model import ModelInfo
+from writegate.classifier.types import Evidence, Pair, Prediction
+
+BOOM = "BOOM"
+"""A NEW text containing this makes the batch holding it raise."""
+
+KEYWORDS: tuple[tuple[str, Label], ...] = (
+    ("moved", Label.SUPERSEDES),
+    ("now", Label.SUPERSEDES),
+    ("never", Label.CONTRADICTS),
+    ("actually", Label.CONTRADICTS),
+    ("also", Label.ELABORATES),
+    ("again", Label.CORROBORATES),
+)
+
+T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+
+
+def expected_label(new_text: str) -> Label:
+    """The label FakeClassifier gives a pair whose NEW text is `new_text`."""
+    words = new_text.lower().split()
+    return next((label for word, label in KEYWORDS if word in words), Label.UNRELATED)
+
+
+@dataclass(frozen=True)
+class FakeEncoded:
+    """An encoded pair: its label index (or -1 for BOOM) and its length."""
+
+    label_index: int
+    length: int
+    key: str
+
+    @property
+    def n_tokens(self) -> int:
+        return self.length
+
+
+class FakeClassifier:
+    """A rule-based stand-in for `Classifier`.
+
+    Args:
+        gate: when set, `run` waits for it (lets a test hold the worker inside a batch).
+        tokens_per_word: pair length = 3 + words of both texts × this.
+    """
+
+    def __init__(self, *, gate: threading.Event | None = None, tokens_per_word: int = 1) -> None:
+        self.gate = gate
+        self.entered = threading.Event()
+        self.tokens_per_word = tokens_per_word
+        self.batches: list[list[str]] = []  # keys of the pairs of each batch run
+        self.batch_shapes: list[tuple[int, int]] = []
+        self.info = ModelInfo(
+            name="fake-model", version="0.0.1", labels=list(LABELS), backend="fake", max_length=128,
+            metrics={"macro_f1": 0.5},
+        )
+
+    def encode(self, pairs: Sequence[Pair]) -> list[FakeEncoded]:
+        out = []
+        for p in pairs:
+            words = len(p.existing.text.split()) + len(p.new.text.split())
+            index = -1 if BOOM in p.new.text else LABELS.index(expected_label(p.new.text).value)
+            out.append(FakeEncoded(index, 3 + words * self.tokens_per_word, f"{p.existing.text}|{p.new.text}"))
+        return out
+
+    def collate(self, items: Sequence[FakeEncoded]) -> Batch:
+        n, length = len(items), max(it.n_tokens for it in items)
+        ids = np.zeros((n, length), dtype=np.int64)
+        mask = np.zeros((n, length), dtype=np.int64)
+        for row, it in enumerate(items):
+            ids[row, 0] = it.label_index
+            mask[row, : it.n_tokens] = 1
+        return Batch(input_ids=ids, attention_mask=mask, token_type_ids=np.zeros_like(ids))
+
+    def run(self, batch: Batch) -> np.ndarray:
+        self.entered.set()
+        if self.gate is not None and not self.gate.wait(timeout=20):
+            raise TimeoutError("the test never opened the gate")
+        self.batch_shapes.append(batch.input_ids.shape)
+        index = batch.input_ids[:, 0]
+        if (index < 0).any():
+            raise RuntimeError("boom: the backend failed")
+        logits = np.zeros((batch.size, len(LABELS)), dtype=np.float32)
+        logits[np.arange(batch.size), index] = 5.0
+        return logits
+
+    def decode(self, items: Sequence[FakeEncoded], logits: np.ndarray) -> list[Prediction]:
+        self.batches.append([it.key for it in items])
+        exp = np.exp(logits - logits.max(axis=1, keepdims=True))
+        probs = exp / exp.sum(axis=1, keepdims=True)
+        return [
+            Prediction(
+                label=Label(LABELS[int(row.argmax())]),
+                probabilities={name: float(p) for name, p in zip(LABELS, row, strict=True)},
+                slot_match=False,
+                evidence=Evidence.MODEL,
+            )
+            for row in probs
+        ]
+
+
+# -- a real loopback server around a fake classifier ---------------------------------------------
+
+import contextlib  # noqa: E402
+from collections.abc import AsyncIterator, Callable  # noqa: E402
+from typing import Any  # noqa: E402
+
+from google.protobuf.timestamp_pb2 import Timestamp  # noqa: E402
+
+from writegate.server.app import WriteGateServer  # noqa: E402
+from writegate.server.config import ServerConfig  # noqa: E402
+from writegate.v1 import writegate_pb2 as pb  # noqa: E402
+
+
+def ts(dt: datetime = T0) -> Timestamp:
+    out = Timestamp()
+    out.FromDatetime(dt.astimezone(timezone.utc).replace(tzinfo=None))
+    return out
+
+
+def memory(id: str = "m1", text: str = "User prefers morning meetings", *, subject: str = "user:alice",
+           at: datetime = T0, **kwargs: Any) -> pb.Memory:
+    """A valid Memory message (override any field)."""
+    return pb.Memory(id=id, subject=subject, text=text, observed_at=ts(at), **kwargs)
+
+
+@contextlib.asynccontextmanager
+async def running_server(
+    fake: FakeClassifier | None = None,
+    *,
+    loader: Callable[[], Any] | None = None,
+    ready: bool = True,
+    **config: Any,
+) -> AsyncIterator[tuple[WriteGateServer, str]]:
+    """A WriteGateServer on 127.0.0.1:<free port>; yields (server, target)."""
+    fake = fake or FakeClassifier()
+    settings = {"port": 0, "max_wait_ms": 0, "grace_s": 1.0, **config}
+    app = WriteGateServer(ServerConfig(**settings), loader=loader or (lambda: fake))
+    port = await app.start()
+    try:
+        if ready:
+            await asyncio.wait_for(app.wait_ready(), 10)
+        yield app, f"127.0.0.1:{port}"
+    finally:
+        if fake.gate is not None:
+            fake.gate.set()
+        await app.stop(0.5)
+
+
+import asyncio  # noqa: E402

@@ -1,0 +1,251 @@
+"""The dynamic batcher: token budget, length sorting, deadlines, bounded queue, failure isolation.
+
+No time.sleep: the fake classifier's `gate` holds the worker inside a batch while the test
+queues more work; `until()` waits (bounded) for a condition on the batcher's state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+
+import pytest
+from server_fakes import BOOM, T0, FakeClassifier, expected_label
+
+from writegate.classifier.batcher import (
+    Batcher,
+    BatcherClosed,
+    BatchFailed,
+    DeadlineExceeded,
+    QueueFull,
+    cut_batches,
+)
+from writegate.classifier.types import Pair, Side
+
+
+def pair(new_text: str, existing_text: str = "e") -> Pair:
+    return Pair(existing=Side(text=existing_text, observed_at=T0), new=Side(text=new_text, observed_at=T0))
+
+
+def words(n: int, last: str = "x") -> str:
+    return " ".join(["w"] * (n - 1) + [last])
+
+
+async def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
+    async def wait() -> None:
+        while not cond():
+            await asyncio.sleep(0.001)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.mark.parametrize(
+    ("lengths", "budget", "expected"),
+    [
+        ([], 100, []),
+        ([10], 5, [[0]]),
+        ([10, 10, 10], 30, [[0, 1, 2]]),
+        ([10, 10, 10], 29, [[0, 1], [2]]),
+        ([30, 5, 20, 6], 40, [[1, 3], [2], [0]]),
+        ([8, 8, 8, 8, 64], 64, [[0, 1, 2, 3], [4]]),
+    ],
+    ids=["empty", "one-over-budget", "exact-fit", "one-short", "sorted-by-length", "long-alone"],
+)
+def test_cut_batches(lengths: list[int], budget: int, expected: list[list[int]]) -> None:
+    batches = cut_batches(lengths, budget)
+    assert batches == expected
+    for b in batches:
+        assert len(b) == 1 or len(b) * max(lengths[i] for i in b) <= budget
+
+
+async def test_results_in_request_order_with_labels() -> None:
+    fake = FakeClassifier()
+    batcher = Batcher(fake, max_batch_tokens=64, max_wait_ms=0)
+    await batcher.start()
+    try:
+        texts = ["she moved to London", "never said that", "also has a cat", "hello again", "unrelated fact"]
+        preds = await batcher.submit([pair(t) for t in texts])
+        assert [p.label for p in preds] == [expected_label(t) for t in texts]
+        assert batcher.queue_depth == 0
+    finally:
+        await batcher.close()
+
+
+async def test_batches_respect_the_token_budget_and_sort_by_length() -> None:
+    gate = threading.Event()
+    fake = FakeClassifier(gate=gate)
+    budget = 40
+    batcher = Batcher(fake, max_batch_tokens=budget, max_wait_ms=0, lookahead_batches=8)
+    await batcher.start()
+    try:
+        first = asyncio.ensure_future(batcher.submit([pair("hold")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        sizes = [17, 2, 15, 3, 16, 2, 4]  # words of NEW; pair length = 3 + 1 + words
+        tasks = [asyncio.ensure_future(batcher.submit([pair(words(n, f"t{n}-{i}"))])) for i, n in enumerate(sizes)]
+        await until(lambda: len(batcher._pending) == len(sizes))
+        gate.set()
+        await first
+        results = await asyncio.gather(*tasks)
+        assert all(len(r) == 1 for r in results)
+        later = fake.batch_shapes[1:]
+        assert sum(n for n, _ in later) == len(sizes)
+        for n, length in later:
+            assert n == 1 or n * length <= budget, fake.batch_shapes
+        # sorted: every batch's pairs are no longer than the next batch's
+        lengths = [[4 + int(k.split("-")[0].rsplit("t", 1)[1]) for k in keys] for keys in fake.batches[1:]]
+        flat = [x for b in lengths for x in b]
+        assert flat == sorted(flat)
+        assert len(later) < len(sizes)  # pairs of different requests shared batches
+    finally:
+        gate.set()
+        await batcher.close()
+
+
+async def test_full_queue_answers_at_once() -> None:
+    gate = threading.Event()
+    fake = FakeClassifier(gate=gate)
+    batcher = Batcher(fake, max_batch_tokens=64, max_wait_ms=0, max_queue_pairs=4)
+    await batcher.start()
+    try:
+        held = asyncio.ensure_future(batcher.submit([pair("a"), pair("b"), pair("c")]))
+        await until(lambda: batcher.queue_depth == 3)
+        with pytest.raises(QueueFull, match="limit of 4"):
+            await batcher.submit([pair("d"), pair("e")])
+        gate.set()
+        assert len(await held) == 3
+        assert len(await batcher.submit([pair("d"), pair("e")])) == 2  # room again
+    finally:
+        gate.set()
+        await batcher.close()
+
+
+async def test_expired_pairs_are_dropped_before_they_run() -> None:
+    gate = threading.Event()
+    fake = FakeClassifier(gate=gate)
+    clock = FakeClock()
+    batcher = Batcher(fake, max_batch_tokens=64, max_wait_ms=0, clock=clock)
+    await batcher.start()
+    try:
+        first = asyncio.ensure_future(batcher.submit([pair("hold")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        late = asyncio.ensure_future(batcher.submit([pair("too late one"), pair("too late two")], deadline=clock.t + 5))
+        on_time = asyncio.ensure_future(batcher.submit([pair("in time")], deadline=clock.t + 50))
+        await until(lambda: len(batcher._pending) == 3)
+        clock.t += 10  # `late` expires while the worker is busy
+        gate.set()
+        await first
+        with pytest.raises(DeadlineExceeded, match="before the pair ran"):
+            await late
+        assert len(await on_time) == 1
+        ran = [k for batch in fake.batches for k in batch]
+        assert not any("too late" in k for k in ran)
+        assert batcher.queue_depth == 0
+    finally:
+        gate.set()
+        await batcher.close()
+
+
+async def test_already_expired_deadline_is_refused() -> None:
+    fake = FakeClassifier()
+    clock = FakeClock()
+    batcher = Batcher(fake, max_wait_ms=0, clock=clock)
+    await batcher.start()
+    try:
+        with pytest.raises(DeadlineExceeded, match="before the pairs were queued"):
+            await batcher.submit([pair("x")], deadline=clock.t - 1)
+        assert fake.batches == [] and batcher.queue_depth == 0
+    finally:
+        await batcher.close()
+
+
+async def test_failed_batch_fails_only_its_requests_and_worker_survives() -> None:
+    gate = threading.Event()
+    fake = FakeClassifier(gate=gate)
+    batcher = Batcher(fake, max_batch_tokens=8, max_wait_ms=0)  # every pair is its own batch
+    await batcher.start()
+    try:
+        first = asyncio.ensure_future(batcher.submit([pair("hold")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        bad = asyncio.ensure_future(batcher.submit([pair(BOOM)]))
+        good = asyncio.ensure_future(batcher.submit([pair("moved")]))
+        await until(lambda: len(batcher._pending) == 2)
+        gate.set()
+        await first
+        with pytest.raises(BatchFailed, match="RuntimeError: boom"):
+            await bad
+        assert [p.label.value for p in await good] == ["supersedes"]
+        assert batcher.running
+        assert [p.label.value for p in await batcher.submit([pair("also")])] == ["elaborates"]
+    finally:
+        gate.set()
+        await batcher.close()
+
+
+async def test_cancelled_request_is_skipped() -> None:
+    gate = threading.Event()
+    fake = FakeClassifier(gate=gate)
+    batcher = Batcher(fake, max_batch_tokens=64, max_wait_ms=0)
+    await batcher.start()
+    try:
+        first = asyncio.ensure_future(batcher.submit([pair("hold")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        gone = asyncio.ensure_future(batcher.submit([pair("cancelled one")]))
+        kept = asyncio.ensure_future(batcher.submit([pair("kept")]))
+        await until(lambda: len(batcher._pending) == 2)
+        gone.cancel()
+        gate.set()
+        await first
+        assert len(await kept) == 1
+        assert not any("cancelled one" in k for batch in fake.batches for k in batch)
+        assert batcher.queue_depth == 0
+    finally:
+        gate.set()
+        await batcher.close()
+
+
+async def test_budget_reached_does_not_wait_for_max_wait() -> None:
+    fake = FakeClassifier()
+    batcher = Batcher(fake, max_batch_tokens=16, max_wait_ms=60_000)  # would hang the test if it waited
+    await batcher.start()
+    try:
+        preds = await asyncio.wait_for(batcher.submit([pair(words(6)), pair(words(6))]), 5)
+        assert len(preds) == 2
+    finally:
+        await batcher.close()
+
+
+async def test_closed_batcher_refuses_and_fails_waiting_pairs() -> None:
+    gate = threading.Event()
+    fake = FakeClassifier(gate=gate)
+    batcher = Batcher(fake, max_wait_ms=0)
+    await batcher.start()
+    first = asyncio.ensure_future(batcher.submit([pair("hold")]))
+    assert await asyncio.to_thread(fake.entered.wait, 5)
+    waiting = asyncio.ensure_future(batcher.submit([pair("waiting")]))
+    await until(lambda: len(batcher._pending) == 1)
+    await batcher.close()
+    gate.set()
+    for task in (first, waiting):
+        with pytest.raises(BatcherClosed, match="shutting down"):
+            await task
+    with pytest.raises(BatcherClosed, match="not running"):
+        await batcher.submit([pair("after")])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [({"max_batch_tokens": 0}, "max_batch_tokens"), ({"max_queue_pairs": 0}, "max_queue_pairs")],
+    ids=["tokens", "queue"],
+)
+def test_bad_settings(kwargs: dict[str, int], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Batcher(FakeClassifier(), **kwargs)

@@ -1,0 +1,242 @@
+"""Post-processing, fusion, collation and the Classifier on the tiny model."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from writegate.classifier import post
+from writegate.classifier.backends import Batch, load_backend
+from writegate.classifier.fusion import excluded_labels, fuse
+from writegate.classifier.labels import LABEL2ID, LABELS
+from writegate.classifier.model import Classifier, Encoded, collate
+from writegate.classifier.types import Evidence, Pair, Side
+from writegate.normalizer.compare import SlotComparison, ValueRelation
+from writegate.normalizer.errors import InputError
+
+SUP, CON, COR, ELA, UNR = (LABEL2ID[x] for x in ("supersedes", "contradicts", "corroborates", "elaborates", "unrelated"))
+
+
+def _pair(e: str = "Michelle owns the Acme account", n: str = "Acme was handed off to Marcus in June",
+          te: str = "2026-03-01", tn: str = "2026-06-20") -> Pair:
+    return Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn))
+
+
+# -- post ---------------------------------------------------------------------------------------
+def test_softmax_rows_sum_to_one_and_are_stable() -> None:
+    p = post.softmax(np.array([[1000.0, 0.0, 0.0, 0.0, 0.0], [1.0, 2.0, 3.0, 4.0, 5.0]]))
+    assert np.allclose(p.sum(axis=1), 1.0)
+    assert p[0, 0] == pytest.approx(1.0)
+    assert list(np.argsort(p[1])) == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(("temperature", "top"), [(1.0, 0.5637), (2.0, 0.3690), (0.5, 0.8401)],
+                         ids=["T1", "T2-softer", "T0.5-sharper"])
+def test_temperature(temperature: float, top: float) -> None:
+    # top = e^(2/T) / (e^(2/T) + e^(1/T) + 3)
+    p = post.softmax(np.array([2.0, 1.0, 0.0, 0.0, 0.0]), temperature)
+    assert p.max() == pytest.approx(top, abs=1e-4)
+
+
+def test_temperature_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="temperature must be > 0"):
+        post.softmax(np.zeros(5), 0.0)
+
+
+def test_as_dict_has_all_labels_in_order() -> None:
+    d = post.as_dict(np.array([0.1, 0.2, 0.3, 0.15, 0.25]))
+    assert list(d) == list(LABELS)
+    assert post.argmax_label(np.array([0.1, 0.2, 0.3, 0.15, 0.25])) == "elaborates"
+
+
+# -- fusion ---------------------------------------------------------------------------------------
+def _cmp(relation: ValueRelation | None, same_slot: bool = True, single: bool | None = None) -> SlotComparison:
+    return SlotComparison(same_slot=same_slot, slot="timezone" if same_slot else None, relation=relation,
+                          single_valued=single)
+
+
+@pytest.mark.parametrize(
+    ("comparison", "excluded"),
+    [
+        (None, set()),
+        (_cmp(ValueRelation.EQUAL), {SUP, CON}),
+        (_cmp(ValueRelation.NARROWER), {SUP, CON}),
+        (_cmp(ValueRelation.BROADER), {SUP, CON}),
+        (_cmp(ValueRelation.COMPATIBLE), {SUP, CON}),
+        (_cmp(ValueRelation.INCOMPATIBLE), {COR, ELA}),
+        (_cmp(None, same_slot=False, single=True), {SUP, CON}),
+        (_cmp(None, same_slot=False), set()),
+    ],
+    ids=["none", "equal", "narrower", "broader", "compatible", "incompatible", "other-slot-single", "other-slot"],
+)
+def test_excluded_labels(comparison: SlotComparison | None, excluded: set[int]) -> None:
+    assert set(excluded_labels(comparison)) == excluded
+
+
+SUP_HEAVY = np.array([0.05, 0.05, 0.2, 0.1, 0.6])  # unrelated, corroborates, elaborates, contradicts, supersedes
+
+
+@pytest.mark.parametrize(
+    ("probs", "comparison", "label", "evidence"),
+    [
+        (SUP_HEAVY, None, "supersedes", Evidence.MODEL),
+        (SUP_HEAVY, _cmp(ValueRelation.NARROWER), "elaborates", Evidence.STRUCTURE),
+        (SUP_HEAVY, _cmp(ValueRelation.INCOMPATIBLE), "supersedes", Evidence.BOTH),
+        (np.array([0.1, 0.6, 0.1, 0.15, 0.05]), _cmp(ValueRelation.INCOMPATIBLE), "contradicts", Evidence.STRUCTURE),
+        (np.array([0.0, 0.0, 0.0, 0.5, 0.5]), _cmp(ValueRelation.EQUAL), "unrelated", Evidence.STRUCTURE),
+    ],
+    ids=["no-structure", "compatible-overrides", "incompatible-agrees", "incompatible-overrides", "all-mass-excluded"],
+)
+def test_fuse(probs: np.ndarray, comparison: SlotComparison | None, label: str, evidence: Evidence) -> None:
+    fused, ev = fuse(probs, comparison)
+    assert fused.sum() == pytest.approx(1.0)
+    assert LABELS[int(np.argmax(fused))] == label
+    assert ev is evidence
+    for i in excluded_labels(comparison):
+        assert fused[i] == 0.0
+
+
+def test_fuse_keeps_relative_order_of_allowed_labels() -> None:
+    fused, _ = fuse(SUP_HEAVY, _cmp(ValueRelation.EQUAL))
+    assert fused[ELA] / fused[UNR] == pytest.approx(SUP_HEAVY[ELA] / SUP_HEAVY[UNR])
+
+
+# -- collate --------------------------------------------------------------------------------------
+def test_collate_pads_to_longest() -> None:
+    items = [Encoded([101, 5, 102], [0, 0, 0], None), Encoded([101, 5, 6, 7, 102], [0, 0, 1, 1, 1], None)]
+    b = collate(items, pad_id=0)
+    assert b.input_ids.shape == (2, 5) and b.input_ids.dtype == np.int64
+    assert b.attention_mask.tolist() == [[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]
+    assert b.token_type_ids.tolist() == [[0, 0, 0, 0, 0], [0, 0, 1, 1, 1]]
+    assert items[1].n_tokens == 5
+
+
+def test_batch_rejects_mismatched_shapes() -> None:
+    with pytest.raises(ValueError, match="share one 2-D shape"):
+        Batch(np.zeros((2, 3), np.int64), np.zeros((2, 4), np.int64), np.zeros((2, 3), np.int64))
+
+
+# -- Classifier on the tiny model ------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def clf(tiny_model_dir: Path) -> Classifier:
+    return Classifier.load(tiny_model_dir)
+
+
+def test_info(clf: Classifier) -> None:
+    assert clf.info.labels == list(LABELS)
+    assert clf.info.backend == "onnx" and clf.info.max_length == 128 and clf.info.name == "tiny-test"
+    assert clf.info.metrics == {"test.macro_f1": 0.2}
+
+
+def test_predict_restores_input_order(tiny_model_dir: Path) -> None:
+    # fp32: int8 dynamic quantization scales activations per batch, so batch mates shift logits slightly
+    clf = Classifier.load(tiny_model_dir, precision="fp32")
+    pairs = [_pair(n="x " * k + "Marcus owns Acme now") for k in (30, 1, 12, 0, 50, 3)]
+    one_by_one = [clf.predict([p])[0] for p in pairs]
+    batched = clf.predict(pairs, batch_size=2)
+    for a, b in zip(one_by_one, batched, strict=True):
+        assert a.label == b.label
+        assert a.probabilities == pytest.approx(b.probabilities, abs=1e-4)
+        assert set(a.probabilities) == set(LABELS) and sum(a.probabilities.values()) == pytest.approx(1.0)
+
+
+def test_predict_rejects_bad_batch_size(clf: Classifier) -> None:
+    with pytest.raises(InputError, match="batch_size"):
+        clf.predict([_pair()], batch_size=0)
+
+
+def test_fusion_applies_structure(tiny_model_dir: Path) -> None:
+    equal = SlotComparison(same_slot=True, slot="timezone", relation=ValueRelation.EQUAL)
+    fused = Classifier.load(tiny_model_dir, fusion=True)
+    fused.comparer = lambda pair: equal
+    plain = Classifier.load(tiny_model_dir, fusion=False)
+    plain.comparer = lambda pair: equal
+    [f] = fused.predict([_pair()])
+    [p] = plain.predict([_pair()])
+    assert f.probabilities["supersedes"] == 0.0 and f.probabilities["contradicts"] == 0.0
+    assert f.slot_match and p.slot_match
+    assert p.evidence is Evidence.MODEL and f.evidence in (Evidence.BOTH, Evidence.STRUCTURE)
+
+
+def test_torch_backend_matches_onnx_fp32(tiny_model_dir: Path) -> None:
+    pytest.importorskip("torch")
+    onnx = Classifier.load(tiny_model_dir, "onnx", precision="fp32")
+    torch_clf = Classifier.load(tiny_model_dir, "torch", device="cpu")
+    pairs = [_pair(), _pair(e="User works in EST", n="User moved to London last month")]
+    a, _ = onnx.logits(pairs)
+    b, _ = torch_clf.logits(pairs)
+    assert np.abs(a - b).max() < 1e-4
+    assert torch_clf.info.backend == "torch"
+
+
+# -- load errors -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("missing", ["writegate.json", "tokenizer.json", "vocab.txt", "model.int8.onnx"],
+                         ids=lambda s: s)
+def test_load_names_missing_file(tiny_model_dir: Path, tmp_path: Path, missing: str) -> None:
+    d = tmp_path / "m"
+    shutil.copytree(tiny_model_dir, d)
+    (d / missing).unlink()
+    with pytest.raises(InputError, match=missing.replace(".", r"\.") + " is missing"):
+        Classifier.load(d)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("writegate.json", "{not json", "writegate.json is not valid JSON"),
+        ("writegate.json", json.dumps({"name": "x"}), "writegate.json: field version"),
+        ("model.int8.onnx", "garbage", "model.int8.onnx could not be loaded"),
+        ("tokenizer.json", "garbage", "tokenizer.json could not be loaded"),
+    ],
+    ids=["meta-json", "meta-field", "onnx", "tokenizer"],
+)
+def test_load_names_corrupt_file(tiny_model_dir: Path, tmp_path: Path, name: str, content: str, message: str) -> None:
+    d = tmp_path / "m"
+    shutil.copytree(tiny_model_dir, d)
+    (d / name).write_text(content)
+    with pytest.raises(InputError, match=message):
+        Classifier.load(d)
+
+
+def test_load_rejects_other_input_format(tiny_model_dir: Path, tmp_path: Path) -> None:
+    d = tmp_path / "m"
+    shutil.copytree(tiny_model_dir, d)
+    meta = json.loads((d / "writegate.json").read_text())
+    (d / "writegate.json").write_text(json.dumps(meta | {"input_format_version": 99}))
+    with pytest.raises(InputError, match="input_format_version 99"):
+        Classifier.load(d)
+
+
+def test_load_missing_dir(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="is not a directory"):
+        Classifier.load(tmp_path / "nope")
+
+
+def test_fp32_needs_model_onnx(tiny_model_dir: Path, tmp_path: Path) -> None:
+    d = tmp_path / "m"
+    shutil.copytree(tiny_model_dir, d)
+    (d / "model.onnx").unlink()
+    assert Classifier.load(d).info.backend == "onnx"  # int8 is enough by default
+    with pytest.raises(InputError, match=r"model\.onnx is missing"):
+        Classifier.load(d, precision="fp32")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"name": "tpu"}, InputError, "backend: unknown backend 'tpu'"),
+        ({"name": "onnx", "precision": "int4"}, InputError, "unknown onnx precision 'int4'"),
+        ({"name": "onnx", "device": "cuda"}, InputError, "CPU only"),
+        ({"name": "torch", "precision": "int8"}, InputError, "unknown precision 'int8' for torch"),
+        ({"name": "vllm"}, RuntimeError, "vllm backend is not available"),
+    ],
+    ids=["unknown", "onnx-precision", "onnx-device", "torch-precision", "vllm"],
+)
+def test_load_backend_errors(tiny_model_dir: Path, kwargs: dict, error: type[Exception], message: str) -> None:
+    name = kwargs.pop("name")
+    with pytest.raises(error, match=message):
+        load_backend(name, tiny_model_dir, **kwargs)

@@ -1,0 +1,191 @@
+"""Tests for the training-pair generator (training/data)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from writegate.classifier.labels import LABELS
+from writegate.training.data import generate as gen
+from writegate.training.data.core import conj, partition, render, user
+from writegate.training.data.pools import Person
+
+N = 2000
+ATTRIBUTION = re.compile(r"\b(per the|per [A-Z][a-z]+'s|according to|source:|via |slack thread|from the onboarding|said|told me|shows|notes)", re.I)
+
+
+@pytest.fixture(scope="module")
+def pairs() -> list[dict]:
+    return gen.generate(N, 13)
+
+
+@pytest.fixture(scope="module")
+def parts(pairs: list[dict]) -> dict[str, list[dict]]:
+    return gen.split(pairs)
+
+
+def test_deterministic_for_a_seed(pairs: list[dict]) -> None:
+    assert gen.generate(N, 13) == pairs
+    assert gen.generate(200, 14) != pairs[:200]
+
+
+def test_count_and_unique_ids(pairs: list[dict]) -> None:
+    assert len(pairs) == N
+    assert len({p["id"] for p in pairs}) == N
+
+
+def test_schema_of_each_line(pairs: list[dict]) -> None:
+    for p in pairs:
+        assert set(p) == {"id", "existing", "new", "label", "family", "slot"}
+        for side in ("existing", "new"):
+            assert set(p[side]) == {"text", "observed_at"}
+            assert isinstance(p[side]["text"], str) and p[side]["text"].strip()
+            assert "{" not in p[side]["text"] and "[" not in p[side]["text"] and "<YR>" not in p[side]["text"]
+        assert p["label"] in LABELS
+        assert p["family"].startswith(p["slot"] + ".")
+        json.dumps(p)
+
+
+def test_dates_are_iso(pairs: list[dict]) -> None:
+    for p in pairs:
+        for side in ("existing", "new"):
+            s = p[side]["observed_at"]
+            assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", s)
+            dt.date.fromisoformat(s)
+
+
+def test_labels_balanced(pairs: list[dict]) -> None:
+    counts = Counter(p["label"] for p in pairs)
+    assert set(counts) == set(LABELS)
+    for label, c in counts.items():
+        assert 0.15 <= c / N <= 0.25, (label, c)
+
+
+def test_dedup_holds(pairs: list[dict]) -> None:
+    keys = [(p["existing"]["text"], p["new"]["text"], p["existing"]["observed_at"], p["new"]["observed_at"]) for p in pairs]
+    assert len(set(keys)) == len(keys)
+
+
+def test_no_family_in_two_splits(parts: dict[str, list[dict]]) -> None:
+    fams = {s: {p["family"] for p in rows} for s, rows in parts.items()}
+    assert not fams["train"] & fams["dev"]
+    assert not fams["train"] & fams["test"]
+    assert not fams["dev"] & fams["test"]
+
+
+def test_split_sizes_roughly_80_10_10(parts: dict[str, list[dict]]) -> None:
+    sizes = {s: len(rows) / N for s, rows in parts.items()}
+    assert 0.7 <= sizes["train"] <= 0.9, sizes
+    assert 0.04 <= sizes["dev"] <= 0.16 and 0.04 <= sizes["test"] <= 0.16, sizes
+
+
+def test_every_split_has_every_label(parts: dict[str, list[dict]]) -> None:
+    for s, rows in parts.items():
+        assert {p["label"] for p in rows} == set(LABELS), s
+
+
+def test_attribution_rates_similar_across_labels(pairs: list[dict]) -> None:
+    rates = {}
+    for label in LABELS:
+        rows = [p for p in pairs if p["label"] == label]
+        rates[label] = sum(bool(ATTRIBUTION.search(p["new"]["text"])) for p in rows) / len(rows)
+    assert min(rates.values()) >= 0.12, rates
+    assert max(rates.values()) - min(rates.values()) <= 0.12, rates
+
+
+def test_older_new_is_never_supersedes(pairs: list[dict]) -> None:
+    older = [p for p in pairs if p["new"]["observed_at"] < p["existing"]["observed_at"]]
+    assert older
+    assert all(p["label"] != "supersedes" for p in older)
+    same = [p for p in pairs if p["new"]["observed_at"] == p["existing"]["observed_at"]]
+    assert all(p["label"] != "supersedes" for p in same)
+
+
+@pytest.mark.parametrize("label", ["elaborates", "corroborates", "unrelated"], ids=str)
+def test_non_conflicts_have_same_date_and_long_gap(pairs: list[dict], label: str) -> None:
+    gaps = [(dt.date.fromisoformat(p["new"]["observed_at"]) - dt.date.fromisoformat(p["existing"]["observed_at"])).days
+            for p in pairs if p["label"] == label]
+    assert sum(g == 0 for g in gaps) / len(gaps) >= 0.15
+    assert sum(g > 365 for g in gaps) / len(gaps) >= 0.05
+    assert sum(g < 0 for g in gaps) / len(gaps) >= 0.05
+
+
+def test_twin_texts_get_both_labels(pairs: list[dict]) -> None:
+    by_text: dict[tuple[str, str], set[str]] = {}
+    for p in pairs:
+        if p["family"].endswith(".twin"):
+            by_text.setdefault((p["existing"]["text"], p["new"]["text"]), set()).add(p["label"])
+    assert any(v == {"supersedes", "contradicts"} for v in by_text.values())
+
+
+def test_text_lengths(pairs: list[dict]) -> None:
+    for p in pairs:
+        for side in ("existing", "new"):
+            assert gen.MIN_WORDS <= len(p[side]["text"].split()) <= gen.MAX_WORDS
+
+
+def test_change_words_appear_outside_supersedes(pairs: list[dict]) -> None:
+    rx = re.compile(r"\b(now|moved|switched|update|as of|no longer|left)\b", re.I)
+    for label in ("corroborates", "unrelated", "elaborates"):
+        assert any(rx.search(p["new"]["text"]) for p in pairs if p["label"] == label), label
+
+
+def test_many_distinct_names(pairs: list[dict]) -> None:
+    names = {w for p in pairs for w in re.findall(r"\b[A-Z][a-z]{2,}\b", p["new"]["text"])}
+    assert len(names) > 500
+
+
+@pytest.mark.parametrize(
+    ("verb", "first", "want"),
+    [("prefer", False, "prefers"), ("prefer", True, "prefer"), ("be", False, "is"), ("be", True, "am"),
+     ("watch", False, "watches"), ("carry", False, "carries"), ("can't", False, "can't"), ("play", False, "plays")],
+    ids=lambda x: str(x),
+)
+def test_conj(verb: str, first: bool, want: str) -> None:
+    assert conj(verb, first) == want
+
+
+@pytest.mark.parametrize(
+    ("form", "want"),
+    [("I", "I have never been to Oslo."), ("the user", "The user has never been to Oslo."), ("pron", "She has never been to Oslo.")],
+    ids=["first", "user", "pronoun"],
+)
+def test_render_subjects(form: str, want: str) -> None:
+    s = user(Person("Ana", "Lima", "f"), form)
+    assert render("{S} has never been to {c}.", {"c": "Oslo"}, s) == want
+
+
+def test_render_missing_key_raises() -> None:
+    with pytest.raises(KeyError):
+        render("{S} likes {nothing}", {}, user(Person("Ana", "Lima", "f"), "I"))
+
+
+def test_partition_is_disjoint_and_pins_to_train() -> None:
+    items = ["!pinned"] + [f"t{i}" for i in range(20)]
+    p = partition(items)
+    assert "pinned" in p["train"]
+    assert not set(p["train"]) & set(p["test"]) and not set(p["dev"]) & set(p["test"])
+    assert len(p["train"]) + len(p["dev"]) + len(p["test"]) == len(items)
+
+
+def test_generate_rejects_non_positive_n() -> None:
+    from writegate.normalizer.errors import InputError
+
+    with pytest.raises(InputError, match="must be positive"):
+        gen.generate(0, 13)
+
+
+def test_cli_writes_files_and_manifest(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    assert gen.main(["--out", str(tmp_path), "--n", "300", "--seed", "5"]) == 0
+    m = json.loads((tmp_path / "manifest.json").read_text())
+    assert m["seed"] == 5 and m["generator_version"] == gen.GENERATOR_VERSION
+    total = 0
+    for s in ("train", "dev", "test"):
+        lines = (tmp_path / f"{s}.jsonl").read_text().splitlines()
+        assert len(lines) == m["counts"][s]["total"]
+        total += len(lines)
+    assert total == 300

@@ -1,0 +1,215 @@
+"""Golden cases for the edge rule family (design.md edge table) and entity slugs."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from writegate.normalizer import edges
+from writegate.normalizer.amounts import parse_amount
+from writegate.normalizer.config import DEFAULT_CONFIG
+from writegate.normalizer.context import Context
+from writegate.normalizer.entities import resolve_person, slugify
+from writegate.normalizer.schema import ProvenanceKind, Record
+
+CTX = Context("user:sam", datetime(2026, 3, 2, 10, tzinfo=timezone.utc), ProvenanceKind.STATED, DEFAULT_CONFIG)
+
+E = tuple[str, str, str, dict]
+
+# (id, text, expected edges as (source, type, target, attributes)); [] = no edge
+CASES: list[tuple[str, str, list[E]]] = [
+    # dev-set references
+    ("dev-reports-to", "Sam reports to Grace Hopper.", [("user:sam", "reports_to", "person:grace-hopper", {})]),
+    ("dev-manager-is", "Sam's manager is Lee.", [("user:sam", "reports_to", "person:lee", {})]),
+    ("dev-runs-team", "Sam runs the payments team.", [("user:sam", "manages", "team:payments", {})]),
+    ("dev-owned-by", "The Initech deal is owned by Sam.", [("deal:initech", "owned_by", "user:sam", {})]),
+    ("dev-sign-off", "Sam can sign off on travel spend up to $2,500.",
+     [("user:sam", "approves", "budget:travel", {"max_amount": 2500, "currency": "USD"})]),
+    ("dev-cat", "Sam has a cat named Miso.", []),
+    # reports_to
+    ("rt-first-person", "I report to Dana Scully.", [("user:sam", "reports_to", "person:dana-scully", {})]),
+    ("rt-my-manager", "My manager is Priya Natarajan.", [("user:sam", "reports_to", "person:priya-natarajan", {})]),
+    ("rt-now", "Sam now reports directly to Hannah.", [("user:sam", "reports_to", "person:hannah", {})]),
+    ("rt-works-under", "The user works under Omar.", [("user:sam", "reports_to", "person:omar", {})]),
+    ("rt-inverse", "Lee is my manager.", [("user:sam", "reports_to", "person:lee", {})]),
+    ("rt-inverse-named", "Victor is Mia's boss.", [("person:mia", "reports_to", "person:victor", {})]),
+    ("rt-managed-by", "She is managed by Kofi.", [("user:sam", "reports_to", "person:kofi", {})]),
+    ("rt-two-sources", "Lee and Priya report to Sam.",
+     [("person:lee", "reports_to", "user:sam", {}), ("person:priya", "reports_to", "user:sam", {})]),
+    ("rt-note-style", "Reports to Ines.", [("user:sam", "reports_to", "person:ines", {})]),
+    ("rt-accented", "Sam reports to José Álvarez.", [("user:sam", "reports_to", "person:jose-alvarez", {})]),
+    ("rt-pronoun-antecedent", "Marcus joined last week. He reports to Lee.", [("person:marcus", "reports_to", "person:lee", {})]),
+    ("rt-neg-used-to", "Sam used to report to Lee.", []),
+    ("rt-neg-no-longer", "I no longer report to Lee.", []),
+    ("rt-neg-doesnt", "Sam doesn't report to Lee.", []),
+    ("rt-question", "Does Sam report to Lee?", []),
+    # manages
+    ("mg-person", "Victor manages Mia.", [("person:victor", "manages", "person:mia", {})]),
+    ("mg-leads-team", "I lead the Platform team.", [("user:sam", "manages", "team:platform", {})]),
+    ("mg-heads-dept", "Sam heads the finance department.", [("user:sam", "manages", "team:finance", {})]),
+    ("mg-direct-reports", "Sam's direct reports are Lee, Priya and Omar.",
+     [("user:sam", "manages", "person:lee", {}), ("user:sam", "manages", "person:priya", {}),
+      ("user:sam", "manages", "person:omar", {})]),
+    ("mg-no-name", "Sam leads three people.", []),
+    ("mg-and-carry", "Sam reports to Lee and manages the payments team.",
+     [("user:sam", "reports_to", "person:lee", {}), ("user:sam", "manages", "team:payments", {})]),
+    # member_of
+    ("mo-member-of", "Sam is a member of the security guild.", [("user:sam", "member_of", "team:security", {})]),
+    ("mo-on-team", "I'm on the data team.", [("user:sam", "member_of", "team:data", {})]),
+    ("mo-joined", "I joined the data science team in May.", [("user:sam", "member_of", "team:data-science", {})]),
+    ("mo-moved-team", "Jordan moved to the enterprise team.", [("person:jordan", "member_of", "team:enterprise", {})]),
+    ("mo-neg-never", "Mia has never been on Victor's team.", []),
+    # has_role
+    ("hr-is-a", "The user is a product manager.", [("user:sam", "has_role", "role:product-manager", {})]),
+    ("hr-promoted", "Sam was promoted to senior director.", [("user:sam", "has_role", "role:senior-director", {})]),
+    ("hr-works-as", "The user works as a PM on the growth team.",
+     [("user:sam", "has_role", "role:pm", {}), ("user:sam", "member_of", "team:growth", {})]),
+    ("hr-became-head", "She became head of design.", [("user:sam", "has_role", "role:head-of-design", {})]),
+    ("hr-is-the-cto", "Sam is the CTO.", [("user:sam", "has_role", "role:cto", {})]),
+    ("hr-now-a", "The user switched careers and is now a data scientist.", [("user:sam", "has_role", "role:data-scientist", {})]),
+    ("hr-title-is", "My title is Staff Engineer.", [("user:sam", "has_role", "role:staff-engineer", {})]),
+    ("hr-neg-not-job", "Sam is a vegetarian.", []),
+    ("hr-neg-became", "Sam became a grandmother.", []),
+    # located_in
+    ("li-moved", "Sam moved to London.", [("user:sam", "located_in", "place:london", {})]),
+    ("li-based", "I'm based in New York.", [("user:sam", "located_in", "place:new-york", {})]),
+    ("li-accent", "Sam relocated to São Paulo.", [("user:sam", "located_in", "place:sao-paulo", {})]),
+    ("li-works-from", "Priya works from Lisbon.", [("person:priya", "located_in", "place:lisbon", {})]),
+    ("li-office", "The user moved to the Berlin office.", [("user:sam", "located_in", "place:berlin", {})]),
+    ("li-neg-home", "I work from home.", []),
+    ("li-neg-relative", "The user's brother lives in Austin.", []),
+    ("li-neg-meeting", "Sam is in a meeting.", []),
+    # owned_by
+    ("ob-handed-off", "Acme was handed off to Marcus.", [("account:acme", "owned_by", "person:marcus", {})]),
+    ("ob-took-over", "Marcus took over Acme.", [("account:acme", "owned_by", "person:marcus", {})]),
+    ("ob-owns-account", "Élodie Durand owns the Acme account.", [("account:acme", "owned_by", "person:elodie-durand", {})]),
+    ("ob-poc", "Jordan is the point of contact for the Helios deal.", [("deal:helios", "owned_by", "person:jordan", {})]),
+    ("ob-handled-by", "Helios is now handled by Yuki.", [("account:helios", "owned_by", "person:yuki", {})]),
+    ("ob-account-manager-is", "The account manager for Globex is Marcus.", [("account:globex", "owned_by", "person:marcus", {})]),
+    ("ob-gave-to", "Sam handed the Acme account off to Priya.", [("account:acme", "owned_by", "person:priya", {})]),
+    ("ob-project", "I own project Phoenix.", [("project:phoenix", "owned_by", "user:sam", {})]),
+    ("ob-manages-account", "Sam manages the Umbrella account.", [("account:umbrella", "owned_by", "user:sam", {})]),
+    ("ob-neg", "Sam no longer owns the Acme account.", []),
+    # approves
+    ("ap-sole-euro", "I am the sole approver for marketing budgets under €10,000.",
+     [("user:sam", "approves", "budget:marketing", {"max_amount": 10000, "currency": "EUR", "exclusive": True})]),
+    ("ap-only-one", "Sam is the only one who can approve hiring.",
+     [("user:sam", "approves", "budget:hiring", {"exclusive": True})]),
+    ("ap-limit-code", "My approval limit is 25k USD.",
+     [("user:sam", "approves", "budget:general", {"max_amount": 25000, "currency": "USD"})]),
+    ("ap-no-longer-sole", "She is no longer the sole approver.",
+     [("user:sam", "approves", "budget:general", {"exclusive": False})]),
+    ("ap-threshold-not-cap", "Spending over $10K needs the user's sign-off.", [("user:sam", "approves", "budget:general", {})]),
+    ("ap-pounds-m", "Lee approves capital expenses up to £2.5m.",
+     [("person:lee", "approves", "budget:capital", {"max_amount": 2500000, "currency": "GBP"})]),
+    ("ap-decision-maker", "Sam is the decision-maker for vendor budgets.",
+     [("user:sam", "approves", "budget:vendor", {"exclusive": True})]),
+    # delegates_to
+    ("dl-scope", "Sam delegated travel approvals to Priya.",
+     [("user:sam", "delegates_to", "person:priya", {"scope": "travel approvals"})]),
+    ("dl-passive", "Scheduling has been delegated to Omar.",
+     [("user:sam", "delegates_to", "person:omar", {"scope": "scheduling"})]),
+    ("dl-no-scope", "I delegate to Ana when I'm out.", [("user:sam", "delegates_to", "person:ana", {})]),
+    # several facts, other negatives
+    ("multi-sentences", "Helios is now handled by Yuki; Jordan moved to the enterprise team.",
+     [("account:helios", "owned_by", "person:yuki", {}), ("person:jordan", "member_of", "team:enterprise", {})]),
+    ("ap-final-say", "The user has final say on hiring.", [("user:sam", "approves", "budget:hiring", {"exclusive": True})]),
+    ("ap-can-approve-under", "Sam can approve purchases under $5,000.",
+     [("user:sam", "approves", "budget:general", {"max_amount": 5000, "currency": "USD"})]),
+    ("ob-our-account-manager", "Maria is our account manager for Acme.", [("account:acme", "owned_by", "person:maria", {})]),
+    ("ob-handles-renewal", "Sam handles the Initech renewal.", [("deal:initech", "owned_by", "user:sam", {})]),
+    ("hr-got-promoted", "Sam got promoted to VP of Sales in March.", [("user:sam", "has_role", "role:vp-of-sales", {})]),
+    ("hr-role-only", "Sam is the account manager.", [("user:sam", "has_role", "role:account-manager", {})]),
+    ("who-clause", "Priya, who manages the risk team, reports to Sam.",
+     [("person:priya", "manages", "team:risk", {}), ("person:priya", "reports_to", "user:sam", {})]),
+    ("two-members", "Sam and Lee are on the payments team.",
+     [("user:sam", "member_of", "team:payments", {}), ("person:lee", "member_of", "team:payments", {})]),
+    ("neg-unrelated", "The payments API runs on Postgres.", []),
+    ("neg-offsite", "The Q3 offsite will be in Porto.", []),
+]
+
+
+def _edges(records: list[Record]) -> list[E]:
+    return sorted((r.edge.source, r.edge.type.value, r.edge.target, r.edge.attributes) for r in records if r.edge)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in CASES], ids=[i for i, _, _ in CASES])
+def test_edge_golden(text: str, expected: list[E]) -> None:
+    assert _edges(edges.extract(text, CTX)) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("Sam reports to Lee.", "edge.reports_to"),
+        ("The Initech deal is owned by Sam.", "edge.owned_by.deal:initech"),
+        ("Sam runs the payments team.", "edge.manages.team:payments"),
+        ("Victor manages Mia.", "edge.manages.person:victor.person:mia"),
+        ("Priya works from Lisbon.", "edge.located_in.person:priya"),
+    ],
+    ids=["single-subject", "single-other", "multi-subject", "multi-other", "single-other-place"],
+)
+def test_edge_slot_rule(text: str, slot: str) -> None:
+    records = edges.extract(text, CTX)
+    assert [r.slot for r in records] == [slot]
+    assert all(r.kind.value == "edge" and r.subject == "user:sam" for r in records)
+
+
+@pytest.mark.parametrize(
+    ("name", "slug"),
+    [("Michelle Chen", "michelle-chen"), ("São Paulo", "sao-paulo"), ("  O'Brien & Co. ", "o-brien-co"), ("Ærø", "r"), ("日本", "")],
+    ids=["two-words", "accents", "punctuation", "ligature-dropped", "non-latin-empty"],
+)
+def test_slugify(name: str, slug: str) -> None:
+    assert slugify(name) == slug
+
+
+@pytest.mark.parametrize(
+    ("mention", "expected"),
+    [("I", "user:sam"), ("my", "user:sam"), ("the user", "user:sam"), ("Sam", "user:sam"), ("Sam's", "user:sam"),
+     ("she", "user:sam"), ("Grace Hopper", "person:grace-hopper"), ("Samantha", "person:samantha")],
+    ids=["i", "my", "the-user", "name", "possessive", "pronoun", "other", "prefix-is-not-match"],
+)
+def test_resolve_person(mention: str, expected: str) -> None:
+    assert resolve_person(mention, CTX) == expected
+
+
+def test_pronoun_with_antecedent_resolves_to_antecedent() -> None:
+    assert resolve_person("he", CTX, antecedent="person:marcus") == "person:marcus"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("up to $50K", (50000, "USD")), ("€10,000", (10000, "EUR")), ("25k USD", (25000, "USD")), ("£2.5m", (2500000, "GBP")),
+     ("50,000 dollars", (50000, "USD")), ("CHF 1.5k", (1500, "CHF")), ("$99.50", (99.5, "USD")), ("about 5 XYZ", None),
+     ("no amount here", None)],
+    ids=["usd-k", "eur-comma", "code-after", "gbp-m", "word", "code-before", "cents-float", "unknown-code", "none"],
+)
+def test_parse_amount(text: str, expected: tuple[float, str] | None) -> None:
+    assert parse_amount(text) == expected
+
+
+_WORDS = ["Sam", "reports to", "manager is", "owned by", "took over", "the Acme account", "handed off to", "approves",
+          "up to $5K", "sole approver", "delegated", "to", "Lee", "and", "the payments team", "is a", "director", "moved to",
+          "London", "I", "my", "she", "'s", ",", ".", "?", "no longer", "É", "日本", "team", "of", "by", "joined", "€", "9k"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=300), st.lists(st.sampled_from(_WORDS), max_size=30).map(" ".join)))
+def test_edges_never_raise(text: str) -> None:
+    for record in edges.extract(text, CTX):
+        assert record.kind.value == "edge" and record.slot.startswith(f"edge.{record.edge.type.value}")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("subject", "text", "source"),
+    [("user:sam-lee", "Sam reports to Ana.", "user:sam-lee"), ("user:default", "The user reports to Ana.", "user:default"),
+     ("user:default", "Sam reports to Ana.", "person:sam"), ("user:alice", "She reports to Ana.", "user:alice")],
+    ids=["first-word-of-slug", "the-user-default", "name-not-subject", "pronoun-no-antecedent"],
+)
+def test_subject_resolution(subject: str, text: str, source: str) -> None:
+    ctx = Context(subject, CTX.observed_at, ProvenanceKind.STATED, DEFAULT_CONFIG)
+    assert _edges(edges.extract(text, ctx)) == [(source, "reports_to", "person:ana", {})]

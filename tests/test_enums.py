@@ -1,0 +1,107 @@
+"""Golden cases for the enum rule family (communication preferences)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from writegate.normalizer import enums
+from writegate.normalizer.config import DEFAULT_CONFIG
+from writegate.normalizer.context import Context
+from writegate.normalizer.enums import language_code
+from writegate.normalizer.schema import ProvenanceKind
+
+CTX = Context("user:sam", datetime(2026, 3, 2, 10, tzinfo=timezone.utc), ProvenanceKind.STATED, DEFAULT_CONFIG)
+
+# (id, text, {attribute: value}); {} = no enum record
+CASES: list[tuple[str, str, dict[str, str]]] = [
+    # dev-set references
+    ("dev-detailed-write-ups", "Sam wants detailed write-ups.", {"verbosity": "detailed"}),
+    ("dev-email-reach", "Email is the best way to reach Sam.", {"channel": "email"}),
+    ("dev-replies-spanish", "Sam prefers replies in Spanish.", {"language": "es"}),
+    # verbosity
+    ("vb-short-answers", "I like short answers.", {"verbosity": "concise"}),
+    ("vb-to-the-point", "Keep replies to the point.", {"verbosity": "concise"}),
+    ("vb-tldr", "tl;dr please, always.", {"verbosity": "concise"}),
+    ("vb-keep-it-short", "Keep it short.", {"verbosity": "concise"}),
+    ("vb-in-depth", "The user wants explanations in depth.", {"verbosity": "detailed"}),
+    ("vb-thorough", "I like thorough explanations.", {"verbosity": "detailed"}),
+    ("vb-neg-long-winded", "I hate long-winded answers.", {"verbosity": "concise"}),
+    ("vb-neg-not-detailed", "Sam does not want detailed reports.", {"verbosity": "concise"}),
+    ("vb-neg-brief", "No brief replies, she wants the reasoning.", {"verbosity": "detailed"}),
+    # channel
+    ("ch-ping-slack", "Ping me on Slack.", {"channel": "slack"}),
+    ("ch-negated-then-positive", "Don't email me, Slack me instead.", {"channel": "slack"}),
+    ("ch-text-me", "Text me if it's urgent.", {"channel": "sms"}),
+    ("ch-call-me", "Call me anytime.", {"channel": "phone"}),
+    ("ch-zoom", "Sam prefers Zoom for check-ins.", {"channel": "video"}),
+    ("ch-teams", "Reach the user on Microsoft Teams.", {"channel": "video"}),
+    ("ch-face-to-face", "I prefer face to face.", {"channel": "in_person"}),
+    ("ch-whatsapp", "Best to reach her via WhatsApp.", {"channel": "sms"}),
+    ("ch-neg-only", "Not email.", {}),
+    ("ch-no-preference-context", "Sam sent an email about the budget.", {}),
+    ("ch-other-holder", "Lee prefers Slack.", {}),
+    ("ch-reach-other", "Email is the best way to reach Lee.", {}),
+    # formality
+    ("fm-formal-emails", "Sam prefers formal emails.", {"formality": "formal", "channel": "email"}),
+    ("fm-casual", "Keep things casual with me.", {"formality": "casual"}),
+    ("fm-neg-formal", "Please don't be too formal.", {"formality": "casual"}),
+    ("fm-first-name", "We're on a first-name basis.", {"formality": "casual"}),
+    ("fm-casual-friday", "Casual Fridays are great.", {}),
+    # language
+    ("lg-write-to-me", "Write to me in German.", {"language": "de"}),
+    ("lg-code", "Respond in de.", {"language": "de"}),
+    ("lg-prefers-french", "Sam prefers French.", {"language": "fr"}),
+    ("lg-preferred-language", "Her preferred language is Portuguese.", {"language": "pt"}),
+    ("lg-speaks-is-fact", "Sam speaks Japanese.", {}),
+    ("lg-learning-is-fact", "The user is also learning Japanese.", {}),
+    ("lg-prefers-french-food", "Sam prefers French food.", {}),
+    ("lg-programming", "Sam writes in Java.", {}),
+    # format
+    ("ft-bullets", "The user wants replies in bullet points.", {"format": "bullets"}),
+    ("ft-prose-over-bullets", "The user now prefers flowing prose over bullet lists.", {"format": "prose"}),
+    ("ft-bulleted-lists", "Use bulleted lists when answering the user.", {"format": "bullets"}),
+    ("ft-tables", "She likes tables for comparisons.", {"format": "table"}),
+    ("ft-neg-ternary", "No bullet points please.", {}),
+    ("ft-paragraphs", "Answer me in full sentences.", {"format": "prose"}),
+    # several attributes, negatives
+    ("multi", "Keep it brief, use bullet points, and email me.", {"verbosity": "concise", "format": "bullets", "channel": "email"}),
+    ("neg-question", "Does Sam prefer email?", {}),
+    ("neg-unrelated", "Sam has a cat named Miso.", {}),
+    ("neg-meeting-time", "The user prefers calls in the afternoon.", {}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in CASES], ids=[i for i, _, _ in CASES])
+def test_enum_golden(text: str, expected: dict[str, str]) -> None:
+    records = enums.extract(text, CTX)
+    assert {r.enum.attribute.value: r.enum.value for r in records if r.enum} == expected
+    assert all(r.slot == f"preference.{r.enum.attribute.value}" and r.subject == "user:sam" for r in records if r.enum)
+
+
+@pytest.mark.parametrize(
+    ("word", "code"),
+    [("Spanish", "es"), ("Deutsch", "de"), ("Mandarin", "zh"), ("de", "de"), ("Slack", None), ("Python", None), ("it", None)],
+    ids=["name", "endonym", "macrolanguage", "code", "not-a-language", "programming", "stop-code"],
+)
+def test_language_code(word: str, code: str | None) -> None:
+    assert language_code(word) == code
+
+
+def test_one_record_per_attribute() -> None:
+    records = enums.extract("Email me. Actually Slack me, or call me.", CTX)
+    assert [(r.enum.attribute.value, r.enum.value) for r in records if r.enum] == [("channel", "email")]
+
+
+_WORDS = ["Sam", "Lee", "prefers", "not", "no", "email", "Slack", "me", "short", "answers", "detailed", "in", "Spanish", "de",
+          "bullet points", "over", "prose", "formal", "casual", "tables", "'s", ",", ".", "?", "reach", "she", "É", "日本"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=300), st.lists(st.sampled_from(_WORDS), max_size=30).map(" ".join)))
+def test_enums_never_raise(text: str) -> None:
+    records = enums.extract(text, CTX)
+    assert len({r.enum.attribute for r in records if r.enum}) == len(records)

@@ -1,0 +1,75 @@
+"""ONNX export (fp32 + int8) and parity against torch on the tiny model."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from writegate.classifier.model import Classifier
+from writegate.classifier.types import Pair, Side
+from writegate.normalizer.errors import InputError
+from writegate.server.cli import main
+
+pytest.importorskip("torch")
+
+PAIRS = [
+    ("Michelle owns the Acme account", "Acme was handed off to Marcus in June"),
+    ("User prefers concise answers", "User's dog is named Biscuit"),
+    ("User works in EST", "User has never been on Eastern time, she's always been in PST " * 6),
+    ("prefers mornings", "likes 9-10am"),
+]
+
+
+def _batches(clf: Classifier) -> list:
+    pairs = [Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-04-02"))
+             for e, n in PAIRS]
+    items = clf.encode(pairs)
+    # several batch shapes: one pair, two short pairs (padding), all pairs (truncated to 128)
+    return [clf.collate(items[:1]), clf.collate(items[:2]), clf.collate(items)]
+
+
+def test_parity_fp32_and_int8(tiny_model_dir: Path) -> None:
+    from writegate.training.export import parity
+
+    clf = Classifier.load(tiny_model_dir, precision="fp32")
+    batches = _batches(clf)
+    assert len({b.input_ids.shape[1] for b in batches}) == 3  # dynamic sequence axis exercised
+    r = parity(tiny_model_dir, batches)
+    assert r.n == 1 + 2 + len(PAIRS)
+    assert r.fp32_max_abs_diff < 1e-4
+    assert r.int8_max_abs_diff is not None and r.int8_max_abs_diff < 0.5
+    assert r.int8_argmax_agreement is not None and 0.0 <= r.int8_argmax_agreement <= 1.0
+
+
+def test_export_cli_to_new_dir(tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("config.json", "model.safetensors", "writegate.json", "tokenizer.json", "tokenizer_config.json",
+                 "vocab.txt", "special_tokens_map.json"):
+        shutil.copy2(tiny_model_dir / name, src / name)
+    out = tmp_path / "out"
+    assert main(["export", "--model", str(src), "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "model.onnx" in text and "model.int8.onnx" in text and "parity vs torch fp32" in text
+    assert (out / "model.int8.onnx").stat().st_size < (out / "model.onnx").stat().st_size
+    a, _ = Classifier.load(out, precision="fp32").logits([Pair(existing=Side(text="a b c", observed_at="2026-01-01"),
+                                                               new=Side(text="d e f", observed_at="2026-01-02"))])
+    b, _ = Classifier.load(tiny_model_dir, precision="fp32").logits(
+        [Pair(existing=Side(text="a b c", observed_at="2026-01-01"), new=Side(text="d e f", observed_at="2026-01-02"))])
+    assert np.abs(a - b).max() < 1e-5
+
+
+def test_export_requires_weights(tmp_path: Path) -> None:
+    from writegate.training.export import check_model_dir
+
+    (tmp_path / "config.json").write_text("{}")
+    with pytest.raises(InputError, match=r"model\.safetensors is missing"):
+        check_model_dir(tmp_path)
+
+
+def test_export_cli_missing_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", "--model", str(tmp_path / "nope")]) == 2
+    assert "is not a directory" in capsys.readouterr().err

@@ -1,0 +1,55 @@
+"""Bad input to `normalize` gets an InputError naming the field; nothing is ever dropped."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+import pytest
+
+from writegate.normalizer import InputError, RecordKind, normalize
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field", "message"),
+    [
+        ({"text": ""}, "text", "empty or whitespace"),
+        ({"text": " \n\t "}, "text", "empty or whitespace"),
+        ({"text": "x" * (16 * 1024 + 1)}, "text", "over 16 KiB"),
+        ({"text": "hi\x07there"}, "text", "control character (U+0007)"),
+        ({"text": "bad \udcff byte"}, "text", "invalid UTF-8"),
+        ({"text": 42}, "text", "must be a string"),
+        ({"text": "ok", "observed_at": "last tuesday"}, "observed_at", "not an ISO 8601"),
+        ({"text": "ok", "observed_at": "1066-10-14"}, "observed_at", "outside 1970-2200"),
+        ({"text": "ok", "provenance": "rumour"}, "provenance", "stated, inferred, imported"),
+        ({"text": "ok", "subject": "Alice"}, "subject", "kind:slug"),
+        ({"text": "ok", "subject": "user:"}, "subject", "kind:slug"),
+    ],
+    ids=["empty", "whitespace", "too-long", "control-char", "lone-surrogate", "not-a-string", "date-words",
+         "date-ancient", "provenance", "subject-no-kind", "subject-no-slug"],
+)
+def test_bad_input_names_the_field(kwargs: dict, field: str, message: str) -> None:
+    with pytest.raises(InputError, match=re.escape(message)) as info:
+        normalize(**kwargs)
+    assert info.value.field == field
+    assert str(info.value).startswith(f"{field}: ")
+
+
+def test_unmatched_text_comes_back_as_text_record() -> None:
+    [rec] = normalize("Sam has a cat named Miso.", subject="user:sam", observed_at="2026-03-02T10:00:00Z")
+    assert rec.kind is RecordKind.TEXT
+    assert rec.text == "Sam has a cat named Miso."
+    assert rec.subject == "user:sam"
+    assert rec.observed_at == datetime(2026, 3, 2, 10, tzinfo=timezone.utc)
+
+
+def test_exactly_16_kib_is_accepted() -> None:
+    assert normalize("a" * (16 * 1024))
+
+
+def test_inferred_provenance_lowers_confidence_and_half_life() -> None:
+    stated = normalize("Sam is on PST.", subject="user:sam", observed_at="2026-03-02")
+    inferred = normalize("Sam is on PST.", subject="user:sam", observed_at="2026-03-02", provenance="inferred")
+    assert stated[0].confidence > inferred[0].confidence
+    assert stated[0].half_life_days > inferred[0].half_life_days
+    assert inferred[0].provenance.kind.value == "inferred"

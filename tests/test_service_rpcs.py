@@ -1,0 +1,237 @@
+"""The WriteGate RPCs over a real loopback port, on the fake classifier (known labels)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import urllib.request
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from server_fakes import BOOM, FakeClassifier, expected_label, memory, running_server
+
+from writegate.v1 import writegate_pb2 as pb
+from writegate.v1 import writegate_pb2_grpc as pb_grpc
+
+LABEL_ENUM = {"unrelated": 1, "corroborates": 2, "elaborates": 3, "contradicts": 4, "supersedes": 5}
+
+
+def request(*new_texts_of_candidates: str, new_text: str = "User prefers morning meetings") -> pb.PrepareWriteRequest:
+    """The NEW memory against candidates; the fake's label comes from NEW's text, so each
+    candidate gets its own NEW... here the NEW text is fixed: labels differ via Classify below."""
+    return pb.PrepareWriteRequest(
+        memory=memory("new", new_text),
+        candidates=[memory(f"c{i}", t) for i, t in enumerate(new_texts_of_candidates)],
+    )
+
+
+@pytest.mark.parametrize(
+    ("new_text", "label", "candidate_role", "new_role", "edge"),
+    [
+        ("she moved to London", "supersedes", pb.STATE_ROLE_HISTORICAL, pb.STATE_ROLE_CURRENT, True),
+        ("she never said that", "contradicts", pb.STATE_ROLE_IN_CONFLICT, pb.STATE_ROLE_IN_CONFLICT, True),
+        ("she also has a cat", "elaborates", pb.STATE_ROLE_CURRENT, pb.STATE_ROLE_CURRENT, True),
+        ("prefers mornings again", "corroborates", pb.STATE_ROLE_CURRENT, pb.STATE_ROLE_CURRENT, True),
+        ("the dog is Biscuit", "unrelated", pb.STATE_ROLE_CURRENT, pb.STATE_ROLE_CURRENT, False),
+    ],
+    ids=["supersedes", "contradicts", "elaborates", "corroborates", "unrelated"],
+)
+async def test_prepare_write_roles_and_edges(
+    new_text: str, label: str, candidate_role: int, new_role: int, edge: bool
+) -> None:
+    async with running_server() as (_app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        resp = await stub.PrepareWrite(request("old one", "old two", new_text=new_text), timeout=5)
+    assert len(resp.records) >= 1 and all(r.subject == "user:alice" for r in resp.records)
+    assert [r.candidate_id for r in resp.relations] == ["c0", "c1"]
+    assert {r.label for r in resp.relations} == {LABEL_ENUM[label]}
+    assert abs(sum(resp.relations[0].scores.values()) - 1) < 1e-5
+    assert [(s.candidate_id, s.role) for s in resp.candidate_states] == [("c0", candidate_role), ("c1", candidate_role)]
+    assert resp.new_role == new_role
+    expected_edges = [("new", f"c{i}", LABEL_ENUM[label]) for i in range(2)] if edge else []
+    assert [(e.source_id, e.target_id, e.label) for e in resp.edges] == expected_edges
+
+
+async def test_classify_keeps_candidate_order_across_batches() -> None:
+    fake = FakeClassifier()
+    async with running_server(fake, max_batch_tokens=64) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        cands = [memory(f"c{i}", " ".join(["word"] * (1 + i % 9))) for i in range(40)]
+        resp = await stub.Classify(pb.ClassifyRequest(memory=memory("n", "she moved"), candidates=cands), timeout=5)
+    assert [r.candidate_id for r in resp.relations] == [f"c{i}" for i in range(40)]
+    assert len(fake.batches) > 2  # the 40 pairs needed several token-budgeted batches
+
+
+async def test_concurrent_requests_share_batches() -> None:
+    gate = threading.Event()
+    gate.set()
+    fake = FakeClassifier(gate=gate)
+    async with running_server(fake, max_batch_tokens=4096) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        gate.clear()
+        fake.entered.clear()
+        first = asyncio.ensure_future(stub.Classify(pb.ClassifyRequest(memory=memory("n0", "hold"), candidates=[memory("c")]), timeout=10))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        n_before = len(fake.batches)
+        calls = [
+            stub.Classify(pb.ClassifyRequest(memory=memory(f"n{i}", "she moved"), candidates=[memory("c")]), timeout=10)
+            for i in range(1, 9)
+        ]
+        tasks = [asyncio.ensure_future(c) for c in calls]
+        await asyncio.wait_for(_until(lambda: _app.batcher is not None and len(_app.batcher._pending) == 8), 5)
+        gate.set()
+        await first
+        results = await asyncio.gather(*tasks)
+    assert all(r.relations[0].label == pb.LABEL_SUPERSEDES for r in results)
+    assert len(fake.batches) - n_before - 1 == 1  # the 8 waiting requests ran as ONE batch
+
+
+async def _until(cond) -> None:  # noqa: ANN001
+    while not cond():
+        await asyncio.sleep(0.001)
+
+
+async def test_normalize_and_model_info() -> None:
+    async with running_server() as (_app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        norm = await stub.Normalize(pb.NormalizeRequest(memory=memory(text="User prefers concise answers")), timeout=5)
+        info = await stub.GetModelInfo(pb.GetModelInfoRequest(), timeout=5)
+    assert len(norm.records) >= 1
+    assert {r.subject for r in norm.records} == {"user:alice"}
+    assert all(r.kind != pb.RECORD_KIND_UNSPECIFIED for r in norm.records)
+    assert (info.name, info.version, info.backend, info.max_length) == ("fake-model", "0.0.1", "fake", 128)
+    assert list(info.labels) == list(LABEL_ENUM)
+    assert dict(info.metrics) == {"macro_f1": 0.5}
+
+
+async def test_relabel_streams_in_request_order() -> None:
+    texts = ["she moved", "never", "also this", "again", "nothing"] * 12
+    async with running_server(relabel_window=4, max_batch_tokens=64) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+
+        async def requests():  # noqa: ANN202
+            for i, t in enumerate(texts):
+                yield pb.RelabelRequest(pair_id=f"p{i}", existing=memory(f"e{i}", "old"), new=memory(f"n{i}", t))
+
+        out = [r async for r in stub.Relabel(requests(), timeout=10)]
+    assert [r.pair_id for r in out] == [f"p{i}" for i in range(len(texts))]
+    assert [r.relation.candidate_id for r in out] == [f"e{i}" for i in range(len(texts))]
+    assert [r.relation.label for r in out] == [LABEL_ENUM[expected_label(t).value] for t in texts]
+
+
+async def test_deadline_exceeded_while_the_worker_is_busy() -> None:
+    gate = threading.Event()
+    gate.set()
+    fake = FakeClassifier(gate=gate)
+    async with running_server(fake) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        gate.clear()
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await stub.PrepareWrite(request("old"), timeout=0.3)
+        assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        gate.set()
+        ok = await stub.PrepareWrite(request("old"), timeout=5)
+        assert len(ok.relations) == 1
+
+
+async def test_failed_batch_is_internal_for_that_request_only() -> None:
+    gate = threading.Event()
+    gate.set()
+    fake = FakeClassifier(gate=gate)
+    async with running_server(fake, max_batch_tokens=16) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        health = health_pb2_grpc.HealthStub(channel)
+        gate.clear()
+        fake.entered.clear()
+        hold = asyncio.ensure_future(stub.Classify(pb.ClassifyRequest(memory=memory("h", "hold"), candidates=[memory("c")]), timeout=10))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        bad = asyncio.ensure_future(stub.Classify(pb.ClassifyRequest(memory=memory("b", f"a {BOOM} here"), candidates=[memory("c")]), timeout=10))
+        good = asyncio.ensure_future(stub.Classify(pb.ClassifyRequest(memory=memory("g", "she moved here"), candidates=[memory("c")]), timeout=10))
+        await asyncio.wait_for(_until(lambda: len(app.batcher._pending) == 2), 5)
+        gate.set()
+        await hold
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await bad
+        assert info.value.code() == grpc.StatusCode.INTERNAL
+        assert "RuntimeError: boom" in info.value.details()
+        assert (await good).relations[0].label == pb.LABEL_SUPERSEDES
+        status = await health.Check(health_pb2.HealthCheckRequest(service="writegate.v1.WriteGate"), timeout=5)
+        assert status.status == health_pb2.HealthCheckResponse.SERVING
+
+
+async def test_full_queue_is_resource_exhausted() -> None:
+    gate = threading.Event()
+    gate.set()
+    fake = FakeClassifier(gate=gate)
+    async with running_server(fake, max_queue_pairs=4) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        gate.clear()
+        held = asyncio.ensure_future(stub.PrepareWrite(request("a", "b", "c"), timeout=10))
+        await asyncio.wait_for(_until(lambda: app.batcher.queue_depth == 3), 5)
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await stub.PrepareWrite(request("d", "e"), timeout=5)
+        assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "limit of 4" in info.value.details()
+        gate.set()
+        assert len((await held).relations) == 3
+
+
+async def test_health_goes_from_not_serving_to_serving_after_warm_up() -> None:
+    release = threading.Event()
+    fake = FakeClassifier()
+
+    def slow_loader() -> FakeClassifier:
+        assert release.wait(20)
+        return fake
+
+    async with running_server(fake, loader=slow_loader, ready=False) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        health = health_pb2_grpc.HealthStub(channel)
+        stub = pb_grpc.WriteGateStub(channel)
+        watch = health.Watch(health_pb2.HealthCheckRequest(service=""), timeout=10)
+        first = await watch.read()
+        assert first.status == health_pb2.HealthCheckResponse.NOT_SERVING
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await stub.GetModelInfo(pb.GetModelInfoRequest(), timeout=5)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert "still loading" in info.value.details()
+        release.set()
+        second = await watch.read()
+        assert second.status == health_pb2.HealthCheckResponse.SERVING
+        assert fake.batches, "the warm-up batch ran before SERVING"
+        watch.cancel()
+        assert (await stub.GetModelInfo(pb.GetModelInfoRequest(), timeout=5)).name == "fake-model"
+
+
+async def test_reflection_lists_the_service() -> None:
+    async with running_server() as (_app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+
+        async def ask():  # noqa: ANN202
+            yield reflection_pb2.ServerReflectionRequest(list_services="")
+            yield reflection_pb2.ServerReflectionRequest(file_containing_symbol="writegate.v1.WriteGate")
+
+        answers = [a async for a in stub.ServerReflectionInfo(ask(), timeout=5)]
+    names = {s.name for s in answers[0].list_services_response.service}
+    assert {"writegate.v1.WriteGate", "grpc.health.v1.Health"} <= names
+    from google.protobuf import descriptor_pb2
+
+    files = [descriptor_pb2.FileDescriptorProto.FromString(b) for b in answers[1].file_descriptor_response.file_descriptor_proto]
+    assert any(f.name == "writegate/v1/writegate.proto" and f.service[0].name == "WriteGate" for f in files)
+
+
+async def test_metrics_count_rpcs_and_batches_over_http() -> None:
+    async with running_server(metrics_port=0) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        await stub.PrepareWrite(request("a", "b"), timeout=5)
+        with pytest.raises(grpc.aio.AioRpcError):
+            await stub.PrepareWrite(pb.PrepareWriteRequest(), timeout=5)
+        url = f"http://127.0.0.1:{app.metrics_port}/metrics"
+        text = (await asyncio.to_thread(lambda: urllib.request.urlopen(url, timeout=5).read())).decode()
+    assert 'writegate_requests_total{code="OK",method="PrepareWrite"} 1.0' in text
+    assert 'writegate_requests_total{code="INVALID_ARGUMENT",method="PrepareWrite"} 1.0' in text
+    assert 'writegate_request_seconds_count{method="PrepareWrite"} 2.0' in text
+    assert "writegate_batch_pairs_count" in text and "writegate_batch_tokens_bucket" in text
+    assert "writegate_pairs_total 5.0" in text  # 3 warm-up pairs + 2
+    assert "writegate_queue_pairs 0.0" in text

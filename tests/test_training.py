@@ -1,0 +1,239 @@
+"""Training data validation, calibration, metrics, one training step, and the train/eval/classify CLIs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from writegate.classifier.labels import LABEL2ID, LABELS
+from writegate.normalizer.errors import InputError
+from writegate.server.cli import main
+from writegate.training.calibrate import expected_calibration_error, fit_temperature, nll
+from writegate.training.datafile import DataFileError, read_examples
+from writegate.training.metrics import report
+from writegate.training.train import group_split
+
+GOOD = {"existing": {"text": "Michelle owns the Acme account", "observed_at": "2026-03-01"},
+        "new": {"text": "Acme was handed off to Marcus in June", "observed_at": "2026-06-20"},
+        "label": "supersedes"}
+
+
+def _write(path: Path, rows: list[object]) -> Path:
+    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+TEMPLATES = [
+    ("{a} owns the {x} account", "{x} was handed off to {b} in June", "2026-06-20", "supersedes"),
+    ("{a} owns the {x} account", "{b} owns the {x} account, per the CRM export", "2026-03-01", "contradicts"),
+    ("{a} prefers morning meetings", "{a} prefers meetings 9-10am on Tuesdays", "2026-04-01", "elaborates"),
+    ("{a} prefers meetings 9-10am", "{a} likes to meet in the morning", "2026-04-01", "corroborates"),
+    ("{a} prefers concise answers", "{b}'s dog is named Biscuit", "2026-03-02", "unrelated"),
+]
+
+
+def small_data(path: Path, n: int = 16) -> Path:
+    """`n` labelled pairs from five templates (families fam0–fam4)."""
+    names = ["Michelle", "Marcus", "Priya", "Tom", "Ana", "Omar"]
+    rows = []
+    for i in range(n):
+        e, nw, date, label = TEMPLATES[i % 5]
+        a, b, x = names[i % 6], names[(i + 1) % 6], ["Acme", "Globex", "Initech"][i % 3]
+        rows.append({"id": f"p{i}", "existing": {"text": e.format(a=a, b=b, x=x), "observed_at": "2026-03-01"},
+                     "new": {"text": nw.format(a=a, b=b, x=x), "observed_at": date}, "label": label,
+                     "family": f"fam{i % 5}-{i % 2}", "slot": f"slot{i % 5}"})
+    return _write(path, rows)
+
+
+# -- data file validation --------------------------------------------------------------------------
+def test_read_examples_reports_every_bad_line(tmp_path: Path) -> None:
+    rows = [
+        GOOD,
+        "{bad json",
+        {**GOOD, "label": "refutes"},
+        {**GOOD, "existing": {"observed_at": "2026-03-01"}},
+        {**GOOD, "new": {"text": "x y z"}},
+        {**GOOD, "new": {"text": "x y z", "observed_at": "yesterday"}},
+        [1, 2],
+        {k: v for k, v in GOOD.items() if k != "label"},
+        {**GOOD, "existing": {"text": "  ", "observed_at": "2026-03-01"}},
+        GOOD,
+    ]
+    with pytest.raises(DataFileError) as info:
+        read_examples(_write(tmp_path / "d.jsonl", rows))
+    msg = str(info.value)
+    assert [n for n, _ in info.value.problems] == [2, 3, 4, 5, 6, 7, 8, 9]
+    for expected in ("8 bad line(s) of 10", "line 2: bad JSON", "line 3: label: unknown label 'refutes'",
+                     "line 4: existing.text: is missing", "line 5: new.observed_at: is missing",
+                     "line 6: new.observed_at: is not an ISO 8601", "line 7: line: must be a JSON object",
+                     "line 8: label: is missing", "line 9: existing.text: is empty"):
+        assert expected in msg
+
+
+@pytest.mark.parametrize(("content", "message"), [(None, "does not exist"), ("\n\n", "has no examples")],
+                         ids=["missing", "empty"])
+def test_read_examples_file_errors(tmp_path: Path, content: str | None, message: str) -> None:
+    path = tmp_path / "d.jsonl"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(InputError, match=message):
+        read_examples(path)
+
+
+def test_read_examples_defaults(tmp_path: Path) -> None:
+    [ex] = read_examples(_write(tmp_path / "d.jsonl", [GOOD]))
+    assert ex.id == "line-1" and ex.label.value == "supersedes" and ex.pair.existing.subject == "user:default"
+    assert ex.family is None and ex.pair.new.observed_at.tzinfo is not None
+
+
+def test_group_split_holds_out_whole_groups(tmp_path: Path) -> None:
+    examples = read_examples(small_data(tmp_path / "d.jsonl", 40))
+    train, dev = group_split(examples, 0.2, seed=1)
+    assert len(train) + len(dev) == 40 and dev
+    assert not {(e.family, e.slot) for e in train} & {(e.family, e.slot) for e in dev}
+
+
+# -- calibration and metrics ------------------------------------------------------------------------
+def test_temperature_scaling_fixes_overconfidence() -> None:
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 5, 2000)
+    logits = rng.normal(0, 1, (2000, 5))
+    correct = rng.random(2000) < 0.7
+    logits[np.arange(2000), np.where(correct, labels, (labels + 1) % 5)] += 3.0
+    logits *= 4.0  # over-confident
+    t = fit_temperature(logits, labels)
+    assert t > 2.0
+    assert nll(logits, labels, t) < nll(logits, labels, 1.0)
+    from writegate.classifier.post import softmax
+
+    assert expected_calibration_error(softmax(logits, t), labels) < expected_calibration_error(softmax(logits), labels) / 2
+
+
+def test_fit_temperature_empty() -> None:
+    assert fit_temperature(np.zeros((0, 5)), np.zeros(0, dtype=int)) == 1.0
+
+
+def test_report_conflict_slice() -> None:
+    sup, con, ela, unr = (LABEL2ID[x] for x in ("supersedes", "contradicts", "elaborates", "unrelated"))
+    gold = [sup, sup, sup, con, con, ela, unr, unr]
+    pred = [sup, con, ela, con, sup, ela, unr, ela]
+    rep = report(gold, pred)
+    c = rep.conflict
+    assert (c.n, c.sup_as_con, c.con_as_sup) == (5, 1, 1)
+    assert c.accuracy == pytest.approx(2 / 5) and c.detected == pytest.approx(4 / 5) and c.told_apart == pytest.approx(0.5)
+    assert rep.per_label["unrelated"].recall == pytest.approx(0.5) and rep.per_label["unrelated"].precision == 1.0
+    assert rep.confusion[sup][con] == 1 and sum(map(sum, rep.confusion)) == 8
+    assert rep.macro_f1 == pytest.approx(np.mean([s.f1 for n, s in rep.per_label.items() if n != "corroborates"]))
+
+
+# -- training ---------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def trained(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int, str]:
+    """One short CLI training run from the tiny model (2 optimizer steps on 16 pairs)."""
+    tmp = tmp_path_factory.mktemp("train")
+    data = small_data(tmp / "train.jsonl", 16)
+    test = small_data(tmp / "test.jsonl", 10)
+    out = tmp / "model"
+    rc = main(["train", "--data", str(data), "--test", str(test), "--dev-pairs", str(test), "--base",
+               str(tiny_model_dir), "--out", str(out), "--max-steps", "2", "--eval-steps", "1",
+               "--batch-size", "8", "--quiet", "--name", "tiny-trained"])
+    return out, test, rc, ""
+
+
+def test_train_writes_a_complete_model_dir(trained: tuple[Path, Path, int, str]) -> None:
+    out, _, rc, _ = trained
+    assert rc == 0
+    from writegate.classifier import modeldir
+    from writegate.classifier.model import Classifier
+
+    for name in (modeldir.ONNX_INT8, modeldir.ONNX_FP32, modeldir.SAFETENSORS, modeldir.CONFIG, modeldir.META_FILE,
+                 modeldir.MODEL_CARD, *modeldir.TOKENIZER_FILES):
+        assert (out / name).is_file(), name
+    meta = modeldir.read_meta(out)
+    assert meta.name == "tiny-trained" and meta.temperature > 0
+    for key in ("test.macro_f1", "dev_pairs.macro_f1", "dev.ece_before", "dev.ece_after", "train.steps",
+                "test.conflict_accuracy", "test.macro_f1_model_only", "test.macro_f1_fused"):
+        assert key in meta.metrics, key
+    assert meta.metrics["train.steps"] == 2
+    card = (out / modeldir.MODEL_CARD).read_text()
+    for part in ("## How it was made", "sha256", "seed 13", "### test", "### dev_pairs", "conflict slice", "ECE"):
+        assert part in card
+    config = json.loads((out / "config.json").read_text())
+    assert config["id2label"] == {str(i): name for i, name in enumerate(LABELS)}
+    clf = Classifier.load(out)
+    assert clf.info.name == "tiny-trained"
+
+
+def test_train_rejects_bad_data_before_training(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = _write(tmp_path / "bad.jsonl", [GOOD, {**GOOD, "label": "nope"}, "{"])
+    rc = main(["train", "--data", str(data), "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert "2 bad line(s) of 3" in err and "line 2: label: unknown label 'nope'" in err and "line 3: bad JSON" in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["train"], "data: is missing"),
+        (["train", "--data", "/nonexistent.jsonl"], "data: /nonexistent.jsonl does not exist"),
+        (["train", "--preset", "huge", "--data", "x"], "preset: unknown preset 'huge'"),
+    ],
+    ids=["no-data", "missing-file", "unknown-preset"],
+)
+def test_train_argument_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_train_init_rejects_a_dir_without_meta(tiny_model_dir: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import shutil
+
+    d = tmp_path / "init"
+    shutil.copytree(tiny_model_dir, d)
+    (d / "writegate.json").unlink()
+    data = small_data(tmp_path / "d.jsonl", 10)
+    assert main(["train", "--data", str(data), "--init", str(d), "--out", str(tmp_path / "o")]) == 2
+    assert "writegate.json is missing" in capsys.readouterr().err
+
+
+# -- eval / classify CLIs ---------------------------------------------------------------------------
+def test_eval_cli(trained: tuple[Path, Path, int, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, test, _, _ = trained
+    png, js = tmp_path / "cm.png", tmp_path / "r.json"
+    assert main(["eval", "--data", str(test), "--model", str(out), "--plot", str(png), "--json", str(js)]) == 0
+    text = capsys.readouterr().out
+    for part in ("macro-F1", "confusion matrix", "conflict slice", "model only vs fused", "supersedes"):
+        assert part in text
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    report_json = json.loads(js.read_text())
+    assert report_json["model_only"]["n"] == 10 and len(report_json["predicted"]) == 10
+
+
+def test_classify_cli_bad_lines(trained: tuple[Path, Path, int, str], tmp_path: Path,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    out, _, _, _ = trained
+    pair = {"existing": GOOD["existing"], "new": GOOD["new"]}
+    inp = _write(tmp_path / "in.jsonl", [pair, "{oops", {"existing": GOOD["existing"]}, "",
+                                        {**pair, "new": {"text": "", "observed_at": "2026-01-01"}}, pair])
+    rc = main(["classify", "--input", str(inp), "--model", str(out)])
+    captured = capsys.readouterr()
+    lines = [json.loads(x) for x in captured.out.splitlines()]
+    assert rc == 1 and len(lines) == 5
+    assert set(lines[0]) == {"label", "probabilities"} and set(lines[0]["probabilities"]) == set(LABELS)
+    assert lines[0] == lines[4]
+    assert lines[1]["error"].startswith("line 2: line: is not valid JSON")
+    assert lines[2]["error"] == "line 3: new: is missing"
+    assert lines[3]["error"] == "line 5: new.text: is empty or whitespace only"
+    assert "line 3: new: is missing" in captured.err and "3 line(s) failed" in captured.err
+
+
+def test_classify_cli_missing_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    inp = _write(tmp_path / "in.jsonl", [{"existing": GOOD["existing"], "new": GOOD["new"]}])
+    assert main(["classify", "--input", str(inp), "--model", str(tmp_path / "none")]) == 2
+    assert "is not a directory" in capsys.readouterr().err

@@ -1,0 +1,381 @@
+"""Pair constructions: for each label, the template families ("groups") and how they are built.
+
+A family id is ``<slot>.<label>.<group>`` (``<slot>.twin`` for the pairs whose texts are reused
+with two dates and two labels). Every generic wrapper below (attribution, change cues, "still"
+markers, corrections) is itself a phrasing list split between train/dev/test by `core.part`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass
+
+from writegate.training.data.core import Ctx, Domain, Subj, choose, common_starts, lower_first, named, relative, render, third, user
+from writegate.training.data.pools import MONTHS, WEEKDAYS, Pools
+
+# ---------------------------------------------------------------- generic phrasings
+ATTRIB_PRE = (
+    "!Per the CRM, ", "!According to {N}, ", "!From the onboarding call: ", "!Slack thread says ", "{N} mentioned that ",
+    "Per {N}'s notes, ", "HR system: ", "From the kickoff notes — ", "Via email from {N}: ", "{N} told me ",
+    "Per the org chart, ", "From the weekly sync: ", "Call notes: ", "Heard from {N}: ", "The wiki says ",
+    "Per the support ticket, ", "From {N}'s handoff doc: ", "Meeting notes ({wd}): ", "Salesforce shows ",
+)
+ATTRIB_POST = (
+    "! (per the CRM)", "!, according to {N}", " — from the onboarding call", " per the Salesforce record", " (source: {N})",
+    " per the org chart", " (from the weekly sync)", ", according to the wiki", ", {N} said", " (via {N})",
+    " — noted in the QBR deck", ", per HR", " (from the intake form)", ", as {N} put it", " per the ticket",
+)
+TEMPORAL_PRE = (
+    "!As of {month}, ", "!Since last month, ", "!Starting Monday, ", "!In Q{q}, ", "Effective {month} 1, ",
+    "From {month} onward, ", "Since the reorg, ", "After the {month} reshuffle, ", "Beginning next week, ",
+    "Since {month}, ", "As of this week, ", "Recently, ", "Starting this quarter, ", "Since the new year, ",
+    "As of {month} <YR>, ", "From now on, ",
+)
+STOP_PRE = ("!No longer {old}: ", "!Not {old} anymore — ", "{old} is out; ", "Dropped {old}. ", "Done with {old} — ",
+            "{old} no longer applies: ", "Moved on from {old}: ", "Replaced {old}: ")
+MARKER_PRE = ("!Update: ", "UPDATE - ", "!Heads up: ", "Change: ", "FYI, changed — ", "New info: ", "Edit: ",
+              "Latest: ", "Changed as of today: ", "Revised: ")
+IMPLICIT_POST = ("! these days", "! now", " nowadays", " currently", " at the moment", " lately", " for the time being", " at present")
+IMPLICIT_PRE = ("!These days, ", "!Now ", "Currently, ", "Nowadays ", "At this point, ", "Lately, ")
+STILL_PRE = (
+    "!Still true: ", "Yes, ", "Right — ", "Correct: ", "Can confirm: ", "As before, ", "Confirmed again: ", "Reconfirmed today: ", "Nothing has changed: ",
+    "Same as last time: ", "Update: no change — ", "As of {month}, still the case: ", "Double-checked: ",
+    "For the record, ", "Reminder: ", "Checked in {month} — ",
+)
+STILL_POST = ("!, still", "! now, same as before", " — unchanged", ", as always", " (still current)", " — no change",
+              " as of {month} too", ", which hasn't changed", ", confirmed again")
+DENY_PRE = ("!That's not right — ", "!No, ", "Wrong: ", "Not true; ", "That's incorrect. ", "{N} says that's wrong: ",
+            "Disputed: ", "The note is off — ", "Nope, ", "Conflicting report: ")
+CORRECT_PRE = ("!Correction: ", "!Actually, ", "Fixing an error: ", "Earlier note was mistaken — ", "To correct the record, ",
+               "Erratum: ", "My mistake earlier, ", "The {old} entry was a typo; ", "Wrong in the notes before: ",
+               "Clarification (it was never {old}): ")
+CORRECT_POST = ("! — always has been", "!; it was never {old}", ". It's always been that way.", ", not {old} as noted",
+                " (the earlier note was wrong)", ", and always was", " — the {old} bit was an error")
+NARRATIVE = (
+    "{S} [be] out sick on {wd}.", "{S} mentioned a trip to {city} last {season}.", "{S} asked about the {proj} roadmap in standup.",
+    "{S} gave a talk on {topic} at the all-hands.", "{S} finished the {topic} course.", "Lunch with {O} — we talked about {topic}.",
+    "{P} laptop was replaced last week.", "{S} will be at the {city} offsite in {month}.", "{S} ran a half marathon in {month}.",
+    "{P} favorite coffee order is an oat latte.", "{S} sent the {month} invoice to {co}.", "{S} [be] reading a book about {topic}.",
+    "{S} complained that the {proj} dashboard is slow.", "{S} [have] a dentist appointment on {wd}.",
+    "{S} booked a vacation to {city} for {month}.", "{S} helped onboard {N} last week.", "{S} forgot {pp} badge again on {wd}.",
+    "{S} shared a great article about {topic}.", "{S} [be] hosting the team dinner in {month}.", "{S} won the {month} hackathon.",
+    "{S} was late to the {wd} standup because of traffic.", "{S} now [volunteer] at a shelter on weekends.",
+    "{S} switched {pp} phone to dark mode.", "{P} kid started school in {city} this fall.",
+)
+RELATIONS = (("sister", "f"), ("brother", "m"), ("manager", None), ("mother", "f"), ("father", "m"), ("wife", "f"),
+             ("husband", "m"), ("colleague", None), ("roommate", None), ("cofounder", None), ("assistant", None), ("neighbor", None))
+TOPICS = ("Kubernetes", "negotiation", "pricing strategy", "machine learning", "leadership", "Roman history", "sourdough",
+          "climate tech", "UX research", "public speaking", "tax law", "jazz")
+
+ADD_MARK = ("!Update: ", "!Heads up: ", "New info: ", "Latest: ", "FYI: ")
+ADD_PRE = ("!Also: ", "Actually, ", "One more thing: ", "Adding: ", "To add, ", "Worth knowing: ", "Detail: ", "Side note: ")
+FILLER_POST = (
+    " (came up during the {month} planning call)", ". Mentioned in passing during standup", ". Noted during the {proj} retro",
+    ", which came up while we were sorting out the {city} trip", ". Good to keep in mind for the {month} review",
+    ". Came up again on {wd}", " — worth remembering before the next sync", ". Heard this over coffee on {wd}",
+    ", mentioned at the end of a long call about the {proj} budget", ". Jotted down after the {wd} check-in",
+)
+NEVER_NARRATIVE = ("{S} has never been to {city}.", "{S} couldn't make the {wd} standup.", "{S} [isn't] a fan of the new {proj} dashboard.",
+                   "{S} no longer [sit] near the kitchen after the desk shuffle.", "{S} didn't get the {month} newsletter.",
+                   "{S} moved {pp} 1:1 with {N} to {wd} this week only.")
+
+SAME, LATER, LONG, OLDER, NEUTRAL, SOON = "same", "later", "long", "older", "neutral", "soon"
+
+
+@dataclass(frozen=True)
+class Built:
+    """One constructed pair before dating and decoration."""
+
+    existing: str
+    new: str
+    when: str  # date policy
+    label: str
+
+
+def groups(d: Domain, label: str) -> tuple[str, ...]:
+    """The family groups a domain supports for a label."""
+    single = d.kind == "single"
+    if label == "supersedes":
+        if d.kind == "immutable":
+            return ()
+        if d.kind == "multi":
+            return ("verb",) if (d.change or d.stop) else ()
+        return ("verb", "temporal", "marker", "implicit", "nocue", "stop")
+    if label == "contradicts":
+        if d.kind == "multi":
+            return ("deny", "correct")
+        return ("source", "deny", "correct", "older") + (("later",) if d.kind == "immutable" else ())
+    if label == "elaborates":
+        g = ("detail",) + (("narrow",) if d.general else ())
+        return g + (("also", "addplain", "addmarker") if d.kind == "multi" else ())
+    if label == "corroborates":
+        return ("para", "still") + (("general",) if d.general else ()) + (("negre",) if d.negre else ())
+    if label == "unrelated":
+        return ("othersubj", "othertopic", "narrative")
+    del single
+    raise ValueError(label)
+
+
+def twin_ok(d: Domain) -> bool:
+    """Whether the domain has twin families (same texts, later ⇒ supersedes, same/older ⇒ contradicts)."""
+    return d.kind == "single"
+
+
+class Builder:
+    """Builds pairs for one split from the phrasings assigned to that split."""
+
+    def __init__(self, pools: Pools, split: str, domains: tuple[Domain, ...]) -> None:
+        self.p = pools
+        self.rng: random.Random = pools.rng
+        self.split = split
+        self.domains = domains
+        lists = [getattr(d, f) for d in domains for f in ("state", "change", "stop", "neg", "elab", "general", "negre", "also")]
+        generic = [ATTRIB_PRE, TEMPORAL_PRE, MARKER_PRE, IMPLICIT_PRE, STILL_PRE, DENY_PRE, CORRECT_PRE, STOP_PRE, ADD_PRE, ADD_MARK]
+        self.common = common_starts(lists + generic + [NARRATIVE])
+
+    # ------------------------------------------------------------ helpers
+    def t(self, items: tuple[str, ...]) -> str:
+        return choose(self.rng, items, self.split)
+
+    def glob(self) -> dict[str, str]:
+        r = self.rng
+        return {"month": r.choice(MONTHS), "q": str(r.randint(1, 4)), "yr": str(r.randint(2019, 2026)),
+                "wd": r.choice(WEEKDAYS), "N": self.p.person().first, "city": self.p.city(),
+                "season": r.choice(("spring", "summer", "fall", "winter")), "topic": r.choice(TOPICS),
+                "proj": self.p.codename(), "co": self.p.company()}
+
+    def subjects(self, c: Ctx) -> tuple[Subj, Subj]:
+        """Same subject, referred to independently on each side."""
+        assert c.person is not None
+        r = self.rng.random()
+        if r < 0.5:
+            e = named(c.person, "first" if self.rng.random() < 0.8 else "full")
+            n = named(c.person, self.rng.choice(("first", "first", "first", "pron", "full")))
+        else:
+            forms = ("the user", "User", "I", "the user", "User")
+            e = user(c.person, self.rng.choice(forms))
+            n = user(c.person, self.rng.choice(forms + ("pron",)))
+        return e, n
+
+    def other_subject(self, c: Ctx, se: Subj) -> Subj:
+        """Another person in the same frame: a relative/colleague of the subject, or another named person."""
+        if self.rng.random() < 0.65 or se.S in ("the user", "User", "I"):
+            rel, g = self.rng.choice(RELATIONS)
+            g = g or self.rng.choice("fm")
+            owner = se if self.rng.random() < 0.5 else named(c.person, "pron") if c.person else se  # type: ignore[arg-type]
+            if se.first:
+                owner = se
+            sub = relative(owner, rel, g)
+            if rel in ("colleague", "manager", "neighbor", "roommate") and self.rng.random() < 0.4:
+                other = self.p.person()
+                sub = third(f"{owner.P} {rel} {other.first}", other.gender)
+            return sub
+        o = self.p.other_person(c.person) if c.person else self.p.person()  # type: ignore[arg-type]
+        return third(o.first, o.gender)
+
+    def state(self, d: Domain, ctx: dict[str, str], s: Subj, avoid: str | None = None) -> tuple[str, str]:
+        """A rendered state assertion and its template."""
+        for _ in range(4):
+            tpl = self.t(d.state)
+            if tpl != avoid:
+                break
+        return render(tpl, ctx, s), tpl
+
+    # ------------------------------------------------------------ constructions
+    def build(self, d: Domain, label: str, group: str) -> list[Built]:
+        rng = self.rng
+        c = d.sample(self.p)
+        g = self.glob()
+        se, sn = self.subjects(c) if c.person else (user(self.p.person(), "User"),) * 2
+        A, B = {**g, **c.a()}, {**g, **c.b()}
+        e, etpl = self.state(d, A, se)
+        if d.change and d.kind == "single" and rng.random() < 0.15:
+            prev = d.sample(self.p).b()
+            if prev["old"] != A["v"]:
+                ectx = {**A, **{k: v for k, v in prev.items() if k.startswith("old")}}
+                ectx["old"] = prev["v"] if prev["v"] != A["v"] else prev["old"]
+                e = render(self.t(d.change), ectx, se)
+        R = render
+
+        def new_state(ctx: dict[str, str], same_tpl_p: float = 0.0) -> str:
+            if rng.random() < same_tpl_p:
+                return R(etpl, ctx, sn)
+            return self.state(d, ctx, sn, avoid=etpl)[0]
+
+        def pre(prefixes: tuple[str, ...], text: str, ctx: dict[str, str]) -> str:
+            p = R(self.t(prefixes), ctx, sn)
+            return f"{p} {lower_first(text, self.common)}"
+
+        def post(suffixes: tuple[str, ...], text: str, ctx: dict[str, str]) -> str:
+            if "?" in text:  # question–answer shapes take no trailing cue
+                return text
+            sfx = R("x" + self.t(suffixes), ctx, sn)[1:]
+            return text.rstrip(".") + sfx + "."
+
+        if label == "supersedes":
+            if group == "verb":
+                tpl = self.t(d.change + d.stop) if d.kind == "multi" else self.t(d.change)
+                ctx = B if d.kind != "multi" else {**A, "old": A["v"]}
+                return [Built(e, R(tpl, ctx, sn), LATER, label)]
+            if group == "stop":
+                if d.stop and rng.random() < 0.5:
+                    return [Built(e, R(self.t(d.stop), B, sn), LATER, label)]
+                return [Built(e, pre(STOP_PRE, new_state(B, 0.3), B), LATER, label)]
+            if group == "temporal":
+                s = new_state(B, 0.3)
+                n = pre(TEMPORAL_PRE, s, B) if rng.random() < 0.75 else post(("! starting {month}", "! as of {month}", " since the reorg", " since {month}", " from {month} on", " effective next week"), s, B)
+                return [Built(e, n, LATER, label)]
+            if group == "marker":
+                return [Built(e, pre(MARKER_PRE, new_state(B, 0.4), B), LATER, label)]
+            if group == "implicit":
+                s = new_state(B, 0.3)
+                n = post(IMPLICIT_POST, s, B) if rng.random() < 0.55 else pre(IMPLICIT_PRE, s, B)
+                return [Built(e, n, LATER, label)]
+            if group == "nocue":
+                return [Built(e, new_state(B, 0.4), LONG, label)]
+        if label == "contradicts":
+            if group == "source":
+                return [Built(e, new_state(B, 0.5), SAME, label)]
+            if group == "deny":
+                if d.neg and rng.random() < 0.6:
+                    n = R(self.t(d.neg), B, sn)
+                else:
+                    n = pre(DENY_PRE, new_state(B, 0.3), B)
+                return [Built(e, n, SOON, label)]
+            if group == "correct":
+                s = new_state(B, 0.3)
+                n = pre(CORRECT_PRE, s, B) if rng.random() < 0.6 else post(CORRECT_POST, s, B)
+                if d.kind == "multi" and "{old}" not in n:
+                    n = post(CORRECT_POST[:0] + ("!, not {old}", " — not {old}", ", not {old} as noted"), n, B)
+                return [Built(e, n, SOON, label)]
+            if group == "older":
+                s = new_state(B, 0.4)
+                if d.change and rng.random() < 0.15:
+                    s = R(self.t(d.change), B, sn)
+                return [Built(e, s, OLDER, label)]
+            if group == "later":  # immutable slot: a later record with another value is still a conflict
+                return [Built(e, new_state(B, 0.4), LONG if rng.random() < 0.5 else LATER, label)]
+        if label == "elaborates":
+            if group == "detail":
+                n = R(self.t(d.elab), A, sn)
+                if rng.random() < 0.2:
+                    n = pre(ADD_PRE, n, A)
+                return [Built(e, n, NEUTRAL, label)]
+            if group == "narrow":
+                eg = R(self.t(d.general), A, se)
+                n = R(self.t(d.elab), A, sn) if rng.random() < 0.3 else self.state(d, A, sn)[0]
+                return [Built(eg, n, NEUTRAL, label)]
+            C = {**g, **c.c()}
+            if group == "also":
+                return [Built(e, R(self.t(d.also), C, sn), NEUTRAL, label)]
+            if group == "addplain":
+                return [Built(e, new_state(C, 0.5), NEUTRAL, label)]
+            if group == "addmarker":
+                s = new_state(C, 0.3)
+                n = pre(ADD_MARK + ADD_PRE, s, C) if rng.random() < 0.6 else post(IMPLICIT_POST[:2] + (" too", " as well"), s, C)
+                return [Built(e, n, NEUTRAL, label)]
+        if label == "corroborates":
+            if group == "para":
+                return [Built(e, new_state(A), NEUTRAL, label)]
+            if group == "still":
+                s = new_state(A, 0.3)
+                n = pre(STILL_PRE, s, A) if rng.random() < 0.5 else post(STILL_POST, s, A)
+                return [Built(e, n, NEUTRAL, label)]
+            if group == "general":
+                return [Built(e, R(self.t(d.general), A, sn), NEUTRAL, label)]
+            if group == "negre":
+                return [Built(e, R(self.t(d.negre), A, sn), NEUTRAL, label)]
+        if label == "unrelated":
+            if group == "othersubj":
+                if d.person_subject:
+                    so = self.other_subject(c, se)
+                    ctx = B if rng.random() < 0.5 else A
+                    x = rng.random()
+                    if (d.change or d.stop) and x < 0.35:
+                        n = R(self.t(d.change + d.stop), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
+                    elif d.neg and x < 0.5:
+                        n = R(self.t(d.neg), {**B, "old": A["v"]}, so)
+                    else:
+                        n = self.state(d, ctx, so, avoid=etpl)[0] if rng.random() < 0.5 else R(etpl, ctx, so)
+                    return [Built(e, n, NEUTRAL, label)]
+                ob = c.other_base or {**c.base}
+                octx = {**B, **ob} if rng.random() < 0.5 else {**A, **ob}
+                if d.change and rng.random() < 0.35:
+                    n = R(self.t(d.change), {**B, **ob, "old": self.p.person().first}, sn)
+                else:
+                    n = R(etpl, octx, sn) if rng.random() < 0.5 else self.state(d, octx, sn)[0]
+                if n == e:
+                    return []
+                return [Built(e, n, NEUTRAL, label)]
+            if group == "othertopic":
+                od = rng.choice([x for x in self.domains if x.slot != d.slot and x.person_subject])
+                oc = od.sample(self.p)
+                person = c.person
+                oc.person = person
+                octx = {**self.glob(), **oc.a()}
+                x = rng.random()
+                if (od.change or od.stop) and od.kind != "multi" and x < 0.3:
+                    n = R(self.t(od.change + od.stop), {**self.glob(), **oc.b()}, sn)
+                elif od.neg and x < 0.45:
+                    n = R(self.t(od.neg), {**self.glob(), **oc.b()}, sn)
+                else:
+                    n = self.state(od, octx, sn)[0]
+                if not d.person_subject and person is not None:
+                    n = self.state(od, octx, named(person, "first"))[0]
+                return [Built(e, n, NEUTRAL, label)]
+            if group == "narrative":
+                s = sn if d.person_subject or c.person is None else named(c.person, "first")
+                return [Built(e, R(self.t(NARRATIVE), {**g, **c.extra}, s), NEUTRAL, label)]
+        if group == "twin":
+            n = new_state(B, 0.5)
+            return [Built(e, n, LONG, "supersedes"), Built(e, n, SAME if rng.random() < 0.6 else OLDER, "contradicts")]
+        raise ValueError(f"no construction for {d.slot}.{label}.{group}")
+
+    # ------------------------------------------------------------ dates and decoration
+    def dates(self, when: str) -> tuple[dt.date, dt.date]:
+        r = self.rng
+        if when == NEUTRAL:
+            x = r.random()
+            when = SAME if x < 0.3 else (OLDER if x < 0.42 else LATER)
+        if when == SAME:
+            gap = 0
+        elif when == OLDER:
+            gap = -r.randint(1, 700)
+        elif when == SOON:
+            x = r.random()
+            gap = 0 if x < 0.4 else (r.randint(1, 60) if x < 0.75 else r.randint(61, 900))
+        elif when == LONG:
+            gap = r.randint(14, 180) if r.random() < 0.5 else r.randint(181, 900)
+        else:
+            x = r.random()
+            gap = r.randint(1, 30) if x < 0.35 else (r.randint(31, 365) if x < 0.7 else r.randint(366, 1400))
+        lo, hi = dt.date(2018, 6, 1), dt.date(2026, 11, 30)
+        span = (hi - lo).days - abs(gap)
+        te = lo + dt.timedelta(days=r.randint(0, span) + max(0, -gap))
+        return te, te + dt.timedelta(days=gap)
+
+    def decorate(self, text: str, p_attr: float) -> str:
+        r = self.rng
+        if r.random() < p_attr:
+            ctx = self.glob()
+            nobody = user(self.p.person(), "User")
+            lead = " ".join(text.split()[:5])
+            if r.random() < 0.5 and not any(ch in lead for ch in ":—?"):
+                pfx = render(self.t(ATTRIB_PRE), ctx, nobody)
+                text = f"{pfx} {lower_first(text, self.common)}"
+            else:
+                sfx = render("x" + self.t(ATTRIB_POST), ctx, nobody)[1:]
+                end = "." if text.endswith(".") else ""
+                text = text.rstrip(".") + sfx + end
+        if r.random() < 0.12 and "?" not in text:
+            sfx = render("x" + self.t(FILLER_POST), self.glob(), user(self.p.person(), "User"))[1:]
+            text = text.rstrip(".") + sfx + "."
+        x = r.random()
+        if x < 0.08:
+            text = text.lower()
+        elif x < 0.3:
+            text = text.rstrip(".")
+        if r.random() < 0.04:
+            text = r.choice(("Note: ", "- ", "Memory: ", "* ")) + text
+        return text

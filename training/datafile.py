@@ -1,0 +1,162 @@
+"""Labelled pair files (JSONL): reading and validating them before any training starts.
+
+One line per pair::
+
+    {"id": "...", "existing": {"text": "...", "observed_at": "2026-03-01"},
+     "new": {"text": "...", "observed_at": "2026-06-20"}, "label": "supersedes",
+     "family": "...", "slot": "..."}
+
+`id`, `family`, `slot` are optional (a missing id becomes `line-N`); each side may carry a
+`subject` (`kind:slug`, default `user:default`). Every bad line is reported with its line number,
+all at once, before training.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.types import Pair, Side
+from writegate.normalizer.errors import InputError
+
+MAX_REPORTED = 50
+
+
+@dataclass(frozen=True)
+class Example:
+    """A labelled pair."""
+
+    id: str
+    pair: Pair
+    label: Label
+    family: str | None = None
+    slot: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSONL form (inverse of `parse_example`)."""
+        def side(s: Side) -> dict[str, str]:
+            return {"text": s.text, "observed_at": s.observed_at.isoformat(), "subject": s.subject}
+
+        out: dict[str, Any] = {"id": self.id, "existing": side(self.pair.existing), "new": side(self.pair.new),
+                               "label": self.label.value}
+        if self.family is not None:
+            out["family"] = self.family
+        if self.slot is not None:
+            out["slot"] = self.slot
+        return out
+
+
+class DataFileError(InputError):
+    """A data file with bad lines; `problems` holds (line number, message) for each."""
+
+    def __init__(self, path: Path, problems: Sequence[tuple[int, str]], n_lines: int) -> None:
+        shown = "\n".join(f"  line {n}: {msg}" for n, msg in problems[:MAX_REPORTED])
+        more = f"\n  … and {len(problems) - MAX_REPORTED} more" if len(problems) > MAX_REPORTED else ""
+        super().__init__(str(path), f"{len(problems)} bad line(s) of {n_lines}:\n{shown}{more}")
+        self.problems = list(problems)
+
+
+def parse_side(obj: object, field: str) -> Side:
+    """Parse `{"text", "observed_at", ["subject"]}`; InputError names e.g. `new.observed_at`."""
+    from writegate.normalizer.api import parse_observed_at, validate_subject, validate_text
+
+    if not isinstance(obj, dict):
+        raise InputError(field, f"must be an object with text and observed_at, got {_kind(obj)}")
+    if "text" not in obj:
+        raise InputError(f"{field}.text", "is missing")
+    if "observed_at" not in obj:
+        raise InputError(f"{field}.observed_at", "is missing")
+    text = validate_text(obj["text"], f"{field}.text")
+    when = parse_observed_at(obj["observed_at"], f"{field}.observed_at")
+    subject = validate_subject(obj.get("subject", "user:default"), f"{field}.subject")
+    return Side(text=text, observed_at=when, subject=subject)
+
+
+def parse_pair(obj: object) -> Pair:
+    """Parse a `{"existing": side, "new": side}` object."""
+    if not isinstance(obj, dict):
+        raise InputError("line", f"must be a JSON object, got {_kind(obj)}")
+    for key in ("existing", "new"):
+        if key not in obj:
+            raise InputError(key, "is missing")
+    return Pair(existing=parse_side(obj["existing"], "existing"), new=parse_side(obj["new"], "new"))
+
+
+def parse_example(obj: object, line_no: int) -> Example:
+    """Parse one labelled line."""
+    pair = parse_pair(obj)
+    assert isinstance(obj, dict)
+    if "label" not in obj:
+        raise InputError("label", f"is missing; expected one of {', '.join(LABELS)}")
+    from writegate.classifier.labels import parse_label
+
+    label = parse_label(obj["label"])
+    return Example(
+        id=str(obj.get("id", f"line-{line_no}")),
+        pair=pair,
+        label=label,
+        family=_opt_str(obj.get("family")),
+        slot=_opt_str(obj.get("slot")),
+    )
+
+
+def iter_json_lines(path: Path) -> Iterator[tuple[int, object | None, str | None]]:
+    """(line number, parsed object or None, error or None) for each non-blank line."""
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        for n, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield n, json.loads(line), None
+            except json.JSONDecodeError as exc:
+                yield n, None, f"bad JSON: {exc.msg} (column {exc.colno})"
+
+
+def read_examples(path: str | Path) -> list[Example]:
+    """Read and validate a labelled JSONL file.
+
+    Raises:
+        InputError: the file is missing or empty.
+        DataFileError: one or more bad lines (each reported with its number).
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("data", f"{path} does not exist")
+    examples: list[Example] = []
+    problems: list[tuple[int, str]] = []
+    n_lines = 0
+    for n, obj, err in iter_json_lines(path):
+        n_lines += 1
+        if err is not None:
+            problems.append((n, err))
+            continue
+        try:
+            examples.append(parse_example(obj, n))
+        except InputError as exc:
+            problems.append((n, str(exc)))
+    if problems:
+        raise DataFileError(path, problems, n_lines)
+    if not examples:
+        raise InputError("data", f"{path} has no examples")
+    return examples
+
+
+def write_examples(path: str | Path, examples: Iterable[Example]) -> Path:
+    """Write examples as JSONL."""
+    path = Path(path)
+    with path.open("w", encoding="utf-8") as fh:
+        for ex in examples:
+            fh.write(json.dumps(ex.to_json(), ensure_ascii=False) + "\n")
+    return path
+
+
+def _opt_str(v: object) -> str | None:
+    return None if v is None else str(v)
+
+
+def _kind(v: object) -> str:
+    return "null" if v is None else type(v).__name__

@@ -1,0 +1,161 @@
+"""`writegate eval`: metrics of a model on labelled pairs, model-only and fused with structure."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from writegate.classifier.fusion import fuse
+from writegate.classifier.labels import LABEL2ID, LABELS
+from writegate.classifier.model import Classifier, Encoded
+from writegate.classifier.post import softmax
+from writegate.training.calibrate import expected_calibration_error
+from writegate.training.datafile import Example
+from writegate.training.metrics import Report, report
+
+
+class Evaluation(BaseModel):
+    """Model-only and fused metrics of one model on one labelled set."""
+
+    name: str = Field(description="What was evaluated, e.g. `test` or `dev_pairs`.")
+    model_only: Report
+    fused: Report
+    ece: float = Field(description="Expected calibration error of the (temperature-scaled) model-only probabilities.")
+    evidence: dict[str, int] = Field(description="Fused predictions per deciding evidence (model/structure/both).")
+    slot_match: int = Field(description="Pairs where both sides normalized to the same slot.")
+    predicted: list[str] = Field(default_factory=list, description="Label per example as served (fusion per the model).")
+
+    def served(self, fusion: bool) -> Report:
+        """The report for the chosen fusion setting."""
+        return self.fused if fusion else self.model_only
+
+    def flat(self, fusion: bool) -> dict[str, float]:
+        """Flat metrics: the served setting under `<name>.`, both settings' macro-F1 and ECE too."""
+        out = self.served(fusion).flat(self.name)
+        out[f"{self.name}.macro_f1_model_only"] = round(self.model_only.macro_f1, 4)
+        out[f"{self.name}.macro_f1_fused"] = round(self.fused.macro_f1, 4)
+        out[f"{self.name}.ece"] = round(self.ece, 4)
+        return out
+
+
+def decode_all(
+    logits: np.ndarray, items: Sequence[Encoded], temperature: float, fusion: bool
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(probabilities [n,5], predicted indices, evidence names) for logits of encoded items."""
+    probs = softmax(logits, temperature)
+    evidence: list[str] = []
+    if fusion:
+        rows = []
+        for row, item in zip(probs, items, strict=True):
+            fused, ev = fuse(row, item.comparison)
+            rows.append(fused)
+            evidence.append(ev.value)
+        probs = np.stack(rows) if rows else probs
+    else:
+        evidence = ["model"] * len(items)
+    return probs, probs.argmax(axis=1), evidence
+
+
+def evaluate(clf: Classifier, examples: Sequence[Example], name: str = "eval", batch_size: int = 64) -> Evaluation:
+    """Run `clf` on `examples` once; score model-only and fused."""
+    logits, items = clf.logits([ex.pair for ex in examples], batch_size=batch_size)
+    return evaluate_logits(logits, items, [LABEL2ID[ex.label.value] for ex in examples], clf.temperature,
+                           name, served_fusion=clf.fusion)
+
+
+def evaluate_logits(
+    logits: np.ndarray,
+    items: Sequence[Encoded],
+    gold: Sequence[int],
+    temperature: float,
+    name: str,
+    served_fusion: bool = True,
+) -> Evaluation:
+    """`evaluate` from precomputed logits (training reuses them)."""
+    gold_arr = np.asarray(gold, dtype=np.int64)
+    p_model, pred_model, _ = decode_all(logits, items, temperature, fusion=False)
+    _, pred_fused, evidence = decode_all(logits, items, temperature, fusion=True)
+    served = pred_fused if served_fusion else pred_model
+    return Evaluation(
+        name=name,
+        model_only=report(gold_arr.tolist(), pred_model.tolist()),
+        fused=report(gold_arr.tolist(), pred_fused.tolist()),
+        ece=expected_calibration_error(p_model, gold_arr),
+        evidence=dict(Counter(evidence)),
+        slot_match=sum(1 for it in items if it.comparison is not None and it.comparison.same_slot),
+        predicted=[LABELS[i] for i in served],
+    )
+
+
+def render(ev: Evaluation, fusion: bool, console: object | None = None) -> None:
+    """Print per-label P/R/F1, the confusion matrix and the conflict slice as rich tables."""
+    from rich.console import Console
+    from rich.table import Table
+
+    con: Console = console if isinstance(console, Console) else Console()
+    rep = ev.served(fusion)
+    mode = "fused with structure" if fusion else "model only"
+    t = Table(title=f"{ev.name}: {rep.n} pairs, {mode}")
+    for col in ("label", "precision", "recall", "F1", "support"):
+        t.add_column(col, justify="left" if col == "label" else "right")
+    for name, s in rep.per_label.items():
+        t.add_row(name, f"{s.precision:.3f}", f"{s.recall:.3f}", f"{s.f1:.3f}", str(s.support))
+    t.add_section()
+    t.add_row("macro-F1", "", "", f"{rep.macro_f1:.3f}", str(rep.n))
+    t.add_row("accuracy", "", "", f"{rep.accuracy:.3f}", "")
+    con.print(t)
+
+    cm = Table(title="confusion matrix (rows gold, columns predicted)")
+    cm.add_column("gold \\ pred")
+    for name in LABELS:
+        cm.add_column(name[:5], justify="right")
+    for name, row in zip(LABELS, rep.confusion, strict=True):
+        cm.add_row(name, *(str(v) for v in row))
+    con.print(cm)
+
+    c = rep.conflict
+    ct = Table(title="conflict slice (gold supersedes or contradicts)")
+    for col in ("pairs", "accuracy", "detected as conflict", "told apart", "sup→con", "con→sup"):
+        ct.add_column(col, justify="right")
+    ct.add_row(str(c.n), f"{c.accuracy:.3f}", f"{c.detected:.3f}", f"{c.told_apart:.3f}", str(c.sup_as_con),
+               str(c.con_as_sup))
+    con.print(ct)
+
+    cmp = Table(title="model only vs fused")
+    for col in ("", "macro-F1", "conflict acc.", "accuracy"):
+        cmp.add_column(col, justify="right")
+    for label, r in (("model only", ev.model_only), ("fused", ev.fused)):
+        cmp.add_row(label, f"{r.macro_f1:.3f}", f"{r.conflict.accuracy:.3f}", f"{r.accuracy:.3f}")
+    con.print(cmp)
+    ev_counts = ", ".join(f"{k}: {v}" for k, v in sorted(ev.evidence.items()))
+    con.print(f"ECE {ev.ece:.3f} · same-slot pairs {ev.slot_match} · fused evidence: {ev_counts}")
+
+
+def plot_confusion(rep: Report, path: str | Path, title: str = "confusion matrix") -> Path:
+    """Write a confusion-matrix PNG (matplotlib, Agg backend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cm = np.asarray(rep.confusion)
+    fig, ax = plt.subplots(figsize=(6, 5), dpi=120)
+    ax.imshow(cm, cmap="Blues")
+    ax.set_xticks(range(len(LABELS)), LABELS, rotation=30, ha="right")
+    ax.set_yticks(range(len(LABELS)), LABELS)
+    ax.set_xlabel("predicted")
+    ax.set_ylabel("gold")
+    ax.set_title(f"{title} (macro-F1 {rep.macro_f1:.3f})")
+    top = cm.max() if cm.size else 0
+    for i in range(cm.shape[0]):
+        for j in range(cm.shape[1]):
+            ax.text(j, i, str(cm[i, j]), ha="center", va="center", color="white" if cm[i, j] > top / 2 else "black")
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path)
+    plt.close(fig)
+    return path

