@@ -252,13 +252,19 @@ class Batcher:
         futures = [it.future for it in items]
         try:
             timeout = None if deadline is None else max(0.0, deadline - self.clock())
-            return list(await asyncio.wait_for(asyncio.gather(*futures), timeout))
-        except TimeoutError:
-            raise DeadlineExceeded("the deadline passed while the pairs were waiting or running") from None
+            done, pending = await asyncio.wait(futures, timeout=timeout, return_when=asyncio.FIRST_EXCEPTION)
+            failed = next((f for f in futures if f.done() and not f.cancelled() and f.exception() is not None), None)
+            if failed is not None:
+                raise failed.exception()  # type: ignore[misc]
+            if pending:
+                raise DeadlineExceeded("the deadline passed while the pairs were waiting or running")
+            return [f.result() for f in futures]
         finally:
             for fut in futures:
                 if not fut.done():
                     fut.cancel()
+                elif not fut.cancelled():
+                    fut.exception()  # mark retrieved: one failure is reported, not each
 
     # -- worker -----------------------------------------------------------------------------------
     async def _work(self) -> None:

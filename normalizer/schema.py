@@ -110,11 +110,16 @@ def validate_iana(name: str) -> str:
     return name
 
 
+@lru_cache(maxsize=4096)
+def _cron_parses(expr: str) -> bool:
+    return bool(croniter.is_valid(expr))
+
+
 def validate_cron(expr: str) -> str:
     """Return `expr` if it is a standard 5-field cron expression, else raise ValueError."""
     if len(expr.split()) != 5:
         raise ValueError(f"cron {expr!r} must have exactly 5 fields")
-    if not croniter.is_valid(expr):
+    if not _cron_parses(expr):
         raise ValueError(f"cron {expr!r} does not parse")
     return expr
 

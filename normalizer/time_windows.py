@@ -33,7 +33,7 @@ several records.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from writegate.normalizer.clock import (
     ALL_DAYS,
@@ -92,10 +92,10 @@ _MASK_RE = re.compile(
     r"|\b[0-9]{1,4}/[0-9]{1,4}(?:/[0-9]{1,4})?\b"  # 3/14, 24/7
     r"|\b[0-9]+(?:\.[0-9]+)+\b(?!\s?[ap]\.?m)"  # versions, decimals
     r"|[$€£¥]\s?[0-9][0-9,.]*|\b[0-9][0-9,.]*\s?%"  # money, percentages
-    r"|\b1:1s?\b|\b1-on-1s?\b"  # 1:1s are meetings, not times
     r"|\b[0-9]+(?:st|nd|rd|th|x)\b"  # ordinals
     r"|(?i:\bgood\s+(?:morning|afternoon|evening)\b(?!s))"  # greetings
 )
+_ONE_ON_ONE_RE = re.compile(r"\b1:1s?\b|\b1-on-1s?\b", re.I)  # a meeting, not a time
 _DURATION_RE = re.compile(
     r"\b(?P<n>[0-9]{1,3}|an?|one|two|three|half\s+an?)\s*[- ]?\s*(?P<u>minutes?|mins?|hours?|hrs?|hr)\b", re.I
 )
@@ -129,13 +129,13 @@ _NEXT_OK_RE = re.compile(
     re.I,
 )
 _DAY_RE = re.compile(
-    r"(?<![\w-])(?:"
+    r"(?<!\w)(?:"
     r"(?P<full>(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday)(?:s|['’]s)?)"
     r"|(?P<abbr>(?:Mon|Tue|Tues|Wed|Weds|Thu|Thur|Thurs|Fri|Sat|Sun|MON|TUE|WED|THU|FRI|SAT|SUN)\.?)"
     r"|(?P<weekdays>(?i:week[\s-]?days?|work[\s-]?days?|working\s+days|business\s+days|monday\s+(?:to|through|thru|-|–)\s+friday))"
     r"|(?P<weekend>(?i:weekends?))"
     r"|(?P<every>(?i:every\s?day|each\s+day|daily|7\s+days\s+a\s+week|all\s+week))"
-    r")(?![\w-])"
+    r")(?!\w)"
 )
 _DAY_RANGE_GAP_RE = re.compile(r"\s*(?:-|–|—|to|through|thru|till|until)\s*", re.I)
 _DAY_LIST_GAP_RE = re.compile(r"\s*(?:,|&|/|\+|and|or)?\s*(?:(?:and|or|&)\s+)?(?:on\s+)?", re.I)
@@ -152,6 +152,7 @@ _POD_RE = re.compile(
     r"|(?P<lunchpod>(?:over|during|at|around|through|across)\s+lunch(?:\s*time)?|lunch\s*(?:time|hours?)|lunch(?=\s+(?:meetings?|calls?|syncs?|slots?)))"
     r"|(?P<pod>early[\s-]+mornings?|late[\s-]+afternoons?|mornings?|afternoons?|evenings?"
     r"|(?:business|working|work|office)\s+hours|all[\s-]+day|(?:the\s+)?(?:whole|entire|full)\s+day)"
+    r"|(?P<bare_lunch>lunch(?:es)?)"
     r")(?![\w-])",
     re.I,
 )
@@ -174,7 +175,7 @@ _EVENT_RE = re.compile(
     r"(?<![\w-])(?:" + "|".join(f"(?P<e{i}>{pattern})" for i, (_, pattern) in enumerate(EVENTS)) + r")(?![\w-])", re.I
 )
 _MEETING_RE = re.compile(
-    r"\b(?:meetings?|meet(?:s|ing)?|calls?|syncs?|1:1s?|1-on-1s?|one[\s-]on[\s-]ones?|interviews?|appointments?"
+    r"\b(?:meetings?|mtgs?|meet(?:s|ing)?|calls?|syncs?|1:1s?|1-on-1s?|one[\s-]on[\s-]ones?|interviews?|appointments?"
     r"|catch[\s-]?ups?|chats?|demos?|anything|availab\w*|schedul\w*|calendar|bookings?|book)\b",
     re.I,
 )
@@ -207,12 +208,14 @@ class _Spec:
     kind: str  # "range", "point", "loose" (a point with no preposition or am/pm), "open", "pod", "span", "day"
     strong: bool
     fixed_days: frozenset[int] | None = None
-    days: frozenset[int] | None = field(default=None)
+    days: frozenset[int] | None = None
 
 
 # ---------------------------------------------------------------- scanning
 def _mask(sentence: str) -> str:
-    return _MASK_RE.sub(lambda m: "#" * len(m.group()), sentence)
+    """Blank out numbers that are not clock times (same length, so positions hold); 1:1 → "mtg"."""
+    masked = _ONE_ON_ONE_RE.sub(lambda m: "mtg".ljust(len(m.group())), sentence)
+    return _MASK_RE.sub(lambda m: "#" * len(m.group()), masked)
 
 
 def _durations(masked: str) -> tuple[str, int | None]:
@@ -308,7 +311,7 @@ def _day_groups(masked: str) -> tuple[list[_DayGroup], list[_DayGroup]]:
     return positive, excluded
 
 
-def _open_spec(atom: _Atom, prep: str, masked: str) -> _Spec | None:
+def _open_spec(atom: _Atom, prep: str) -> _Spec | None:
     p = prep.split()[0]
     if p in ("before", "until", "till", "til", "earlier"):
         if atom.time is MIDNIGHT:
@@ -329,7 +332,7 @@ def _time_specs(masked: str, atoms: list[_Atom], days: list[_DayGroup], point_mi
     while i < len(atoms):
         a = atoms[i]
         prep_m = _PREP_RE.search(masked, max(0, a.start - 16), a.start)
-        prep = prep_m.group("p").lower() if prep_m else ""
+        prep = " ".join(prep_m.group("p").lower().split()) if prep_m else ""
         if i + 1 < len(atoms):
             b = atoms[i + 1]
             gap = masked[a.end:b.start]
@@ -351,7 +354,7 @@ def _time_specs(masked: str, atoms: list[_Atom], days: list[_DayGroup], point_mi
         if prep == "by":
             continue  # a deadline, not a window
         if prep in _OPEN_PREPS:
-            spec = _open_spec(a, prep, masked)
+            spec = _open_spec(a, prep)
             if spec is not None:
                 specs.append(spec)
             continue
@@ -364,6 +367,10 @@ def _time_specs(masked: str, atoms: list[_Atom], days: list[_DayGroup], point_mi
 
 def _range_spec(a: _Atom, b: _Atom, prep: str, masked: str) -> _Spec | None:
     strong = a.time.strong or b.time.strong
+    if not (strong or a.time.literal or b.time.literal) and not (
+        b.time.hour > a.time.hour or (a.time.hour >= 7 and b.time.hour <= 7)
+    ):
+        return None  # "3-1" is a score, "9-5" a range
     if not strong and not (prep in ("from", "between") or _next_ok(masked, b.end)):
         return None
     if not b.time.strong and not _next_ok(masked, b.end):
@@ -407,6 +414,9 @@ def _pod_specs(masked: str, consumed: list[tuple[int, int]], has_clock: bool) ->
                 specs.append(_Spec(m.start(), m.end(), 0, lo, "open", True))
             else:
                 specs.append(_Spec(m.start(), m.end(), hi, MINUTES_PER_DAY, "open", True))
+        elif m.group("bare_lunch"):
+            if not has_clock:  # "Lunch is off limits": the part of day; with a clock time, an event
+                specs.append(_Spec(m.start(), m.end(), *_PARTS["lunch"], "pod", False))
         else:
             key = _pod_key(m.group())
             lo, hi = _PARTS[key]
@@ -442,7 +452,10 @@ def _clause_polarities(masked: str, clauses: list[tuple[int, int]]) -> list[Pola
     return found
 
 
-def _polarity_at(pos: int, clauses: list[tuple[int, int]], found: list[Polarity | None]) -> Polarity:
+def _polarity_at(
+    pos: int, slot: str, clauses: list[tuple[int, int]], found: list[Polarity | None], anchors: list[tuple[int, str]]
+) -> Polarity:
+    """The clause's cue, else the nearest earlier clause's, else a later one's that is about the same slot."""
     k = next((idx for idx, (a, b) in enumerate(clauses) if a <= pos < b), len(clauses) - 1)
     if found[k] is not None:
         return found[k]  # type: ignore[return-value]
@@ -450,6 +463,9 @@ def _polarity_at(pos: int, clauses: list[tuple[int, int]], found: list[Polarity 
         if found[idx] is not None:
             return found[idx]  # type: ignore[return-value]
     for idx in range(k + 1, len(found)):
+        a, b = clauses[idx]
+        if any(a <= at < b and other != slot for at, other in anchors):
+            break  # "Focus time 9-11am, no meetings": the cue is about another slot
         if found[idx] is not None:
             return found[idx]  # type: ignore[return-value]
     return Polarity.PREFER
@@ -497,7 +513,8 @@ def _combine(pods: list[_Spec], clocks: list[_Spec], clauses: list[tuple[int, in
             if c.kind == "open":
                 lo, hi = max(p.begin, c.begin), min(p.finish, c.finish)
                 if lo < hi:
-                    out.remove(c)
+                    if c in out:
+                        out.remove(c)
                     out.append(_Spec(min(p.start, c.start), max(p.end, c.end), lo, hi, "range", True))
     return out
 
@@ -538,7 +555,7 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
     if not scheduling:
         specs = [s for s in specs if s.kind == "range" and s.strong]
     if not specs:
-        if not groups or not scheduling:
+        if not groups or not (anchors or any(c is not None for c in cues)):
             return []
         specs = [_Spec(g.start, g.end, 0, MINUTES_PER_DAY, "day", False, fixed_days=g.days) for g in groups]
     excluded = frozenset().union(*(g.days for g in excluded_groups)) if excluded_groups else frozenset()
@@ -552,8 +569,8 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
         if duration < 1 or not 0 <= s.begin < MINUTES_PER_DAY:
             continue
         cron = f"{s.begin % 60} {s.begin // 60} * * {dow_field(s.days or ALL_DAYS)}"
-        polarity = _polarity_at(s.start, clauses, cues)
         slot = _slot_at(s.start, anchors, clauses)
+        polarity = _polarity_at(s.start, slot, clauses, cues, anchors)
         key = (cron, duration, polarity.value, slot)
         if key in seen:
             continue

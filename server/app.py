@@ -247,7 +247,10 @@ class WriteGateServer:
         await batcher.start()
         self.batcher = batcher
         if self.warmup:
-            await batcher.submit(self.warmup)
+            try:
+                await batcher.submit(self.warmup)
+            except Exception as exc:  # noqa: BLE001 - a model that cannot run one batch is a bad --model
+                raise InputError("model", f"the warm-up batch failed: {exc}") from exc
         self.service.attach(batcher, classifier.info)
         await self._set_health(SERVING)
         self.ready.set()
@@ -313,21 +316,23 @@ async def serve(
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread / platform
             pass
     app = WriteGateServer(config, loader=loader)
+    waiters: list[asyncio.Future[Any]] = []
     try:
         await app.start()
         ready = asyncio.ensure_future(app.wait_ready())
         stopped = asyncio.ensure_future(stop.wait())
-        await asyncio.wait({ready, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        waiters = [ready, stopped]
+        await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
         if ready.done():
             ready.result()  # raises the load error
             if on_ready is not None:
                 on_ready(app)
             await stopped
-        else:
-            ready.cancel()
         log.info("shutting down: draining in-flight RPCs (grace %.1f s)", config.grace_s)
         return 0
     finally:
+        for waiter in waiters:
+            waiter.cancel()
         await app.stop()
         for sig in installed:
             loop.remove_signal_handler(sig)

@@ -52,7 +52,7 @@ class ServerConfig(BaseModel):
     max_candidates: int = Field(default=256, ge=1, le=100_000, description="Candidates per request.")
     max_text_bytes: int = Field(default=MAX_TEXT_BYTES, ge=1, le=MAX_TEXT_BYTES, description="UTF-8 bytes per text.")
     max_future_hours: float = Field(default=24.0, ge=0, le=24 * 366, description="How far past the server clock observed_at may be.")
-    relabel_window: int = Field(default=256, ge=1, le=100_000, description="Relabel pairs in flight per stream.")
+    relabel_window: int = Field(default=256, ge=1, le=100_000, description="Pairs per Relabel window (2 windows in flight per stream).")
     metrics_port: int | None = Field(default=None, ge=0, le=65535, description="Prometheus /metrics port (unset = off).")
     metrics_host: str = Field(default="127.0.0.1", min_length=1, description="Address of the metrics endpoint.")
     grace_s: float = Field(default=10.0, ge=0, le=3600, description="Seconds to drain in-flight RPCs on shutdown.")

@@ -13,7 +13,6 @@ Errors are mapped to gRPC status codes in ONE place, `status_for`:
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 import time
@@ -25,17 +24,20 @@ import grpc
 
 from writegate.classifier.batcher import Batcher, BatcherClosed, BatchFailed, DeadlineExceeded, QueueFull
 from writegate.classifier.model import ModelInfo
-from writegate.classifier.types import Pair, Side
+from writegate.classifier.types import Pair, Prediction, Side
 from writegate.normalizer.api import normalize
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory, Record
 from writegate.server import convert, prepare, validate
+from writegate.server.relabel_core import alabel_pairs
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 log = logging.getLogger(__name__)
 
 Normalizer = Callable[..., list[Record]]
+RELABEL_DEPTH = 2
+"""Relabel windows in flight per stream."""
 _Resp = TypeVar("_Resp")
 
 
@@ -204,48 +206,23 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     async def Relabel(  # noqa: N802
         self, request_iterator: AsyncIterator[pb.RelabelRequest], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.RelabelResponse]:
-        """Pairs in, relations out in request order, at most `relabel_window` in flight."""
+        """Pairs in, relations out in request order; windows of pairs go to the batcher, at most
+        `RELABEL_DEPTH` windows of `relabel_window` pairs in flight (reading pauses: flow control)."""
         batcher = self.batcher
         deadline = self._deadline(context)
-        window: asyncio.Queue[tuple[str, str, asyncio.Task[Any]] | BaseException | None] = asyncio.Queue(
-            maxsize=self.relabel_window
-        )
 
-        async def read() -> None:
+        async def pairs() -> AsyncIterator[tuple[tuple[str, str], Pair]]:
             index = 0
-            try:
-                async for req in request_iterator:
-                    validate.validate_relabel(req, index, now=self.now(), limits=self.limits)
-                    existing = convert.memory_from_proto(req.existing, f"requests[{index}].existing")
-                    new = convert.memory_from_proto(req.new, f"requests[{index}].new")
-                    pair = Pair(existing=side(existing), new=side(new))
-                    task = asyncio.ensure_future(batcher.submit([pair], deadline=deadline))
-                    await window.put((req.pair_id, existing.id, task))
-                    index += 1
-                await window.put(None)
-            except Exception as exc:  # noqa: BLE001 - handed to the writer, which maps it
-                await window.put(exc)
+            async for req in request_iterator:
+                validate.validate_relabel(req, index, now=self.now(), limits=self.limits)
+                existing = convert.memory_from_proto(req.existing, f"requests[{index}].existing")
+                new = convert.memory_from_proto(req.new, f"requests[{index}].new")
+                yield (req.pair_id, existing.id), Pair(existing=side(existing), new=side(new))
+                index += 1
 
-        reader = asyncio.ensure_future(read())
-        pending: list[asyncio.Task[Any]] = []
-        try:
-            while True:
-                entry = await window.get()
-                if entry is None:
-                    break
-                if isinstance(entry, BaseException):
-                    raise entry
-                pair_id, candidate_id, task = entry
-                pending.append(task)
-                (pred,) = await task
-                pending.remove(task)
-                (rel,) = prepare.relations([candidate_id], [pred])
-                yield pb.RelabelResponse(pair_id=pair_id, relation=convert.relation_to_proto(rel))
-        finally:
-            reader.cancel()
-            while not window.empty():
-                entry = window.get_nowait()
-                if isinstance(entry, tuple):
-                    pending.append(entry[2])
-            for task in pending:
-                task.cancel()
+        async def run_window(window: list[Pair]) -> list[Prediction]:
+            return await batcher.submit(window, deadline=deadline)
+
+        async for (pair_id, candidate_id), pred in alabel_pairs(pairs(), run_window, self.relabel_window, RELABEL_DEPTH):
+            (rel,) = prepare.relations([candidate_id], [pred])
+            yield pb.RelabelResponse(pair_id=pair_id, relation=convert.relation_to_proto(rel))

@@ -189,3 +189,18 @@ def test_cli_writes_files_and_manifest(tmp_path) -> None:  # type: ignore[no-unt
         assert len(lines) == m["counts"][s]["total"]
         total += len(lines)
     assert total == 300
+
+
+def test_deterministic_across_hash_seeds() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = ("import hashlib, json; from writegate.training.data.generate import generate; "
+            "print(hashlib.sha256(json.dumps(generate(300, 13)).encode()).hexdigest())")
+    outs = {
+        subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": s},
+                       capture_output=True, text=True, check=True).stdout
+        for s in ("1", "2")
+    }
+    assert len(outs) == 1

@@ -12,18 +12,18 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from server_fakes import BOOM, FakeClassifier, expected_label, memory, running_server
 
+from writegate.server.service import RELABEL_DEPTH
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 LABEL_ENUM = {"unrelated": 1, "corroborates": 2, "elaborates": 3, "contradicts": 4, "supersedes": 5}
 
 
-def request(*new_texts_of_candidates: str, new_text: str = "User prefers morning meetings") -> pb.PrepareWriteRequest:
-    """The NEW memory against candidates; the fake's label comes from NEW's text, so each
-    candidate gets its own NEW... here the NEW text is fixed: labels differ via Classify below."""
+def request(*candidate_texts: str, new_text: str = "User prefers morning meetings") -> pb.PrepareWriteRequest:
+    """PrepareWrite of memory `new` against candidates c0, c1, … (the fake labels by NEW's text)."""
     return pb.PrepareWriteRequest(
         memory=memory("new", new_text),
-        candidates=[memory(f"c{i}", t) for i, t in enumerate(new_texts_of_candidates)],
+        candidates=[memory(f"c{i}", t) for i, t in enumerate(candidate_texts)],
     )
 
 
@@ -168,6 +168,9 @@ async def test_full_queue_is_resource_exhausted() -> None:
     async with running_server(fake, max_queue_pairs=4) as (app, target), grpc.aio.insecure_channel(target) as channel:
         stub = pb_grpc.WriteGateStub(channel)
         gate.clear()
+        fake.entered.clear()
+        running = asyncio.ensure_future(stub.PrepareWrite(request("running"), timeout=10))
+        assert await asyncio.to_thread(fake.entered.wait, 5)  # the running batch no longer counts
         held = asyncio.ensure_future(stub.PrepareWrite(request("a", "b", "c"), timeout=10))
         await asyncio.wait_for(_until(lambda: app.batcher.queue_depth == 3), 5)
         with pytest.raises(grpc.aio.AioRpcError) as info:
@@ -175,6 +178,7 @@ async def test_full_queue_is_resource_exhausted() -> None:
         assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         assert "limit of 4" in info.value.details()
         gate.set()
+        assert len((await running).relations) == 1
         assert len((await held).relations) == 3
 
 
@@ -235,3 +239,37 @@ async def test_metrics_count_rpcs_and_batches_over_http() -> None:
     assert "writegate_batch_pairs_count" in text and "writegate_batch_tokens_bucket" in text
     assert "writegate_pairs_total 5.0" in text  # 3 warm-up pairs + 2
     assert "writegate_queue_pairs 0.0" in text
+
+
+async def test_relabel_keeps_a_bounded_number_of_pairs_in_flight() -> None:
+    gate = threading.Event()
+    gate.set()
+    fake = FakeClassifier(gate=gate)
+    window = 2
+    async with running_server(fake, relabel_window=window) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        submitted = 0
+        real_submit = app.batcher.submit
+
+        async def counting_submit(pairs, **kwargs):  # noqa: ANN001, ANN202
+            nonlocal submitted
+            submitted += len(pairs)
+            return await real_submit(pairs, **kwargs)
+
+        app.batcher.submit = counting_submit  # type: ignore[method-assign]
+        gate.clear()
+
+        async def requests():  # noqa: ANN202
+            for i in range(20):
+                yield pb.RelabelRequest(pair_id=f"p{i}", existing=memory(f"e{i}", "old"), new=memory(f"n{i}", "also"))
+
+        call = stub.Relabel(requests(), timeout=20)
+        # windows of ≤ `window` pairs: one awaited, RELABEL_DEPTH queued, one held by the dispatcher
+        bound = (RELABEL_DEPTH + 2) * window
+        await asyncio.wait_for(_until(lambda: submitted >= 1), 5)
+        with pytest.raises(TimeoutError):  # the server stops reading: the other pairs wait in the client
+            await asyncio.wait_for(_until(lambda: submitted > bound), 0.3)
+        gate.set()
+        out = [r.pair_id async for r in call]
+    assert out == [f"p{i}" for i in range(20)]
+    assert submitted == 20

@@ -113,6 +113,18 @@ GOLDEN: list[tuple[str, str, list[Window]]] = [
     ("event-lunch", "Lunch is at 12:30.", [("schedule.lunch", "30 12 * * *", 60, None, "prefer")]),
     ("event-school-run", "School run at 3:15pm on weekdays.", [("schedule.school-run", "15 15 * * 1-5", 60, None, "prefer")]),
     ("event-gym-mornings", "Sam goes to the gym on weekday mornings.", [("schedule.gym", "0 9 * * 1-5", 180, None, "prefer")]),
+    ("ideally", "Ideally calls at 11am.", [(M, "0 11 * * *", 60, None, "prefer")]),
+    ("requires-afternoon", "Sam requires meetings to be in the afternoon.", [(M, "0 12 * * *", 300, None, "require")]),
+    ("avoid-day-before-noon", "Avoid Mondays before noon.", [(M, "0 0 * * 1", 720, None, "avoid")]),
+    ("never-weekends", "Sam never takes calls on weekends.", [(M, "0 0 * * 0,6", 1440, None, "avoid")]),
+    ("cet-availability", "Sam's availability: weekdays 9:00-17:00 CET.", [(M, "0 9 * * 1-5", 480, "Europe/Berlin", "prefer")]),
+    ("or-paired-days", "Don't book anything on Monday mornings or Friday afternoons.",
+     [(M, "0 9 * * 1", 180, None, "avoid"), (M, "0 12 * * 5", 300, None, "avoid")]),
+    ("pacific-after", "Sam is free every weekday after 4:30pm, Pacific time.", [(M, "30 16 * * 1-5", 450, LA, "prefer")]),
+    ("before-or-after-weekdays", "No meetings before 9 or after 5 on weekdays.",
+     [(M, "0 0 * * 1-5", 540, None, "avoid"), (M, "0 17 * * 1-5", 420, None, "avoid")]),
+    ("cue-about-other-slot", "Focus time 9-11am daily, no meetings.", [("schedule.focus-time", "0 9 * * *", 120, None, "prefer")]),
+    ("event-yoga", "Yoga each Wednesday at 2:30pm.", [("schedule.yoga", "30 14 * * 3", 60, None, "prefer")]),
     ("two-sentences", "Sam likes mornings. Standup is at 10am PT.",
      [(M, "0 9 * * *", 180, None, "prefer"), ("schedule.standup", "0 10 * * *", 60, LA, "prefer")]),
 ]
@@ -204,3 +216,13 @@ def test_any_text_never_raises_and_validates(text: str) -> None:
 def test_schedule_word_soup_never_raises(text: str) -> None:
     for rec in time_windows.extract(text, CTX):
         assert rec.time_window is not None and 1 <= rec.time_window.duration_minutes <= 10080
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["- afternoons afternoons gym mornings after 11 Sam", "weekdays , 3.10 Sam 9 evenings Fri 4 after Monday after 8am from except afternoons"],
+    ids=["two-parts-one-open-end", "soup-with-except"],
+)
+def test_regressions_never_raise(text: str) -> None:
+    for rec in time_windows.extract(text, CTX):
+        assert rec.time_window is not None

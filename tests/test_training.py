@@ -131,7 +131,7 @@ def test_report_conflict_slice() -> None:
 
 # -- training ---------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def trained(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int, str]:
+def trained(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int]:
     """One short CLI training run from the tiny model (2 optimizer steps on 16 pairs)."""
     tmp = tmp_path_factory.mktemp("train")
     data = small_data(tmp / "train.jsonl", 16)
@@ -140,11 +140,11 @@ def trained(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> t
     rc = main(["train", "--data", str(data), "--test", str(test), "--dev-pairs", str(test), "--base",
                str(tiny_model_dir), "--out", str(out), "--max-steps", "2", "--eval-steps", "1",
                "--batch-size", "8", "--quiet", "--name", "tiny-trained"])
-    return out, test, rc, ""
+    return out, test, rc
 
 
-def test_train_writes_a_complete_model_dir(trained: tuple[Path, Path, int, str]) -> None:
-    out, _, rc, _ = trained
+def test_train_writes_a_complete_model_dir(trained: tuple[Path, Path, int]) -> None:
+    out, _, rc = trained
     assert rc == 0
     from writegate.classifier import modeldir
     from writegate.classifier.model import Classifier
@@ -203,8 +203,8 @@ def test_train_init_rejects_a_dir_without_meta(tiny_model_dir: Path, tmp_path: P
 
 
 # -- eval / classify CLIs ---------------------------------------------------------------------------
-def test_eval_cli(trained: tuple[Path, Path, int, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out, test, _, _ = trained
+def test_eval_cli(trained: tuple[Path, Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, test, _ = trained
     png, js = tmp_path / "cm.png", tmp_path / "r.json"
     assert main(["eval", "--data", str(test), "--model", str(out), "--plot", str(png), "--json", str(js)]) == 0
     text = capsys.readouterr().out
@@ -215,9 +215,9 @@ def test_eval_cli(trained: tuple[Path, Path, int, str], tmp_path: Path, capsys: 
     assert report_json["model_only"]["n"] == 10 and len(report_json["predicted"]) == 10
 
 
-def test_classify_cli_bad_lines(trained: tuple[Path, Path, int, str], tmp_path: Path,
+def test_classify_cli_bad_lines(trained: tuple[Path, Path, int], tmp_path: Path,
                                 capsys: pytest.CaptureFixture[str]) -> None:
-    out, _, _, _ = trained
+    out, _, _ = trained
     pair = {"existing": GOOD["existing"], "new": GOOD["new"]}
     inp = _write(tmp_path / "in.jsonl", [pair, "{oops", {"existing": GOOD["existing"]}, "",
                                         {**pair, "new": {"text": "", "observed_at": "2026-01-01"}}, pair])
@@ -237,3 +237,24 @@ def test_classify_cli_missing_model(tmp_path: Path, capsys: pytest.CaptureFixtur
     inp = _write(tmp_path / "in.jsonl", [{"existing": GOOD["existing"], "new": GOOD["new"]}])
     assert main(["classify", "--input", str(inp), "--model", str(tmp_path / "none")]) == 2
     assert "is not a directory" in capsys.readouterr().err
+
+
+def test_domain_fine_tuning_mixes_default_data(trained: tuple[Path, Path, int], tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """--init a writegate model + user data: a share of default data is mixed in (here from a file)."""
+    init, _, _ = trained
+    user = small_data(tmp_path / "user.jsonl", 14)
+    default = small_data(tmp_path / "default.jsonl", 30)
+    out = tmp_path / "tuned"
+    rc = main(["train", "--data", str(user), "--init", str(init), "--default-data", str(default),
+               "--mix-default-share", "0.5", "--out", str(out), "--max-steps", "1", "--eval-steps", "1",
+               "--batch-size", "8", "--dev-pairs", str(tmp_path / "absent.jsonl")])
+    assert rc == 0
+    err = capsys.readouterr().err
+    from writegate.classifier import modeldir
+
+    meta = modeldir.read_meta(out)
+    n_user_train = 14 - int(err.split("dev ")[1].split()[0]) if "dev " in err else None
+    assert "mixing in" in err and "(50% share)" in err
+    assert n_user_train is not None and meta.metrics["train.pairs"] == 2 * n_user_train
+    assert "domain fine-tuning" in (out / modeldir.MODEL_CARD).read_text()

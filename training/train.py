@@ -219,6 +219,8 @@ def _rich_callback(quiet: bool) -> Any:
         def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, float] | None = None, **kw: Any) -> None:
             if self.progress is not None and logs and "loss" in logs:
                 self.progress.update(self.task, info=f"loss {logs['loss']:.3f}")
+                if not self.console.is_terminal:  # a log file gets plain lines instead of a live bar
+                    self.console.print(f"step {state.global_step}/{state.max_steps}: loss {logs['loss']:.3f}")
 
         def on_evaluate(self, args: Any, state: Any, control: Any, metrics: dict[str, float] | None = None, **kw: Any) -> None:
             if metrics:
@@ -401,7 +403,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     metrics: dict[str, float] = {"dev.temperature": round(temperature, 4), "dev.ece_before": round(ece_before, 4),
                                  "dev.ece_after": round(ece_after, 4), "train.seconds": round(train_seconds, 1),
                                  "train.steps": float(state.global_step), "train.pairs": float(len(train_ex)),
-                                 "export.fp32_max_abs_diff": round(par.fp32_max_abs_diff, 6),
+                                 "export.fp32_max_abs_diff": float(f"{par.fp32_max_abs_diff:.3g}"),
                                  "export.int8_argmax_agreement": round(par.int8_argmax_agreement or 0.0, 4)}
     for ev in evals.values():
         metrics |= ev.flat(fusion)

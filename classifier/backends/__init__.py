@@ -56,10 +56,9 @@ def load_backend(
 
         return TorchBackend(model_dir, device=device, precision=precision, threads=threads)
     if name == "vllm":
-        raise RuntimeError(
-            "the vllm backend is not available here (it needs the `gpu` extra on a CUDA host); "
-            "use --backend torch --device cuda for the GPU path"
-        )
+        from writegate.classifier.backends.vllm import load_vllm_backend  # checks itself against torch
+
+        return load_vllm_backend(model_dir, device=device, precision=precision)
     raise InputError("backend", f"unknown backend {name!r}; expected one of {', '.join(BACKENDS)}")
 
 

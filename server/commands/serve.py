@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import os
+import sys
 from pathlib import Path
 
 from writegate.server.config import BackendName, load_config
@@ -27,15 +28,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-wait-ms", type=float, default=None, help="max wait for a batch to fill (default 2)")
     parser.add_argument("--max-queue-pairs", type=int, default=None, help="queued pairs before RESOURCE_EXHAUSTED")
     parser.add_argument("--max-candidates", type=int, default=None, help="candidates per request (default 256)")
+    parser.add_argument("--max-text-bytes", type=int, default=None, help="UTF-8 bytes per memory text (default 16384)")
+    parser.add_argument("--max-future-hours", type=float, default=None, help="how far past the server clock observed_at may be (24)")
+    parser.add_argument("--relabel-window", type=int, default=None, help="pairs per Relabel window; 2 windows in flight per stream (default 256)")
     parser.add_argument("--metrics-port", type=int, default=None, help="Prometheus /metrics port (default: off)")
+    parser.add_argument("--metrics-host", default=None, help="address of the metrics endpoint (default 127.0.0.1)")
     parser.add_argument("--grace-s", type=float, default=None, help="seconds to drain in-flight RPCs on shutdown")
     parser.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING, ERROR")
 
 
 FLAG_FIELDS: tuple[str, ...] = (
-    "host", "port", "model", "backend", "device", "precision", "threads", "max_batch_tokens",
-    "max_wait_ms", "max_queue_pairs", "max_candidates", "metrics_port", "grace_s", "log_level",
+    "host", "port", "model", "backend", "device", "precision", "threads", "max_batch_tokens", "max_wait_ms",
+    "max_queue_pairs", "max_candidates", "max_text_bytes", "max_future_hours", "relabel_window", "metrics_port",
+    "metrics_host", "grace_s", "log_level",
 )
+"""Every ServerConfig field has a flag (tests/test_service_config.py checks it)."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,4 +57,8 @@ def run(args: argparse.Namespace) -> int:
         port = getattr(app, "port", config.port)
         print(f"writegate serve: SERVING on {config.host}:{port} ({config.backend.value}, model {config.model})", flush=True)
 
-    return asyncio.run(serve(config, on_ready=announce))
+    try:
+        return asyncio.run(serve(config, on_ready=announce))
+    except RuntimeError as exc:  # a backend's runtime is missing or refused (e.g. vllm)
+        print(f"writegate serve: error: {exc}", file=sys.stderr)
+        return 1

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from dataclasses import dataclass
 
-from writegate.training.data.core import Ctx, Domain, Subj, choose, common_starts, lower_first, named, relative, render, third, user
-from writegate.training.data.pools import MONTHS, WEEKDAYS, Pools
+from writegate.training.data.core import Ctx, Domain, Subj, choose, common_starts, lower_first, part as part_of, named, relative, render, third, user
+from writegate.training.data.pools import MONTHS, WEEKDAYS, Person, Pools
 
 # ---------------------------------------------------------------- generic phrasings
 ATTRIB_PRE = (
@@ -95,7 +96,6 @@ class Built:
 
 def groups(d: Domain, label: str) -> tuple[str, ...]:
     """The family groups a domain supports for a label."""
-    single = d.kind == "single"
     if label == "supersedes":
         if d.kind == "immutable":
             return ()
@@ -113,8 +113,7 @@ def groups(d: Domain, label: str) -> tuple[str, ...]:
         return ("para", "still") + (("general",) if d.general else ()) + (("negre",) if d.negre else ())
     if label == "unrelated":
         return ("othersubj", "othertopic", "narrative")
-    del single
-    raise ValueError(label)
+    raise ValueError(f"unknown label {label!r}")
 
 
 def twin_ok(d: Domain) -> bool:
@@ -130,6 +129,8 @@ class Builder:
         self.rng: random.Random = pools.rng
         self.split = split
         self.domains = domains
+        self._used: set[str] = set()
+        self._cur: tuple[Person | None, Subj, Subj] | None = None
         lists = [getattr(d, f) for d in domains for f in ("state", "change", "stop", "neg", "elab", "general", "negre", "also")]
         generic = [ATTRIB_PRE, TEMPORAL_PRE, MARKER_PRE, IMPLICIT_PRE, STILL_PRE, DENY_PRE, CORRECT_PRE, STOP_PRE, ADD_PRE, ADD_MARK]
         self.common = common_starts(lists + generic + [NARRATIVE])
@@ -163,15 +164,13 @@ class Builder:
         if self.rng.random() < 0.65 or se.S in ("the user", "User", "I"):
             rel, g = self.rng.choice(RELATIONS)
             g = g or self.rng.choice("fm")
-            owner = se if self.rng.random() < 0.5 else named(c.person, "pron") if c.person else se  # type: ignore[arg-type]
-            if se.first:
-                owner = se
+            owner = se if se.first or c.person is None or self.rng.random() < 0.5 else named(c.person, "pron")
             sub = relative(owner, rel, g)
             if rel in ("colleague", "manager", "neighbor", "roommate") and self.rng.random() < 0.4:
                 other = self.p.person()
                 sub = third(f"{owner.P} {rel} {other.first}", other.gender)
             return sub
-        o = self.p.other_person(c.person) if c.person else self.p.person()  # type: ignore[arg-type]
+        o = self.p.other_person(c.person) if c.person else self.p.person()
         return third(o.first, o.gender)
 
     def state(self, d: Domain, ctx: dict[str, str], s: Subj, avoid: str | None = None) -> tuple[str, str]:
@@ -184,15 +183,53 @@ class Builder:
 
     # ------------------------------------------------------------ constructions
     def build(self, d: Domain, label: str, group: str) -> list[Built]:
+        """Build the pair(s) of one family; either side may get a second clause about another slot."""
+        self._used = {d.slot}
+        self._cur = None
+        out = self._build(d, label, group)
+        if self._cur is None or self._cur[0] is None:
+            return out
+        person, se, sn = self._cur
+        res = []
+        for b in out:
+            e, n = b.existing, b.new
+            if self.rng.random() < 0.12:
+                e = self.compound(e, person, se)
+            if b.label in ("supersedes", "contradicts", "unrelated") and self.rng.random() < 0.1:
+                n = self.compound(n, person, sn)
+            res.append(Built(e, n, b.when, b.label))
+        return res
+
+    def compound(self, text: str, person: Person, s: Subj) -> str:
+        """Append a clause about another slot of the same subject ("…; she also prefers Slack")."""
+        if "?" in text:
+            return text
+        options = [x for x in self.domains if x.slot not in self._used and x.person_subject]
+        od = self.rng.choice(options)
+        oc = od.sample(self.p)
+        pron = Subj(s.pr, s.pp, s.po, s.pr, s.pp, s.po, first=s.first) if s.S not in ("the user", "User") or self.rng.random() < 0.5 else s
+        clause = render(self.t(od.state), {**self.glob(), **oc.a()}, pron)
+        if not clause.lower().startswith((pron.S.lower() + " ", pron.P.lower() + " ")):
+            return text  # only clauses that open with the subject read naturally
+        joiner = self.rng.choice(("; ", ", and ", ". ", " — "))
+        body = clause if joiner == ". " or s.first and clause.startswith("I ") else lower_first(clause, self.common | {pron.S.lower()})
+        return text.rstrip(".") + joiner + body
+
+    def _build(self, d: Domain, label: str, group: str) -> list[Built]:
         rng = self.rng
         c = d.sample(self.p)
         g = self.glob()
         se, sn = self.subjects(c) if c.person else (user(self.p.person(), "User"),) * 2
+        if d.person_subject:
+            self._cur = (c.person, se, sn)
+        elif c.person is not None:
+            self._cur = (c.person, named(c.person, "first"), named(c.person, "pron"))
         A, B = {**g, **c.a()}, {**g, **c.b()}
         e, etpl = self.state(d, A, se)
         if d.change and d.kind == "single" and rng.random() < 0.15:
-            prev = d.sample(self.p).b()
-            if prev["old"] != A["v"]:
+            pc = d.sample(self.p)
+            prev = pc.b()
+            if prev["old"] != A["v"] and (d.free_values or pc.base == c.base):
                 ectx = {**A, **{k: v for k, v in prev.items() if k.startswith("old")}}
                 ectx["old"] = prev["v"] if prev["v"] != A["v"] else prev["old"]
                 e = render(self.t(d.change), ectx, se)
@@ -211,7 +248,7 @@ class Builder:
             if "?" in text:  # question–answer shapes take no trailing cue
                 return text
             sfx = R("x" + self.t(suffixes), ctx, sn)[1:]
-            return text.rstrip(".") + sfx + "."
+            return text.rstrip(".") + sfx + ("" if sfx.endswith((".", "!", "?")) else ".")
 
         if label == "supersedes":
             if group == "verb":
@@ -277,13 +314,17 @@ class Builder:
                 return [Built(e, n, NEUTRAL, label)]
         if label == "corroborates":
             if group == "para":
-                return [Built(e, new_state(A), NEUTRAL, label)]
+                return [Built(e, new_state(A, 0.12), NEUTRAL, label)]
             if group == "still":
                 s = new_state(A, 0.3)
                 n = pre(STILL_PRE, s, A) if rng.random() < 0.5 else post(STILL_POST, s, A)
                 return [Built(e, n, NEUTRAL, label)]
             if group == "general":
-                return [Built(e, R(self.t(d.general), A, sn), NEUTRAL, label)]
+                # a less specific restatement may only use what the existing text said
+                known = set(_KEY.findall(etpl)) | set(c.A) | {"S", "P", "O", "pr", "pp", "po"}
+                ok = [t for t in part_of(d.general, self.split) if set(_KEY.findall(t)) <= known]
+                n = R(rng.choice(ok), A, sn) if ok else new_state(A)
+                return [Built(e, n, NEUTRAL, label)]
             if group == "negre":
                 return [Built(e, R(self.t(d.negre), A, sn), NEUTRAL, label)]
         if label == "unrelated":
@@ -294,8 +335,8 @@ class Builder:
                     x = rng.random()
                     if (d.change or d.stop) and x < 0.35:
                         n = R(self.t(d.change + d.stop), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
-                    elif d.neg and x < 0.5:
-                        n = R(self.t(d.neg), {**B, "old": A["v"]}, so)
+                    elif x < 0.5 and (plain := tuple(t for t in d.neg if not _DISPUTE.search(t))):
+                        n = R(rng.choice(plain), {**B, "old": A["v"]}, so)
                     else:
                         n = self.state(d, ctx, so, avoid=etpl)[0] if rng.random() < 0.5 else R(etpl, ctx, so)
                     return [Built(e, n, NEUTRAL, label)]
@@ -309,7 +350,8 @@ class Builder:
                     return []
                 return [Built(e, n, NEUTRAL, label)]
             if group == "othertopic":
-                od = rng.choice([x for x in self.domains if x.slot != d.slot and x.person_subject])
+                od = rng.choice([x for x in self.domains if topic(x.slot) != topic(d.slot) and x.person_subject])
+                self._used.add(od.slot)
                 oc = od.sample(self.p)
                 person = c.person
                 oc.person = person
@@ -371,6 +413,8 @@ class Builder:
         if r.random() < 0.12 and "?" not in text:
             sfx = render("x" + self.t(FILLER_POST), self.glob(), user(self.p.person(), "User"))[1:]
             text = text.rstrip(".") + sfx + "."
+        if r.random() < 0.3:
+            text = contract(text)
         x = r.random()
         if x < 0.08:
             text = text.lower()
@@ -378,4 +422,46 @@ class Builder:
             text = text.rstrip(".")
         if r.random() < 0.04:
             text = r.choice(("Note: ", "- ", "Memory: ", "* ")) + text
-        return text
+        return _tidy(text)
+
+
+_KEY = re.compile(r"\{(\w+)\}")
+_DISPUTE = re.compile(r"wrong|not right|That's|typo|whatever|Actually|belongs to someone", re.I)
+TOPICS_OF: dict[str, str] = {
+    "channel": "comms", "verbosity": "comms", "format": "comms", "formality": "comms", "language": "comms",
+    "schedule": "calendar", "meeting_time": "calendar", "out_of_office": "calendar", "timezone": "place", "office": "place",
+    "reporting_line": "org", "role": "org", "teams": "org", "diet": "food", "allergies": "food",
+    "family": "family", "children": "family", "birthday": "bio", "birthplace": "bio", "citizenship": "bio",
+    "graduation_year": "bio", "approval_limit": "money", "budget": "money",
+}
+
+
+def topic(slot: str) -> str:
+    """The coarse topic of a slot: "other topic" hard negatives come from another topic."""
+    return TOPICS_OF.get(slot, slot)
+
+
+_CONTRACT = (
+    (re.compile(r"\b([Ss]he|[Hh]e|[Ii]t|[Tt]hat|[Tt]here|[Ww]ho|[Ww]hat) is\b"), r"\1's"),
+    (re.compile(r"\bI am\b"), "I'm"),
+    (re.compile(r"\b([Ss]he|[Hh]e|I|[Ww]e) (has|have) (been|got|never|moved|switched|started)\b"),
+     lambda m: f"{m.group(1)}'{'s' if m.group(2) == 'has' else 've'} {m.group(3)}"),
+    (re.compile(r"\bis not\b"), "isn't"),
+    (re.compile(r"\bdoes not\b"), "doesn't"),
+    (re.compile(r"\bdo not\b"), "don't"),
+)
+
+
+def contract(text: str) -> str:
+    """Informal contractions ("she is" → "she's", "I am" → "I'm")."""
+    for rx, rep in _CONTRACT:
+        text = rx.sub(rep, text)
+    return text
+
+
+_DOTS = re.compile(r"\.{2,}(?=\s|$)|\.(?=[,;])")
+
+
+def _tidy(text: str) -> str:
+    """Collapse doubled punctuation left by joining clauses ("s.r.l..", "way..")."""
+    return _DOTS.sub(".", text).replace(".,", ",").replace(".;", ";")

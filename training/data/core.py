@@ -180,6 +180,7 @@ class Domain:
     negre: tuple[str, ...] = ()
     also: tuple[str, ...] = ()
     person_subject: bool = True
+    free_values: bool = False  # values do not depend on the shared keys (any sample's value fits any base)
 
 
 @dataclass

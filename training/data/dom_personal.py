@@ -4,6 +4,8 @@ long-tail relations ("X's R is Y")."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from writegate.training.data.core import Ctx, Domain
 from writegate.training.data.dom_work import TEAMS
 from writegate.training.data.pools import MONTHS, Pools, date_text
@@ -148,8 +150,6 @@ GRAD = Domain(
 
 
 def s_bday(p: Pools) -> Ctx:
-    import datetime as dt
-
     d = p.date(1960, 2000)
     d2 = d + dt.timedelta(days=p.rng.choice((-30, -7, -3, -1, 1, 2, 5, 10, 31, 60)))
     return Ctx({}, {"v": date_text(d, p.rng, with_year=False), "m": MONTHS[d.month - 1]},
@@ -373,7 +373,7 @@ RELS = ("coach", "captain", "CEO", "landlord", "dentist", "accountant", "agent",
 
 
 def s_rel(p: Pools) -> Ctx:
-    a, b = p.person(), None
+    a = p.person()
     b = p.other_person(a)
     x = p.rng.random()
     subj = p.person().full if x < 0.4 else (p.company() if x < 0.7 else f"the {p.city()} {p.pick(('Rovers', 'Hawks', 'United', 'Lions', 'FC', 'Tigers'))}")
@@ -383,6 +383,7 @@ def s_rel(p: Pools) -> Ctx:
 
 
 LONGTAIL = Domain(
+    free_values=True,
     slot="relation",
     kind="single",
     sample=s_rel,

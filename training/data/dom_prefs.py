@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from writegate.training.data.core import Ctx, Domain
 from writegate.training.data.pools import WEEKDAYS, Pools
 
@@ -12,9 +14,10 @@ PARTS: tuple[tuple[str, str, int, int], ...] = (
     ("afternoons", "in the afternoon", 13, 17),
     ("evenings", "in the evening", 17, 21),
 )
+PART_NOUN: tuple[str, ...] = ("early-morning", "morning", "afternoon", "evening")
 
 
-def _hour(h: int, rng) -> str:  # type: ignore[no-untyped-def]
+def _hour(h: int, rng: random.Random) -> str:
     suffix = "am" if h < 12 else "pm"
     h12 = h if h <= 12 else h - 12
     return rng.choice((f"{h12}{suffix}", f"{h12}:00{suffix}", f"{h12} {suffix}", f"{h:02d}:00"))
@@ -24,15 +27,16 @@ def _window(i: int, p: Pools) -> dict[str, str]:
     g, gin, a, b = PARTS[i]
     s = p.rng.randint(a, b - 1)
     e = min(b, s + p.rng.choice((1, 1, 2)))
-    day = p.rng.choice(("", "", f" on {p.pick(WEEKDAYS)}s", " on weekdays", f" on {p.pick(WEEKDAYS)}s and {p.pick(WEEKDAYS)}s"))
+    d1 = p.pick(WEEKDAYS)
+    day = p.rng.choice(("", "", f" on {d1}s", " on weekdays", f" on {d1}s and {p.pick(WEEKDAYS, d1)}s"))
     rng_txt = p.rng.choice((f"{_hour(s, p.rng)}–{_hour(e, p.rng)}", f"between {_hour(s, p.rng)} and {_hour(e, p.rng)}",
                             f"from {_hour(s, p.rng)} to {_hour(e, p.rng)}", f"{_hour(s, p.rng)}-{_hour(e, p.rng)}"))
-    return {"spec": rng_txt, "day": day, "g": g, "gin": gin}
+    return {"spec": rng_txt, "day": day, "g": g, "gin": gin, "gn": PART_NOUN[i]}
 
 
 def s_schedule(p: Pools) -> Ctx:
     i = p.rng.randrange(len(PARTS))
-    j = p.rng.choice([k for k in range(len(PARTS)) if abs(k - i) >= 1 and not (sorted((i, k)) == [0, 1] and False)])
+    j = p.rng.choice([k for k in range(len(PARTS)) if k != i])
     A = _window(i, p)
     B = _window(j, p)
     # the value shown in state templates: specific window or the general part of the day
@@ -87,7 +91,7 @@ SCHEDULE = Domain(
         "{S} [prefer] {g}.",
         "{S} [like] meeting {gin}.",
         "{g} work best for {O}.",
-        "{S} [be] a {gin} person for {mt}.",
+        "{S} [be] a {gn} person when it comes to {mt}.",
     ),
     negre=(
         "Don't book {O} outside {v}{day}.",

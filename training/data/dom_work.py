@@ -3,13 +3,15 @@ tech stack, tools, policies, office and on-call."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from writegate.training.data.core import Ctx, Domain
-from writegate.training.data.pools import MONTHS, WEEKDAYS, Pools, date_text, money
+from writegate.training.data.pools import MONTHS, WEEKDAYS, Person, Pools, date_text, money
 
 KINDS = ("account", "deal", "project", "renewal", "client", "partnership", "contract")
 
 
-def _name(p: Pools, person=None) -> str:  # type: ignore[no-untyped-def]
+def _name(p: Pools, person: Person | None = None) -> str:
     person = person or p.person()
     return person.first if p.rng.random() < 0.7 else person.full
 
@@ -25,7 +27,7 @@ def _acct(p: Pools) -> str:
 
 
 def s_ownership(p: Pools) -> Ctx:
-    a, b = p.person(), None
+    a = p.person()
     b = p.other_person(a)
     base = {"acct": _acct(p), "kind": p.rng.choice(KINDS), "team": p.pick(TEAMS)}
     other = {**base, "acct": _acct(p)}
@@ -39,6 +41,7 @@ OWN_WHY = ("she knows their CTO", "he ran the pilot", "the previous owner left",
            "it was part of the territory split", "of the renewal in the fall")
 
 OWNERSHIP = Domain(
+    free_values=True,
     slot="ownership",
     kind="single",
     sample=s_ownership,
@@ -113,13 +116,14 @@ OWNERSHIP = Domain(
 
 def s_reports(p: Pools) -> Ctx:
     a = p.person()
-    m1, m2 = p.other_person(a), None
+    m1 = p.other_person(a)
     m2 = p.other_person(a, m1)
     return Ctx({"team": p.pick(TEAMS)}, {"v": _name(p, m1)}, {"v": _name(p, m2)}, person=a,
                extra={"cad": p.pick(("weekly", "biweekly", "every Monday", "monthly")), "skip": _name(p)})
 
 
 REPORTS = Domain(
+    free_values=True,
     slot="reporting_line",
     kind="single",
     sample=s_reports,
@@ -196,6 +200,7 @@ def s_role(p: Pools) -> Ctx:
 
 
 ROLE = Domain(
+    free_values=True,
     slot="role",
     kind="single",
     sample=s_role,
@@ -255,6 +260,7 @@ def s_approval(p: Pools) -> Ctx:
 
 
 APPROVAL = Domain(
+    free_values=True,
     slot="approval_limit",
     kind="single",
     sample=s_approval,
@@ -315,6 +321,7 @@ def s_budget(p: Pools) -> Ctx:
 
 
 BUDGET = Domain(
+    free_values=True,
     slot="budget",
     kind="single",
     sample=s_budget,
@@ -363,8 +370,6 @@ BUDGET = Domain(
 def s_launch(p: Pools) -> Ctx:
     d = p.date(2020, 2027)
     delta = p.rng.choice((1, 2, 3, 5, 7, 7, 14, 21, 30, 45, 60))
-    import datetime as dt
-
     d2 = d + dt.timedelta(days=delta * p.rng.choice((1, -1)))
     base = {"proj": p.codename(), "what": p.pick(("launch", "release", "go-live", "beta", "GA", "cutover", "rollout"))}
     return Ctx(base, {"v": date_text(d, p.rng)}, {"v": date_text(d2, p.rng)}, person=p.person(),
@@ -373,6 +378,7 @@ def s_launch(p: Pools) -> Ctx:
 
 
 LAUNCH = Domain(
+    free_values=True,
     slot="launch_date",
     kind="single",
     sample=s_launch,
@@ -408,7 +414,7 @@ LAUNCH = Domain(
         "The {proj} {what} is on {v} and marketing wants the blog post the same day.",
     ),
     general=(
-        "{proj} ships this year.",
+        "{proj} has a ship date.",
         "The {proj} {what} is coming up.",
         "{proj} has a {what} date.",
     ),
@@ -485,6 +491,7 @@ def s_tool(p: Pools) -> Ctx:
 
 
 TOOL = Domain(
+    free_values=True,
     slot="tools",
     kind="single",
     sample=s_tool,
@@ -524,8 +531,6 @@ TOOL = Domain(
 
 
 def s_policy(p: Pools) -> Ctx:
-    import datetime as dt
-
     d = p.date(2021, 2027)
     d2 = d + dt.timedelta(days=p.rng.choice((-7, -5, -3, -2, 2, 3, 5, 7, 10, 14)))
     return Ctx({"team": p.pick(TEAMS)}, {"v": date_text(d, p.rng, with_year=False), "n": str(p.rng.randint(2, 5))},
@@ -534,6 +539,7 @@ def s_policy(p: Pools) -> Ctx:
 
 
 FREEZE = Domain(
+    free_values=True,
     slot="policy",
     kind="single",
     sample=s_policy,
@@ -565,7 +571,7 @@ FREEZE = Domain(
     ),
     general=(
         "There's a deploy freeze coming up.",
-        "We have a code freeze before the holidays.",
+        "We have a code freeze scheduled.",
     ),
     negre=(
         "No deploys from {v}.",
@@ -626,7 +632,7 @@ OFFICE = Domain(
 
 
 def s_oncall(p: Pools) -> Ctx:
-    a, b = p.person(), None
+    a = p.person()
     b = p.other_person(a)
     return Ctx({"rot": p.pick(("payments", "platform", "search", "infra", "mobile", "API", "database")),
                 "when": p.pick(("this week", "this weekend", "tonight", "through Friday", f"the week of {p.pick(MONTHS)} {p.rng.randint(1, 28)}"))},
@@ -635,6 +641,7 @@ def s_oncall(p: Pools) -> Ctx:
 
 
 ONCALL = Domain(
+    free_values=True,
     slot="on_call",
     kind="single",
     sample=s_oncall,

@@ -14,7 +14,7 @@ from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
-from writegate.training.data import dom_personal, dom_prefs, dom_work
+from writegate.training.data import dom_extra, dom_personal, dom_prefs, dom_work
 from writegate.training.data.build import Builder, groups, twin_ok
 from writegate.training.data.core import SPLITS, Domain
 from writegate.training.data.pools import make_pools
@@ -26,7 +26,7 @@ MIN_WORDS, MAX_WORDS = 3, 45
 
 def all_domains() -> tuple[Domain, ...]:
     """Every slot domain the generator knows."""
-    return dom_work.DOMAINS + dom_prefs.DOMAINS + dom_personal.DOMAINS
+    return dom_work.DOMAINS + dom_prefs.DOMAINS + dom_personal.DOMAINS + dom_extra.DOMAINS
 
 
 def family_id(slot: str, label: str, group: str) -> str:

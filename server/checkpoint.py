@@ -1,0 +1,307 @@
+"""Crash-safe checkpoints for `writegate relabel`: killed at any moment, rerun, same bytes.
+
+Layout, beside the output `OUT` (say `edges.jsonl`)::
+
+    .edges.jsonl.relabel/      the work directory (locked with flock while a run holds it)
+        manifest.json          what run this is: a fingerprint of the arguments + the plan
+        chunk-000000.jsonl     result lines of pairs [0, C), C = the chunk size
+        chunk-000001.jsonl     ...
+
+Every file is written as `name.tmp`, flushed, fsync'ed, renamed over `name` (`os.replace`, atomic
+on POSIX), and the directory is fsync'ed: a file that exists under its name is complete. A chunk
+is committed by its rename; the committed chunks are the contiguous run `0..n-1` (anything after a
+gap, or a leftover `.tmp`, is stale and deleted). The final files are all written as `.tmp` first
+and then renamed, after which the work directory is renamed to `….done` and deleted: a run killed
+anywhere before that rename redoes the (deterministic) finalization; after it, the outputs are
+complete. A manifest whose fingerprint differs from the rerun's is refused, never mixed in.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from writegate.normalizer.errors import InputError
+
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+_CHUNK_RE = re.compile(r"^chunk-(\d{6})\.jsonl$")
+
+StepHook = Callable[[str], None]
+"""Called at each durable step: `chunk-written:N` (tmp written, not renamed), `chunk:N`
+(committed), `final-written:NAME`, `final-renamed:NAME`, `final-done` (work dir retired). Tests
+kill the process at one of them."""
+
+
+def _no_step(step: str) -> None:
+    return None
+
+
+def fsync_dir(path: Path) -> None:
+    """fsync a directory, so the renames in it are durable."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def tmp_path(path: Path) -> Path:
+    """Where `path` is written before its atomic rename."""
+    return path.with_name(path.name + ".tmp")
+
+
+def write_durable(path: Path, chunks: Iterable[bytes]) -> None:
+    """Write `chunks` to `path` and fsync it (not atomic by itself: see `atomic_write`)."""
+    with open(path, "wb") as fh:
+        for chunk in chunks:
+            fh.write(chunk)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def atomic_write(path: Path, chunks: Iterable[bytes] | bytes) -> None:
+    """Write `path` atomically: `path.tmp` + fsync + `os.replace` + fsync of the directory."""
+    tmp = tmp_path(path)
+    write_durable(tmp, [chunks] if isinstance(chunks, bytes) else chunks)
+    os.replace(tmp, path)
+    fsync_dir(path.parent)
+
+
+def sha256_file(path: Path, h: Any | None = None) -> str:
+    """Hex sha256 of a file's bytes (or feed them into `h` and return its hex digest)."""
+    h = h or hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def sha256_tree(root: Path) -> str:
+    """Hex sha256 of every file under `root`: relative paths and contents, in sorted order."""
+    h = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        h.update(path.relative_to(root).as_posix().encode("utf-8") + b"\0")
+        sha256_file(path, h)
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def work_dir_for(out: Path) -> Path:
+    """The work directory of the run writing `out`."""
+    return out.with_name(f".{out.name}.relabel")
+
+
+class Checkpoint:
+    """The work directory of one run: manifest, committed chunks, finalization.
+
+    Use `Checkpoint.open(...)`; it takes an exclusive lock (a second run on the same output
+    fails at once) held until `close()` or `finalize()`.
+    """
+
+    def __init__(
+        self,
+        out: Path,
+        directory: Path,
+        manifest: dict[str, Any],
+        lock: IO[bytes],
+        committed: int,
+        on_step: StepHook = _no_step,
+    ) -> None:
+        self.out = out
+        self.on_step = on_step
+        self.dir = directory
+        self.manifest = manifest
+        self._lock = lock
+        self.committed = committed
+
+    # -- opening -------------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        out: Path,
+        fingerprint: Mapping[str, Any],
+        *,
+        plan_sha256: str,
+        total_items: int,
+        chunk_size: int,
+        restart: bool = False,
+        on_step: StepHook = _no_step,
+    ) -> Checkpoint:
+        """Open (resume) or create the work directory of the run writing `out`.
+
+        Args:
+            out: the main output file.
+            fingerprint: everything the results depend on (input hash, model hash, options).
+            plan_sha256: hash of the ordered work list; a resumed run must have the same plan.
+            total_items: items (pairs) in the plan.
+            chunk_size: items per chunk.
+            restart: discard an existing checkpoint instead of resuming it.
+            on_step: called at each durable step (see `StepHook`).
+
+        Raises:
+            InputError: `--out` has a checkpoint of a different run (and not `restart`), or
+                another run holds it.
+        """
+        if chunk_size < 1:
+            raise InputError("chunk_size", f"must be ≥ 1, got {chunk_size}")
+        directory = work_dir_for(out)
+        _remove_tree(directory.with_name(directory.name + ".done"))
+        directory.mkdir(parents=True, exist_ok=True)
+        lock = _lock(directory)
+        try:
+            manifest = {
+                "format": FORMAT_VERSION,
+                "fingerprint": dict(fingerprint),
+                "plan_sha256": plan_sha256,
+                "items": total_items,
+                "chunk_size": chunk_size,
+            }
+            old = _read_manifest(directory)
+            if old is not None and old != manifest:
+                if not restart:
+                    raise InputError("--out", _mismatch_message(directory, old, manifest))
+                old = None
+            if old is None or restart:
+                _clear(directory)
+                atomic_write(directory / MANIFEST, _dumps(manifest))
+            committed = _committed_chunks(directory)
+            return cls(out, directory, manifest, lock, committed, on_step)
+        except BaseException:
+            lock.close()
+            raise
+
+    # -- chunks --------------------------------------------------------------------------------
+    @property
+    def chunk_size(self) -> int:
+        """Items per chunk."""
+        return int(self.manifest["chunk_size"])
+
+    @property
+    def total_chunks(self) -> int:
+        """Chunks in the whole plan."""
+        items = int(self.manifest["items"])
+        return -(-items // self.chunk_size)
+
+    def chunk_path(self, index: int) -> Path:
+        """The file of chunk `index`."""
+        return self.dir / f"chunk-{index:06d}.jsonl"
+
+    def commit_chunk(self, index: int, lines: Iterable[str]) -> None:
+        """Commit chunk `index` (must be the next one) atomically."""
+        if index != self.committed:
+            raise RuntimeError(f"chunk {index} committed out of order (next is {self.committed})")
+        path = self.chunk_path(index)
+        write_durable(tmp_path(path), [line.encode("utf-8") + b"\n" for line in lines])
+        self.on_step(f"chunk-written:{index}")
+        os.replace(tmp_path(path), path)
+        fsync_dir(self.dir)
+        self.committed += 1
+        self.on_step(f"chunk:{index}")
+
+    def iter_lines(self) -> Iterator[str]:
+        """Every committed line, in chunk order (without the newline)."""
+        for index in range(self.committed):
+            with open(self.chunk_path(index), encoding="utf-8") as fh:
+                for line in fh:
+                    yield line.rstrip("\n")
+
+    # -- the end -------------------------------------------------------------------------------
+    def finalize(self, outputs: Mapping[Path, Iterable[bytes]]) -> None:
+        """Write every output atomically, then delete the work directory.
+
+        All outputs are written in full (`.tmp` + fsync) before the first rename; a crash between
+        renames leaves the checkpoint in place, so a rerun redoes all of them identically.
+        """
+        if self.committed != self.total_chunks:
+            raise RuntimeError(f"finalize with {self.committed} of {self.total_chunks} chunks committed")
+        for path, chunks in outputs.items():
+            write_durable(tmp_path(path), chunks)
+            self.on_step(f"final-written:{path.name}")
+        for path in outputs:
+            os.replace(tmp_path(path), path)
+            self.on_step(f"final-renamed:{path.name}")
+        for parent in {p.parent for p in outputs}:
+            fsync_dir(parent)
+        done = self.dir.with_name(self.dir.name + ".done")
+        os.replace(self.dir, done)
+        fsync_dir(done.parent)
+        self.close()
+        self.on_step("final-done")
+        _remove_tree(done)
+
+    def close(self) -> None:
+        """Release the lock (the checkpoint stays for a later run)."""
+        self._lock.close()
+
+
+def _dumps(obj: Any) -> bytes:
+    return (json.dumps(obj, sort_keys=True, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _lock(directory: Path) -> IO[bytes]:
+    fh = open(directory / "lock", "ab")  # noqa: SIM115 - held until close()
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.close()
+        raise InputError("--out", f"another relabel run is writing this output (lock held on {directory})") from None
+    return fh
+
+
+def _read_manifest(directory: Path) -> dict[str, Any] | None:
+    path = directory / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None  # unreachable with atomic writes; treat as no checkpoint
+    return data if isinstance(data, dict) else None
+
+
+def _mismatch_message(directory: Path, old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    changed = sorted(
+        {k for k in set(old.get("fingerprint", {})) | set(new["fingerprint"])
+         if old.get("fingerprint", {}).get(k) != new["fingerprint"].get(k)}
+        | {k for k in ("format", "plan_sha256", "items", "chunk_size") if old.get(k) != new.get(k)}
+    )
+    return (
+        f"{directory} holds the checkpoint of a different run (changed: {', '.join(changed) or 'manifest'}); "
+        "rerun with the same arguments to resume it, or pass --restart to discard it"
+    )
+
+
+def _clear(directory: Path) -> None:
+    # the manifest first: a run killed mid-way through leaves no manifest, hence a fresh start
+    (directory / MANIFEST).unlink(missing_ok=True)
+    fsync_dir(directory)
+    for path in directory.iterdir():
+        if path.name != "lock":
+            path.unlink() if path.is_file() else shutil.rmtree(path)
+    fsync_dir(directory)
+
+
+def _committed_chunks(directory: Path) -> int:
+    """Count the contiguous chunks 0..n-1; delete leftovers (`.tmp`, chunks after a gap)."""
+    present = {int(m.group(1)) for p in directory.iterdir() if (m := _CHUNK_RE.match(p.name))}
+    n = 0
+    while n in present:
+        n += 1
+    for path in directory.iterdir():
+        m = _CHUNK_RE.match(path.name)
+        if path.name.endswith(".tmp") or (m and int(m.group(1)) >= n):
+            path.unlink()
+    return n
+
+
+def _remove_tree(path: Path) -> None:
+    if path.exists():
+        shutil.rmtree(path)

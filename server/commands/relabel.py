@@ -1,0 +1,183 @@
+"""`writegate relabel`: label every candidate pair of a legacy memory store (resumable)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from writegate.normalizer.errors import InputError
+
+DEFAULT_MODEL = "models/default"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Register the command's flags."""
+    from writegate.server.relabel import DEFAULT_CHUNK_SIZE, DEFAULT_K
+    from writegate.server.relabel_core import DEFAULT_BATCH_SIZE
+
+    p.add_argument("--input", required=True, type=Path, metavar="STORE.jsonl",
+                   help='the store: lines {"id", "subject", "text", "observed_at", "provenance"?}')
+    p.add_argument("--out", required=True, type=Path, metavar="EDGES.jsonl",
+                   help="the edges; summary.json and rejects.jsonl are written beside it")
+    p.add_argument("--model", type=Path, default=Path(DEFAULT_MODEL), help=f"model directory (default {DEFAULT_MODEL})")
+    p.add_argument("--engine", choices=["local", "ray"], default="local", help="where to classify (default local)")
+    p.add_argument("--backend", choices=["onnx", "torch"], default=None,
+                   help="inference backend (default onnx; on Ray with GPUs: torch on CUDA)")
+    p.add_argument("--threads", type=int, default=None, help="intra-op threads per model (default: the backend's)")
+    p.add_argument("--candidates-per-record", "-k", dest="k", type=int, default=DEFAULT_K, metavar="K",
+                   help=f"partners per record: same slot first, then the most similar (default {DEFAULT_K})")
+    p.add_argument("--keep-unrelated", action="store_true", help="also write pairs labelled unrelated")
+    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE,
+                   help=f"pairs per backend call (default {DEFAULT_BATCH_SIZE})")
+    p.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,
+                   help=f"pairs per checkpoint chunk (default {DEFAULT_CHUNK_SIZE})")
+    p.add_argument("--restart", action="store_true", help="discard any checkpoint at --out and start over")
+    p.add_argument("--quiet", "-q", action="store_true", help="plain log lines instead of a progress bar")
+    p.add_argument("--ray-address", default=None, metavar="ADDRESS",
+                   help="Ray cluster, e.g. ray://host:10001 (default: RAY_ADDRESS, else a local Ray)")
+    p.add_argument("--ray-actors", type=int, default=None, metavar="N",
+                   help="model actors on Ray (default: one per GPU, else CPUs / threads)")
+    p.add_argument("--ray-cpus", type=int, default=None, metavar="N", help="CPUs of a local Ray instance")
+    # Test-only: SIGKILL this process at a checkpoint step (see checkpoint.StepHook).
+    p.add_argument("--_crash-at", dest="crash_at", default=None, help=argparse.SUPPRESS)
+
+
+def _crash_hook(point: str | None) -> Callable[[str], None] | None:
+    if point is None:
+        return None
+
+    def hook(step: str) -> None:
+        if step == point:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return hook
+
+
+class RichProgress:
+    """A rich progress bar on stderr: records (normalize), then pairs (classify) with pairs/s and ETA."""
+
+    LABELS = {"normalize": "records", "classify": "pairs"}
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self.console = Console(stderr=True)
+        self.bar = Progress(
+            TextColumn("[bold]{task.description:>8}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            console=self.console,
+            transient=False,
+        )
+        self.task: Any = None
+        self.name = ""
+        self.bar.start()
+
+    def phase(self, name: str, total: int, done: int = 0) -> None:
+        self.name = self.LABELS.get(name, name)
+        self.task = self.bar.add_task(self.name, total=total, completed=done, rate="")
+
+    def advance(self, n: int) -> None:
+        if self.task is None or n <= 0:
+            return
+        self.bar.advance(self.task, n)
+        speed = self.bar.tasks[self.task].speed
+        self.bar.update(self.task, rate=f"{speed:,.0f} {self.name}/s" if speed else "")
+
+    def log(self, message: str) -> None:
+        self.bar.console.print(f"relabel: {message}", highlight=False)
+
+    def close(self) -> None:
+        self.bar.stop()
+
+
+class LogProgress:
+    """`--quiet`: one log line per phase and at most one every `every_s` seconds."""
+
+    LABELS = RichProgress.LABELS
+
+    def __init__(self, every_s: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every_s = every_s
+        self.clock = clock
+        self.name, self.total, self.done, self.start_done = "", 0, 0, 0
+        self.started = self.last = self.last_advance = clock()
+
+    def phase(self, name: str, total: int, done: int = 0) -> None:
+        self._line(final=True)
+        self.name, self.total, self.done, self.start_done = self.LABELS.get(name, name), total, done, done
+        self.started = self.last = self.last_advance = self.clock()
+        self.log(f"{name}: {total} {self.name}" + (f" ({done} already done)" if done else ""))
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        self.last_advance = self.clock()
+        if self.last_advance - self.last >= self.every_s:
+            self._line()
+
+    def _line(self, final: bool = False) -> None:
+        if not self.name or (final and self.done == self.start_done):
+            return
+        now = self.last_advance if final else self.clock()
+        self.last = now
+        rate = (self.done - self.start_done) / max(now - self.started, 1e-9)
+        eta = (self.total - self.done) / rate if rate > 0 else float("inf")
+        pct = 100.0 * self.done / self.total if self.total else 100.0
+        eta_text = "" if final else (f", ETA {eta:,.0f} s" if eta != float("inf") else ", ETA ?")
+        self.log(f"{self.name} {self.done}/{self.total} ({pct:.1f}%), {rate:,.0f} {self.name}/s{eta_text}")
+
+    def log(self, message: str) -> None:
+        print(f"writegate relabel: {message}", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        self._line(final=True)
+
+
+def _engine(args: argparse.Namespace) -> Any:
+    for name in ("batch_size", "chunk_size", "k"):
+        value = getattr(args, name)
+        if value < 1:
+            raise InputError(f"--{name.replace('_', '-') if name != 'k' else 'candidates-per-record'}",
+                             f"must be ≥ 1, got {value}")
+    if args.threads is not None and args.threads < 1:
+        raise InputError("--threads", f"must be ≥ 1, got {args.threads}")
+    if args.engine == "ray":
+        from writegate.server.relabel_ray import RayEngine
+
+        return RayEngine(args.model, backend=args.backend, batch_size=args.batch_size, threads=args.threads,
+                         address=args.ray_address, actors=args.ray_actors, num_cpus=args.ray_cpus)
+    if args.ray_address or args.ray_actors or args.ray_cpus:
+        raise InputError("--ray-address", "the --ray-* flags need --engine ray")
+    from writegate.server.relabel import LocalEngine
+
+    return LocalEngine(args.model, backend=args.backend or "onnx", batch_size=args.batch_size, threads=args.threads)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run (or resume) the relabel; returns 0 (rejected lines are reported, not fatal)."""
+    from writegate.server.relabel import RelabelOptions, rejects_path, relabel, summary_path
+
+    engine = _engine(args)
+    options = RelabelOptions(input=args.input, out=args.out, k=args.k, keep_unrelated=args.keep_unrelated,
+                             chunk_size=args.chunk_size, restart=args.restart)
+    progress = LogProgress() if args.quiet else RichProgress()
+    try:
+        stats = relabel(options, engine, progress=progress, on_step=_crash_hook(args.crash_at))
+    except KeyboardInterrupt:
+        progress.log("interrupted: rerun the same command to resume from the last committed chunk")
+        raise
+    finally:
+        progress.close()
+    labels = ", ".join(f"{k} {v}" for k, v in stats.labels.items())
+    progress.log(f"{stats.pairs} pairs labelled ({labels}); {stats.written} edges → {args.out}")
+    progress.log(f"summary → {summary_path(args.out)}; {stats.rejected} rejected line(s) → {rejects_path(args.out)}")
+    return 0

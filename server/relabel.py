@@ -1,0 +1,718 @@
+"""Batch relabeling of a legacy memory store: every candidate pair labelled once, resumably.
+
+Pipeline (`relabel`):
+
+1. **read**: one JSON object a line, `{"id", "subject", "text", "observed_at", "provenance"?}`.
+   A bad line (malformed JSON, a missing or wrong field, a duplicate id — the first one wins) is
+   a *reject*: written with its line number to `rejects.jsonl` beside the output and counted;
+   the run goes on. `observed_at` must lie in 1970–2200 (no clock is read: the output depends on
+   the input only).
+2. **order**: records sorted by (subject, observed_at, id) — the canonical order. In a pair the
+   earlier one is EXISTING (ties by id), the later NEW.
+3. **normalize** each record once (as the classifier does: its subject and date).
+4. **candidates**, per subject: for each record, up to K partners — first the records sharing one
+   of its slots, nearest in time; then, to fill K, the most similar by TF-IDF cosine over an
+   inverted index (terms in more than `max_postings` records of the subject are skipped, so a
+   huge subject costs O(n·K), never all pairs). Each unordered pair is kept once.
+5. **classify** the pairs in chunks of `chunk_size` (`relabel_core.classify_window` per chunk,
+   locally or on Ray actors); each chunk is committed atomically (`checkpoint`).
+6. **finalize**: the edges (unrelated dropped unless `keep_unrelated`), `rejects.jsonl` and
+   `summary.json` (counts per label, each record's state role, the conflicts to review), all
+   renamed into place atomically.
+
+A run killed at any point and rerun with the same arguments recomputes steps 1–4 (deterministic,
+checked against the manifest's plan hash), skips the committed chunks and ends with the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import time
+from bisect import bisect_left
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from writegate.classifier.labels import Label
+from writegate.classifier.types import Pair, Prediction, Side
+from writegate.normalizer.api import normalize, parse_observed_at, parse_provenance, validate_subject, validate_text
+from writegate.normalizer.compare import SlotComparison, compare_all
+from writegate.normalizer.errors import InputError
+from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind
+from writegate.server import checkpoint
+from writegate.server.prepare import StateRole
+from writegate.server.relabel_core import DEFAULT_BATCH_SIZE, edge_line
+
+MAX_ID_CHARS = 200
+DEFAULT_K = 8
+DEFAULT_CHUNK_SIZE = 1024
+DEFAULT_MAX_POSTINGS = 1000
+RAW_EXCERPT_CHARS = 500
+SUMMARY_NAME = "summary.json"
+REJECTS_NAME = "rejects.jsonl"
+REQUIRED_FIELDS: tuple[str, ...] = ("id", "subject", "text", "observed_at")
+
+
+# -- records and rejects ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoreRecord:
+    """One accepted line of the store."""
+
+    line: int
+    id: str
+    subject: str
+    text: str
+    observed_at: datetime
+    provenance: ProvenanceKind
+
+    @property
+    def side(self) -> Side:
+        """This record as one side of a pair."""
+        return Side(text=self.text, observed_at=self.observed_at, subject=self.subject)
+
+
+class Reject(BaseModel):
+    """A line that was not relabelled, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    line: int = Field(ge=1, description="1-based line number in the input.")
+    field: str = Field(description="The offending field (`line` for the line as a whole).")
+    error: str = Field(description="What was wrong.")
+    raw: str = Field(description=f"The line, cut to {RAW_EXCERPT_CHARS} characters.")
+
+
+def _validate_id(value: object) -> str:
+    if not isinstance(value, str):
+        raise InputError("id", f"must be a string, got {type(value).__name__}")
+    validate_text(value, "id")
+    if len(value) > MAX_ID_CHARS:
+        raise InputError("id", f"is over {MAX_ID_CHARS} characters ({len(value)})")
+    return value
+
+
+def _provenance(value: object) -> ProvenanceKind:
+    if value is None:
+        return ProvenanceKind.STATED
+    if isinstance(value, dict):
+        if "kind" not in value:
+            return ProvenanceKind.STATED
+        return parse_provenance(value["kind"], "provenance.kind")
+    return parse_provenance(value, "provenance")
+
+
+def parse_record(raw: str, line: int) -> StoreRecord:
+    """Parse one store line.
+
+    Raises:
+        InputError: naming the field (`line` when the line is not a JSON object).
+    """
+    if not raw.strip():
+        raise InputError("line", "is empty")
+    try:
+        obj = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError("line", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(obj, dict):
+        raise InputError("line", f"must be a JSON object, got {type(obj).__name__}")
+    for name in REQUIRED_FIELDS:
+        if name not in obj or obj[name] is None:
+            raise InputError(name, "is required")
+    return StoreRecord(
+        line=line,
+        id=_validate_id(obj["id"]),
+        subject=validate_subject(obj["subject"]),
+        text=validate_text(obj["text"]),
+        observed_at=parse_observed_at(obj["observed_at"]),
+        provenance=_provenance(obj.get("provenance")),
+    )
+
+
+@dataclass
+class StoreRead:
+    """What `read_store` found: the accepted records (file order), rejects, lines read."""
+
+    records: list[StoreRecord]
+    rejects: list[Reject]
+    lines: int
+
+
+def _reject(line: int, raw: str, exc: InputError) -> Reject:
+    return Reject(line=line, field=exc.field, error=exc.message, raw=raw.rstrip("\r\n")[:RAW_EXCERPT_CHARS])
+
+
+def read_store(lines: Iterable[str]) -> StoreRead:
+    """Parse store lines; bad ones become rejects (duplicate ids: the first one wins)."""
+    records: list[StoreRecord] = []
+    rejects: list[Reject] = []
+    first_line: dict[str, int] = {}
+    count = 0
+    for number, raw in enumerate(lines, start=1):
+        count = number
+        try:
+            rec = parse_record(raw, number)
+            if rec.id in first_line:
+                raise InputError("id", f"duplicate id {rec.id!r} (first on line {first_line[rec.id]})")
+        except InputError as exc:
+            rejects.append(_reject(number, raw, exc))
+            continue
+        first_line[rec.id] = number
+        records.append(rec)
+    return StoreRead(records, rejects, count)
+
+
+def open_store(path: Path) -> Iterator[str]:
+    """The input's lines (invalid UTF-8 kept as surrogates, so the text check rejects it)."""
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - lines end at b"\n" only, whatever else they hold
+    except OSError as exc:
+        raise InputError("--input", f"cannot open {str(path)!r}: {exc.strerror}") from None
+    with fh:
+        for raw in fh:
+            yield raw.decode("utf-8", "surrogateescape").removesuffix("\n").removesuffix("\r")
+
+
+# -- candidates ------------------------------------------------------------------------------------
+
+_TERM_RE = re.compile(r"[^\W_]+")
+
+
+def terms(text: str) -> list[str]:
+    """Lexical terms: lowercased runs of letters/digits; one-letter words dropped."""
+    return [t for t in _TERM_RE.findall(text.lower()) if len(t) > 1 or t.isdigit()]
+
+
+class LexicalIndex:
+    """TF-IDF cosine over an inverted index of one subject's records.
+
+    Weights: (1 + ln tf) · (ln((1 + n) / (1 + df)) + 1), unit-normalized. Terms in more than
+    `max_postings` records are left out of the search (they carry little weight and would make
+    the search quadratic).
+    """
+
+    def __init__(self, docs: Sequence[Sequence[str]], max_postings: int = DEFAULT_MAX_POSTINGS) -> None:
+        n = len(docs)
+        counts = [Counter(d) for d in docs]
+        df = Counter(t for c in counts for t in c)
+        idf = {t: math.log((1 + n) / (1 + d)) + 1.0 for t, d in df.items()}
+        self.vectors: list[list[tuple[str, float]]] = []
+        self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        for i, c in enumerate(counts):
+            weights = sorted((t, (1.0 + math.log(tf)) * idf[t]) for t, tf in c.items())
+            norm = math.sqrt(sum(w * w for _, w in weights)) or 1.0
+            vec = [(t, w / norm) for t, w in weights]
+            self.vectors.append(vec)
+            for t, w in vec:
+                if df[t] <= max_postings:
+                    self.postings[t].append((i, w))
+
+    def most_similar(self, i: int, k: int, exclude: set[int]) -> list[int]:
+        """Up to `k` docs most similar to doc `i` (cosine > 0), best first; ties by position."""
+        if k <= 0:
+            return []
+        scores: dict[int, float] = defaultdict(float)
+        for t, w in self.vectors[i]:
+            for j, wj in self.postings.get(t, ()):
+                if j != i and j not in exclude:
+                    scores[j] += w * wj
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+        return [j for j, s in ranked[:k] if s > 0.0]
+
+
+def slots_of(records: Sequence[Record]) -> tuple[str, ...]:
+    """The conflict slots of a memory's records (`text` records have none)."""
+    return tuple(sorted({r.slot for r in records if r.kind is not RecordKind.TEXT}))
+
+
+def subject_pairs(
+    times: Sequence[float],
+    slots: Sequence[Sequence[str]],
+    texts: Sequence[str],
+    k: int,
+    max_postings: int = DEFAULT_MAX_POSTINGS,
+) -> list[tuple[int, int]]:
+    """Candidate pairs of one subject's records (positions in canonical order).
+
+    Args:
+        times: each record's observed_at (POSIX seconds), ascending.
+        slots: each record's slots.
+        texts: each record's text.
+        k: partners per record: same-slot ones nearest in time first, then the most similar.
+        max_postings: see `LexicalIndex`.
+
+    Returns:
+        Unordered pairs once each as (older, newer) positions, sorted by (newer, older).
+    """
+    n = len(times)
+    members: dict[str, list[int]] = defaultdict(list)
+    for i, record_slots in enumerate(slots):
+        for slot in record_slots:
+            members[slot].append(i)
+    index: LexicalIndex | None = None
+    chosen: set[tuple[int, int]] = set()
+    for i in range(n):
+        near: set[int] = set()
+        for slot in slots[i]:
+            group = members[slot]
+            at = bisect_left(group, i)
+            near.update(group[max(0, at - k) : at])
+            near.update(group[at + 1 : at + 1 + k])
+        partners = sorted(near, key=lambda j: (abs(times[j] - times[i]), j))[:k]
+        if len(partners) < k and n > 1:
+            index = index or LexicalIndex([terms(t) for t in texts], max_postings)
+            partners += index.most_similar(i, k - len(partners), exclude=set(partners))
+        chosen.update((min(i, j), max(i, j)) for j in partners)
+    return sorted(chosen, key=lambda p: (p[1], p[0]))
+
+
+# -- the plan --------------------------------------------------------------------------------------
+
+
+class ProgressSink(Protocol):
+    """Where the pipeline reports progress (a rich bar, log lines, or nothing)."""
+
+    def phase(self, name: str, total: int, done: int = 0) -> None: ...
+
+    def advance(self, n: int) -> None: ...
+
+    def log(self, message: str) -> None: ...
+
+
+class NullProgress:
+    """Reports nothing."""
+
+    def phase(self, name: str, total: int, done: int = 0) -> None:
+        return None
+
+    def advance(self, n: int) -> None:
+        return None
+
+    def log(self, message: str) -> None:
+        return None
+
+
+@dataclass
+class Plan:
+    """The deterministic work list of a run."""
+
+    records: list[StoreRecord]
+    """Accepted records in canonical order (subject, observed_at, id)."""
+    pairs: list[tuple[int, int]]
+    """(existing, new) indices into `records`, in output order."""
+    normalized: dict[int, tuple[Record, ...]]
+    """Each record's normalized records (index → records)."""
+    rejects: list[Reject]
+    """Rejected lines, by line number."""
+    lines: int
+    timings: dict[str, float] = field(default_factory=dict)
+    _sides: list[Side] = field(default_factory=list, repr=False)
+
+    @property
+    def sha256(self) -> str:
+        """Hash of the ordered pairs (by id): a resumed run must rebuild the same plan."""
+        h = hashlib.sha256(f"{len(self.records)}\n".encode())
+        for e, n in self.pairs:
+            h.update(f"{self.records[e].id}\t{self.records[n].id}\n".encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
+
+    def pair(self, index: int) -> Pair:
+        """Pair `index` as the classifier takes it."""
+        if len(self._sides) != len(self.records):
+            self._sides = [r.side for r in self.records]
+        e, n = self.pairs[index]
+        return Pair(existing=self._sides[e], new=self._sides[n])
+
+
+def _normalize(rec: StoreRecord) -> tuple[Record, ...]:
+    # The same call as the classifier's comparer (features.compare_pair), so structure matches.
+    return tuple(normalize(rec.text, subject=rec.subject, observed_at=rec.observed_at))
+
+
+def build_plan(
+    lines: Iterable[str],
+    k: int = DEFAULT_K,
+    *,
+    max_postings: int = DEFAULT_MAX_POSTINGS,
+    progress: ProgressSink | None = None,
+) -> Plan:
+    """Read, validate, order, normalize and pick the candidate pairs of a store.
+
+    Raises:
+        InputError: `k` is not ≥ 1.
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise InputError("--candidates-per-record", f"must be an integer ≥ 1, got {k!r}")
+    progress = progress or NullProgress()
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    read = read_store(lines)
+    timings["read"] = time.perf_counter() - t0
+    rejects = list(read.rejects)
+    ordered = sorted(read.records, key=lambda r: (r.subject, r.observed_at, r.id))
+
+    t0 = time.perf_counter()
+    progress.phase("normalize", len(ordered))
+    kept: list[StoreRecord] = []
+    normalized_list: list[tuple[Record, ...]] = []
+    for i, rec in enumerate(ordered):
+        try:
+            normalized_list.append(_normalize(rec))
+            kept.append(rec)
+        except InputError as exc:
+            rejects.append(Reject(line=rec.line, field=exc.field, error=exc.message, raw=rec.text[:RAW_EXCERPT_CHARS]))
+        if i % 256 == 255:
+            progress.advance(256)
+    progress.advance(len(ordered) % 256)
+    timings["normalize"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    pairs: list[tuple[int, int]] = []
+    start = 0
+    while start < len(kept):
+        end = start
+        while end < len(kept) and kept[end].subject == kept[start].subject:
+            end += 1
+        group = range(start, end)
+        local = subject_pairs(
+            [kept[i].observed_at.timestamp() for i in group],
+            [slots_of(normalized_list[i]) for i in group],
+            [kept[i].text for i in group],
+            k,
+            max_postings,
+        )
+        pairs.extend((start + e, start + n) for e, n in local)
+        start = end
+    timings["candidates"] = time.perf_counter() - t0
+    rejects.sort(key=lambda r: r.line)
+    return Plan(kept, pairs, dict(enumerate(normalized_list)), rejects, read.lines, timings)
+
+
+# -- engines ---------------------------------------------------------------------------------------
+
+Chunk = tuple[int, list[Pair]]
+"""(chunk index, its pairs)."""
+
+
+class Engine(Protocol):
+    """Labels chunks of pairs; yields `(index, predictions)` in the order the chunks came."""
+
+    name: str
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What the results depend on besides the input (model hash, backend, batch size)."""
+        ...
+
+    def model_info(self) -> dict[str, str]:
+        """The model's name and version (for the summary)."""
+        ...
+
+    def label_chunks(self, chunks: Iterator[Chunk], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
+        """Label each chunk with `relabel_core.classify_window`."""
+        ...
+
+
+def plan_comparer(plan: Plan) -> Callable[[Pair], SlotComparison | None]:
+    """A classifier comparer that reuses the plan's normalizations (same result as the default)."""
+    by_side: dict[tuple[str, str, datetime], tuple[Record, ...]] = {
+        (r.text, r.subject, r.observed_at): plan.normalized[i] for i, r in enumerate(plan.records)
+    }
+
+    def compare(pair: Pair) -> SlotComparison | None:
+        sides = []
+        for side in (pair.existing, pair.new):
+            key = (side.text, side.subject, side.observed_at)
+            sides.append(by_side[key] if key in by_side else tuple(normalize(*key[:2], observed_at=key[2])))
+        return compare_all(list(sides[0]), list(sides[1]))
+
+    return compare
+
+
+class LocalEngine:
+    """Classify in this process, chunk after chunk (the model loads on the first chunk).
+
+    Args:
+        model_dir: the model directory.
+        backend: `onnx` (default) or `torch`.
+        batch_size: pairs per backend call.
+        threads: intra-op threads (None = the backend's default).
+    """
+
+    name = "local"
+
+    def __init__(self, model_dir: Path, backend: str = "onnx", batch_size: int = DEFAULT_BATCH_SIZE,
+                 threads: int | None = None) -> None:
+        from writegate.classifier import modeldir
+
+        self.model_dir = Path(model_dir)
+        self.meta = modeldir.read_meta(self.model_dir)
+        self.backend = backend
+        self.batch_size = batch_size
+        self.threads = threads
+
+    def fingerprint(self) -> dict[str, Any]:
+        """Model tree hash, backend and batch size."""
+        return model_fingerprint(self.model_dir, self.backend, self.batch_size)
+
+    def model_info(self) -> dict[str, str]:
+        """Name and version from writegate.json."""
+        return {"name": self.meta.name, "version": self.meta.version}
+
+    def label_chunks(self, chunks: Iterator[Chunk], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
+        """Classify each chunk in turn; the next chunk is encoded in a thread while the model runs.
+
+        Same results as `relabel_core.classify_window` per chunk (it is its two halves).
+        """
+        from concurrent.futures import Future, ThreadPoolExecutor
+
+        from writegate.classifier.model import Classifier
+        from writegate.server.relabel_core import encode_window, run_encoded
+
+        first = next(chunks, None)
+        if first is None:
+            return
+        loaded = Classifier.load(self.model_dir, self.backend, threads=self.threads)
+        clf = Classifier(loaded.meta, loaded.encoder, loaded.backend, fusion=loaded.fusion, comparer=plan_comparer(plan))
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="relabel-encode") as pool:
+            def submit(chunk: Chunk | None) -> tuple[int, Future[Sequence[Any]]] | None:
+                return None if chunk is None else (chunk[0], pool.submit(encode_window, clf, chunk[1]))
+
+            ahead = submit(first)
+            while ahead is not None:
+                index, encoded = ahead
+                items = encoded.result()
+                ahead = submit(next(chunks, None))
+                yield index, run_encoded(clf, items, self.batch_size)
+
+
+def model_fingerprint(model_dir: Path, backend: str, batch_size: int) -> dict[str, Any]:
+    """The part of a run's fingerprint that the model side gives."""
+    return {"model_sha256": checkpoint.sha256_tree(Path(model_dir)), "backend": backend, "batch_size": batch_size}
+
+
+# -- the run ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RelabelOptions:
+    """The options of one run (the CLI flags)."""
+
+    input: Path
+    out: Path
+    k: int = DEFAULT_K
+    keep_unrelated: bool = False
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    max_postings: int = DEFAULT_MAX_POSTINGS
+    restart: bool = False
+
+
+@dataclass
+class RunStats:
+    """What a run did and where its time went (seconds per phase)."""
+
+    lines: int
+    records: int
+    rejected: int
+    pairs: int
+    written: int
+    resumed_chunks: int
+    labels: dict[str, int]
+    timings: dict[str, float]
+
+
+def summary_path(out: Path) -> Path:
+    """`summary.json` beside the output."""
+    return out.with_name(SUMMARY_NAME)
+
+
+def rejects_path(out: Path) -> Path:
+    """`rejects.jsonl` beside the output."""
+    return out.with_name(REJECTS_NAME)
+
+
+def _dumps_line(obj: Mapping[str, Any], *, ascii_only: bool = False) -> str:
+    return json.dumps(obj, ensure_ascii=ascii_only)
+
+
+class _Tally:
+    """Counts and roles gathered while the edges are written; the summary reads them."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.labels: Counter[str] = Counter()
+        self.written = 0
+        self.superseded_by: dict[str, list[str]] = defaultdict(list)
+        self.in_conflict: set[str] = set()
+        self.conflicts: list[dict[str, Any]] = []
+        self.by_id = {r.id: r for r in plan.records}
+
+    def add(self, line: Mapping[str, Any]) -> None:
+        label = line["label"]
+        self.labels[label] += 1
+        if label == Label.SUPERSEDES.value:
+            self.superseded_by[line["existing_id"]].append(line["new_id"])
+        elif label == Label.CONTRADICTS.value:
+            e, n = self.by_id[line["existing_id"]], self.by_id[line["new_id"]]
+            self.in_conflict.update((e.id, n.id))
+            self.conflicts.append({
+                "subject": e.subject,
+                "existing_id": e.id,
+                "existing_text": e.text,
+                "existing_observed_at": _iso(e.observed_at),
+                "new_id": n.id,
+                "new_text": n.text,
+                "new_observed_at": _iso(n.observed_at),
+                "scores": line["scores"],
+            })
+
+    def role(self, record_id: str) -> StateRole:
+        if record_id in self.superseded_by:
+            return StateRole.HISTORICAL
+        if record_id in self.in_conflict:
+            return StateRole.IN_CONFLICT
+        return StateRole.CURRENT
+
+
+def _iso(dt: datetime) -> str:
+    return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _edges_bytes(lines: Iterable[str], tally: _Tally, keep_unrelated: bool) -> Iterator[bytes]:
+    for raw in lines:
+        line = json.loads(raw)
+        tally.add(line)
+        if keep_unrelated or line["label"] != Label.UNRELATED.value:
+            tally.written += 1
+            yield raw.encode("utf-8") + b"\n"
+
+
+def _summary_bytes(plan: Plan, tally: _Tally, options: RelabelOptions, model: Mapping[str, str]) -> Iterator[bytes]:
+    # A generator: it runs after the edges generator is exhausted, when the tally is complete.
+    roles = {r.id: tally.role(r.id).value for r in plan.records}
+    by_field = Counter(r.field for r in plan.rejects)
+    summary = {
+        "input": str(options.input),
+        "model": dict(model),
+        "options": {"candidates_per_record": options.k, "keep_unrelated": options.keep_unrelated},
+        "records": {
+            "lines": plan.lines,
+            "accepted": len(plan.records),
+            "rejected": len(plan.rejects),
+            "subjects": len({r.subject for r in plan.records}),
+        },
+        "rejects": {"file": REJECTS_NAME, "count": len(plan.rejects), "by_field": dict(sorted(by_field.items()))},
+        "pairs": {"classified": len(plan.pairs), "written": tally.written},
+        "labels": {label.value: tally.labels.get(label.value, 0) for label in Label},
+        "roles": {role.value: sum(1 for v in roles.values() if v == role.value) for role in StateRole},
+        "record_roles": roles,
+        "superseded_by": {r.id: tally.superseded_by[r.id] for r in plan.records if r.id in tally.superseded_by},
+        "conflicts": tally.conflicts,
+    }
+    yield (json.dumps(summary, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _rejects_bytes(rejects: Sequence[Reject]) -> Iterator[bytes]:
+    for r in rejects:
+        # ASCII escapes: a rejected line may hold invalid UTF-8 (kept as lone surrogates).
+        yield (_dumps_line(r.model_dump(), ascii_only=True) + "\n").encode("ascii")
+
+
+def _chunks(plan: Plan, start: int, chunk_size: int) -> Iterator[Chunk]:
+    total = len(plan.pairs)
+    for index in range(start, -(-total // chunk_size)):
+        lo, hi = index * chunk_size, min(total, (index + 1) * chunk_size)
+        yield index, [plan.pair(i) for i in range(lo, hi)]
+
+
+def relabel(
+    options: RelabelOptions,
+    engine: Engine,
+    *,
+    progress: ProgressSink | None = None,
+    on_step: checkpoint.StepHook | None = None,
+) -> RunStats:
+    """Run (or resume) a relabel: see the module docstring.
+
+    Args:
+        options: input, output and the knobs.
+        engine: `LocalEngine`, or `relabel_ray.RayEngine`.
+        progress: progress reporting.
+        on_step: called at each durable checkpoint step (tests crash there).
+
+    Returns:
+        Counts and the seconds spent per phase.
+
+    Raises:
+        InputError: unreadable input, bad option, or a checkpoint of a different run at `--out`.
+    """
+    progress = progress or NullProgress()
+    if options.chunk_size < 1:
+        raise InputError("chunk_size", f"must be ≥ 1, got {options.chunk_size}")
+    out = options.out
+    if out.is_dir():
+        raise InputError("--out", f"{out} is a directory")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    input_sha = checkpoint.sha256_file(options.input) if options.input.is_file() else None
+    if input_sha is None:
+        raise InputError("--input", f"{options.input} is not a file")
+    plan = build_plan(open_store(options.input), options.k, max_postings=options.max_postings, progress=progress)
+    progress.log(
+        f"read {plan.lines} lines: {len(plan.records)} records, {len(plan.rejects)} rejected; "
+        f"{len(plan.pairs)} candidate pairs"
+    )
+    fingerprint = {
+        "input_sha256": input_sha,
+        "candidates_per_record": options.k,
+        "max_postings": options.max_postings,
+        **engine.fingerprint(),  # not the engine's name: both run the same chunks identically
+    }
+    ckpt = checkpoint.Checkpoint.open(
+        out, fingerprint, plan_sha256=plan.sha256, total_items=len(plan.pairs), chunk_size=options.chunk_size,
+        restart=options.restart, **({"on_step": on_step} if on_step else {}),
+    )
+    try:
+        resumed = ckpt.committed
+        if resumed:
+            progress.log(f"resuming: {resumed} of {ckpt.total_chunks} chunks already done")
+        progress.phase("classify", len(plan.pairs), done=min(len(plan.pairs), resumed * options.chunk_size))
+        t0 = time.perf_counter()
+        for index, preds in engine.label_chunks(_chunks(plan, resumed, options.chunk_size), plan):
+            lo = index * options.chunk_size
+            lines = []
+            for offset, pred in enumerate(preds):
+                e, n = plan.pairs[lo + offset]
+                lines.append(_dumps_line(edge_line(plan.records[n].id, plan.records[e].id, pred)))
+            ckpt.commit_chunk(index, lines)
+            progress.advance(len(lines))
+        timings = dict(plan.timings)
+        timings["classify"] = time.perf_counter() - t0
+
+        t0 = time.perf_counter()
+        tally = _Tally(plan)
+        ckpt.finalize({
+            rejects_path(out): _rejects_bytes(plan.rejects),
+            out: _edges_bytes(ckpt.iter_lines(), tally, options.keep_unrelated),
+            summary_path(out): _summary_bytes(plan, tally, options, engine.model_info()),
+        })
+        timings["finalize"] = time.perf_counter() - t0
+    finally:
+        ckpt.close()
+    return RunStats(
+        lines=plan.lines,
+        records=len(plan.records),
+        rejected=len(plan.rejects),
+        pairs=len(plan.pairs),
+        written=tally.written,
+        resumed_chunks=resumed,
+        labels={label.value: tally.labels.get(label.value, 0) for label in Label},
+        timings=timings,
+    )

@@ -1,0 +1,219 @@
+"""`--engine ray`: the relabel chunks classified on Ray Data, one model per actor.
+
+The driver does what is cheap and must be global (read, validate, order, normalize, candidate
+search, checkpointing); Ray does the classification. Each checkpoint chunk is one row of a Ray
+dataset; `map_batches` runs `ChunkLabeler` — an actor pool, each actor holding one `Classifier` —
+which labels a whole chunk with `relabel_core.classify_window`, exactly as the local engine does,
+so the batches (and the numbers) are the same whichever engine ran a chunk. Results stream back
+in chunk order (`preserve_order`) and are committed one by one, so a killed Ray run resumes too.
+
+The model directory is read by the driver and shipped through the object store (only the files the
+backend needs), so worker nodes need no shared filesystem. On a cluster with GPUs each actor takes
+one GPU and runs the torch backend on CUDA (bf16); without GPUs, actors run onnxruntime with
+`threads` CPU threads each (default 1), as many actors as the cluster's CPUs allow.
+
+Ray is optional (`pip install 'writegate[ray]'`): it is imported only when this engine runs.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from writegate.classifier.types import Pair, Prediction
+from writegate.normalizer.errors import InputError
+from writegate.server.relabel import Chunk, Plan, model_fingerprint
+from writegate.server.relabel_core import DEFAULT_BATCH_SIZE, classify_window
+
+_SKIP_SUFFIXES: dict[str, tuple[str, ...]] = {"onnx": (".safetensors", ".bin"), "torch": (".onnx",)}
+
+
+def require_ray() -> ModuleType:
+    """Import ray (with Ray Data), or raise InputError saying how to install it."""
+    try:
+        import ray
+        import ray.data  # noqa: F401 - the Data library is a separate extra
+    except ImportError:
+        raise InputError("--engine", "ray is not installed: pip install 'writegate[ray]' (or 'ray[data]')") from None
+    return ray
+
+
+def model_bundle(model_dir: Path, backend: str) -> dict[str, bytes]:
+    """The model directory's top-level files that `backend` needs, by name."""
+    skip = _SKIP_SUFFIXES.get(backend, ())
+    return {p.name: p.read_bytes() for p in sorted(model_dir.iterdir()) if p.is_file() and not p.name.endswith(skip)}
+
+
+def encode_chunk(pairs: list[Pair]) -> str:
+    """A chunk's pairs as one JSON string (one dataset row)."""
+    return json.dumps([p.model_dump(mode="json") for p in pairs], ensure_ascii=False)
+
+
+def decode_predictions(raw: str) -> list[Prediction]:
+    """An actor's result back into predictions."""
+    return [Prediction.model_validate(p) for p in json.loads(raw)]
+
+
+class ChunkLabeler:
+    """The actor class of `map_batches`: one Classifier per actor, whole chunks per call.
+
+    Args:
+        bundle: `[ObjectRef]` of `model_bundle(...)` (in a list, so Ray passes the ref itself).
+        backend: `onnx` or `torch`.
+        batch_size: pairs per backend call.
+        threads: intra-op threads (CPU).
+        device: torch device (`cuda` on GPU actors).
+    """
+
+    def __init__(self, bundle: list[Any], backend: str, batch_size: int, threads: int | None, device: str | None) -> None:
+        import ray
+
+        from writegate.classifier.model import Classifier
+
+        files: dict[str, bytes] = ray.get(bundle[0])
+        self.dir = Path(tempfile.mkdtemp(prefix="writegate-model-"))
+        for name, data in files.items():
+            (self.dir / name).write_bytes(data)
+        self.clf = Classifier.load(self.dir, backend, threads=threads, device=device)
+        self.batch_size = batch_size
+
+    def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        results = []
+        for payload in batch["payload"]:
+            pairs = [Pair.model_validate(p) for p in json.loads(str(payload))]
+            preds = classify_window(self.clf, pairs, self.batch_size)
+            results.append(json.dumps([p.model_dump(mode="json") for p in preds]))
+        return {"chunk": np.asarray(batch["chunk"]), "result": np.asarray(results, dtype=object)}
+
+    def __del__(self) -> None:
+        shutil.rmtree(getattr(self, "dir", ""), ignore_errors=True)
+
+
+class RayEngine:
+    """Classify the chunks on Ray (see the module docstring).
+
+    Args:
+        model_dir: the model directory (on the driver).
+        backend: `onnx` or `torch`; None = torch on CUDA when the cluster has GPUs, else onnx.
+        batch_size: pairs per backend call.
+        threads: CPU threads per actor (default 1).
+        address: the cluster (`ray://host:10001`, `auto`); None = Ray's own default (RAY_ADDRESS,
+            else a new local instance).
+        actors: actor pool size; None = one per GPU, else CPUs // threads.
+        num_cpus: CPUs of a new local instance (None = all).
+    """
+
+    name = "ray"
+
+    def __init__(
+        self,
+        model_dir: Path,
+        backend: str | None = None,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        threads: int | None = None,
+        address: str | None = None,
+        actors: int | None = None,
+        num_cpus: int | None = None,
+    ) -> None:
+        from writegate.classifier import modeldir
+
+        self.ray = require_ray()
+        if actors is not None and actors < 1:
+            raise InputError("--ray-actors", f"must be ≥ 1, got {actors}")
+        self.model_dir = Path(model_dir)
+        self.meta = modeldir.read_meta(self.model_dir)
+        self.requested_backend = backend
+        self.batch_size = batch_size
+        self.threads = threads
+        self.address = address
+        self.actors = actors
+        self.num_cpus = num_cpus
+        self._started = False
+        self._gpus = 0.0
+        self._cpus = 1.0
+
+    # -- cluster -------------------------------------------------------------------------------
+    def _connect(self) -> None:
+        logging.getLogger("ray.data").setLevel(logging.WARNING)  # our progress bar says it already
+        if self.ray.is_initialized():
+            resources = self.ray.cluster_resources()
+        else:
+            kwargs: dict[str, Any] = {"logging_level": logging.WARNING, "include_dashboard": False}
+            if self.num_cpus is not None:
+                kwargs["num_cpus"] = self.num_cpus
+            try:
+                self.ray.init(address=self.address, **kwargs)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                raise InputError("--ray-address", f"cannot start or reach Ray ({self.address or 'local'}): {exc}") from None
+            self._started = True
+            resources = self.ray.cluster_resources()
+        self._gpus = float(resources.get("GPU", 0.0))
+        self._cpus = float(resources.get("CPU", 1.0))
+
+    @property
+    def backend(self) -> str:
+        """The backend the actors run."""
+        if self.requested_backend is not None:
+            return self.requested_backend
+        return "torch" if self._gpus >= 1 else "onnx"
+
+    def _pool(self) -> tuple[int, float, float, int | None, str | None]:
+        """(actors, CPUs per actor, GPUs per actor, threads, device)."""
+        if self._gpus >= 1 and self.backend == "torch":
+            return self.actors or int(self._gpus), 1.0, 1.0, self.threads, "cuda"
+        threads = self.threads or 1
+        return self.actors or max(1, int(self._cpus // threads)), float(threads), 0.0, threads, None
+
+    # -- Engine --------------------------------------------------------------------------------
+    def fingerprint(self) -> dict[str, Any]:
+        """Model tree hash, resolved backend and batch size (connects to Ray)."""
+        self._connect()
+        return model_fingerprint(self.model_dir, self.backend, self.batch_size)
+
+    def model_info(self) -> dict[str, str]:
+        """Name and version from writegate.json."""
+        return {"name": self.meta.name, "version": self.meta.version}
+
+    def label_chunks(self, chunks: Iterator[Chunk], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
+        """Run every remaining chunk through the actor pool; yield results in chunk order."""
+        ray = self.ray
+        rows = [{"chunk": index, "payload": encode_chunk(pairs)} for index, pairs in chunks]
+        try:
+            if not rows:
+                return
+            if not ray.is_initialized():
+                self._connect()
+            actors, cpus, gpus, threads, device = self._pool()
+            ctx = ray.data.DataContext.get_current()
+            ctx.execution_options.preserve_order = True
+            ctx.enable_progress_bars = False
+            bundle = ray.put(model_bundle(self.model_dir, self.backend))
+            ds = ray.data.from_items(rows, override_num_blocks=len(rows))
+            labelled = ds.map_batches(
+                ChunkLabeler,
+                fn_constructor_kwargs={"bundle": [bundle], "backend": self.backend, "batch_size": self.batch_size,
+                                       "threads": threads, "device": device},
+                batch_size=1,
+                batch_format="numpy",
+                compute=ray.data.ActorPoolStrategy(size=min(actors, len(rows))),
+                num_cpus=cpus,
+                num_gpus=gpus,
+            )
+            expected = iter(row["chunk"] for row in rows)
+            for row in labelled.iter_rows():
+                index = int(row["chunk"])
+                if index != next(expected):
+                    raise RuntimeError(f"Ray returned chunk {index} out of order")
+                yield index, decode_predictions(str(row["result"]))
+        finally:
+            if self._started:
+                ray.shutdown()
+                self._started = False

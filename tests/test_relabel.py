@@ -1,0 +1,460 @@
+"""`writegate relabel`: input validation, candidate selection, roles, the shared classify path, the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Iterator, Sequence
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.model import Classifier
+from writegate.classifier.types import Evidence, Pair, Prediction, Side
+from writegate.normalizer.errors import InputError
+from writegate.server import checkpoint
+from writegate.server.cli import main
+from writegate.server.commands.relabel import LogProgress
+from writegate.server.relabel import (
+    LexicalIndex,
+    Plan,
+    RelabelOptions,
+    build_plan,
+    parse_record,
+    read_store,
+    relabel,
+    subject_pairs,
+    terms,
+)
+from writegate.server.relabel_core import alabel_pairs, classify_window, edge_line, label_pairs
+
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def _line(id_: str = "m1", subject: str = "user:alice", text: str = "User works in EST",
+          observed_at: str = "2026-01-01", **extra: Any) -> str:
+    return json.dumps({"id": id_, "subject": subject, "text": text, "observed_at": observed_at, **extra})
+
+
+def _write_store(path: Path, rows: Sequence[tuple[str, str, str, str]]) -> Path:
+    path.write_text("".join(_line(*row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+# -- reading and validation --------------------------------------------------------------------
+
+BAD_LINES = [
+    ("not json", "line", "is not valid JSON"),
+    ("[1, 2]", "line", "must be a JSON object, got list"),
+    ("   ", "line", "is empty"),
+    (json.dumps({"subject": "user:a", "text": "x", "observed_at": "2026-01-01"}), "id", "is required"),
+    (json.dumps({"id": "a", "text": "x", "observed_at": "2026-01-01"}), "subject", "is required"),
+    (json.dumps({"id": "a", "subject": "user:a", "observed_at": "2026-01-01"}), "text", "is required"),
+    (json.dumps({"id": "a", "subject": "user:a", "text": "x"}), "observed_at", "is required"),
+    (_line(id_=7), "id", "must be a string, got int"),  # type: ignore[arg-type]
+    (_line(id_="x" * 201), "id", "is over 200 characters"),
+    (_line(id_=""), "id", "is empty"),
+    (_line(subject="Alice"), "subject", "must be an entity id `kind:slug`"),
+    (_line(subject="user:"), "subject", "must be an entity id `kind:slug`"),
+    (_line(text="   "), "text", "is empty or whitespace only"),
+    (_line(text="bell\u0007"), "text", "contains a control character (U+0007)"),
+    (_line(text=12), "text", "must be a string, got int"),  # type: ignore[arg-type]
+    (_line(observed_at="yesterday"), "observed_at", "is not an ISO 8601 date or datetime"),
+    (_line(observed_at="1900-01-01"), "observed_at", "year 1900 is outside 1970-2200"),
+    (_line(provenance="hearsay"), "provenance", "must be one of stated, inferred, imported"),
+    (_line(provenance={"kind": "hearsay"}), "provenance.kind", "must be one of"),
+]
+
+
+@pytest.mark.parametrize(("raw", "field", "message"), BAD_LINES, ids=[f"{f}-{i}" for i, (_, f, _) in enumerate(BAD_LINES)])
+def test_bad_line_is_rejected_naming_the_field(raw: str, field: str, message: str) -> None:
+    with pytest.raises(InputError) as info:
+        parse_record(raw, 3)
+    assert info.value.field == field
+    assert message in info.value.message
+
+
+@pytest.mark.parametrize(("extra", "observed_at", "expected"), [
+    ({}, "2026-01-01", datetime(2026, 1, 1, tzinfo=timezone.utc)),
+    ({"provenance": "imported"}, "2026-01-01T10:00:00+02:00", datetime(2026, 1, 1, 8, tzinfo=timezone.utc)),
+    ({"provenance": {"kind": "inferred", "source": "s1"}}, "2026-01-01T10:00:00Z", datetime(2026, 1, 1, 10, tzinfo=timezone.utc)),
+    ({"metadata": {"anything": 1}}, "2026-01-01T10:00:00", datetime(2026, 1, 1, 10, tzinfo=timezone.utc)),
+], ids=["date-only", "offset-to-utc", "provenance-object", "extra-fields-ignored"])
+def test_good_line(extra: dict[str, Any], observed_at: str, expected: datetime) -> None:
+    rec = parse_record(_line(observed_at=observed_at, **extra), 1)
+    assert (rec.id, rec.subject, rec.observed_at) == ("m1", "user:alice", expected)
+
+
+def test_read_store_keeps_first_duplicate_and_numbers_every_reject() -> None:
+    lines = [_line("a"), "oops", _line("b"), _line("a", text="again"), _line("c", subject="X")]
+    read = read_store(lines)
+    assert [r.id for r in read.records] == ["a", "b"]
+    assert [(r.line, r.field) for r in read.rejects] == [(2, "line"), (4, "id"), (5, "subject")]
+    assert read.rejects[1].error == "duplicate id 'a' (first on line 1)"
+    assert read.lines == 5
+
+
+def test_invalid_utf8_is_a_reject_not_a_crash(tmp_path: Path, tiny_model_dir: Path) -> None:
+    store = tmp_path / "store.jsonl"
+    store.write_bytes(_line("a").encode() + b"\n" + b'{"id": "b", "subject": "user:alice", "text": "caf\xe9", '
+                      b'"observed_at": "2026-01-01"}\n' + _line("c", text="User moved to London").encode() + b"\n")
+    out = tmp_path / "out" / "edges.jsonl"
+    assert main(["relabel", "--input", str(store), "--out", str(out), "--model", str(tiny_model_dir), "--quiet"]) == 0
+    (reject,) = [json.loads(x) for x in (out.parent / "rejects.jsonl").read_text().splitlines()]
+    assert (reject["line"], reject["field"], reject["error"]) == (2, "text", "contains invalid UTF-8")
+
+
+# -- candidates --------------------------------------------------------------------------------
+
+
+def test_terms() -> None:
+    assert terms("User moved to London, on 3 May (e-mail_me)!") == ["user", "moved", "to", "london", "on", "3",
+                                                                   "may", "mail", "me"]
+
+
+def test_lexical_index_ranks_by_cosine_and_skips_common_terms() -> None:
+    docs = [terms(t) for t in ["acme account owner", "acme account", "dog named biscuit", "acme", "the cat"]]
+    index = LexicalIndex(docs)
+    assert index.most_similar(0, 3, exclude=set()) == [1, 3]  # nothing shares a term with 2 or 4
+    assert index.most_similar(0, 1, exclude={1}) == [3]
+    capped = LexicalIndex(docs, max_postings=2)  # "acme" (3 docs) is skipped; "account" (2) is kept
+    assert capped.most_similar(0, 3, exclude=set()) == [1]
+
+
+def test_same_slot_partners_come_first_and_are_nearest_in_time() -> None:
+    # 0..5 share slot tz; 6 shares words with 0 only
+    texts = ["alpha"] * 6 + ["alpha beta"]
+    slots = [("timezone",)] * 6 + [()]
+    pairs = subject_pairs([float(i) for i in range(7)], slots, texts, k=2)
+    partners_of_3 = sorted({a for a, b in pairs if b == 3} | {b for a, b in pairs if a == 3})
+    assert partners_of_3 == [2, 4, 5]  # its own two nearest, and 5 (whose nearest are 4 and 3)
+    assert all(a < b for a, b in pairs)
+    assert pairs == sorted(pairs, key=lambda p: (p[1], p[0]))
+    assert [a for a, b in pairs if b == 6] == [0, 1]  # the slot-less record: lexical, ties by position
+
+
+def test_large_subject_is_not_all_pairs() -> None:
+    n, k = 3000, 4
+    texts = [f"user timezone note {i}" for i in range(n)]  # "user"/"timezone"/"note" are in every record
+    pairs = subject_pairs([float(i) for i in range(n)], [("timezone",)] * n, texts, k=k, max_postings=100)
+    assert len(pairs) <= n * k
+    assert max(b - a for a, b in pairs) <= k  # same-slot partners: the nearest in time
+
+
+def test_plan_orders_subject_time_id_and_orients_older_as_existing() -> None:
+    lines = [
+        _line("z", "user:bob", "User has a dog named Biscuit", "2026-01-01"),
+        _line("b", "user:alice", "User works in EST", "2026-02-01"),
+        _line("a", "user:alice", "User works in PST", "2026-02-01"),  # same time: id breaks the tie
+        _line("c", "user:alice", "User moved to London", "2026-01-01"),
+    ]
+    plan = build_plan(lines, k=3)
+    assert [r.id for r in plan.records] == ["c", "a", "b", "z"]
+    ids = [(plan.records[e].id, plan.records[n].id) for e, n in plan.pairs]
+    assert ("a", "b") in ids and ("c", "a") in ids and ("c", "b") in ids
+    assert all(plan.records[e].subject == plan.records[n].subject for e, n in plan.pairs)
+
+
+def test_plan_rejects_bad_k() -> None:
+    with pytest.raises(InputError, match="--candidates-per-record: must be an integer ≥ 1, got 0"):
+        build_plan([_line()], k=0)
+
+
+# -- roles and summary, with a rule engine -----------------------------------------------------
+
+
+class RuleEngine:
+    """Labels pairs by their texts (tests the pipeline without a model)."""
+
+    name = "rules"
+
+    def __init__(self, rules: dict[tuple[str, str], Label]) -> None:
+        self.rules = rules
+        self.seen: list[int] = []
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {"rules": sorted(f"{a}|{b}|{c.value}" for (a, b), c in self.rules.items())}
+
+    def model_info(self) -> dict[str, str]:
+        return {"name": "rules", "version": "1"}
+
+    def label_chunks(self, chunks: Iterator[tuple[int, list[Pair]]], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
+        for index, pairs in chunks:
+            self.seen.append(index)
+            yield index, [_pred(self.rules.get((p.existing.text, p.new.text), Label.UNRELATED)) for p in pairs]
+
+
+def _pred(label: Label) -> Prediction:
+    probs = {name: (0.6 if name == label.value else 0.1) for name in LABELS}
+    return Prediction(label=label, probabilities=probs, slot_match=label is not Label.UNRELATED, evidence=Evidence.BOTH)
+
+
+ACME_1, ACME_2 = "Michelle owns the Acme account", "Acme was handed off to Marcus"
+LYON, MARSEILLE, DOG = "User was born in Lyon", "User was born in Marseille", "User has a dog named Biscuit"
+ROLE_STORE = [
+    ("r1", "user:alice", ACME_1, "2026-01-01"),
+    ("r2", "user:alice", ACME_2, "2026-06-01"),
+    ("r3", "user:alice", LYON, "2026-01-01"),
+    ("r4", "user:alice", MARSEILLE, "2026-04-01"),
+    ("r5", "user:alice", DOG, "2026-02-01"),
+]
+RULES = {(ACME_1, ACME_2): Label.SUPERSEDES, (LYON, MARSEILLE): Label.CONTRADICTS}
+
+
+@pytest.mark.parametrize("keep_unrelated", [False, True], ids=["drop-unrelated", "keep-unrelated"])
+def test_roles_counts_and_conflicts(tmp_path: Path, keep_unrelated: bool) -> None:
+    store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
+    out = tmp_path / "edges.jsonl"
+    stats = relabel(RelabelOptions(input=store, out=out, k=4, keep_unrelated=keep_unrelated, chunk_size=2),
+                    RuleEngine(RULES))
+    edges = [json.loads(x) for x in out.read_text().splitlines()]
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["record_roles"] == {"r1": "historical", "r3": "in_conflict", "r5": "current",
+                                       "r4": "in_conflict", "r2": "current"}
+    assert summary["roles"] == {"current": 2, "historical": 1, "in_conflict": 2}
+    assert summary["superseded_by"] == {"r1": ["r2"]}
+    assert [(c["existing_id"], c["new_id"]) for c in summary["conflicts"]] == [("r3", "r4")]
+    assert sum(summary["labels"].values()) == summary["pairs"]["classified"] == stats.pairs
+    assert summary["labels"]["supersedes"] == 1 and summary["labels"]["contradicts"] == 1
+    written = summary["pairs"]["classified"] if keep_unrelated else 2
+    assert len(edges) == summary["pairs"]["written"] == written
+    by_pair = {(e["existing_id"], e["new_id"]): e for e in edges}
+    assert by_pair[("r1", "r2")]["label"] == "supersedes" and by_pair[("r3", "r4")]["label"] == "contradicts"
+    assert set(edges[0]) == {"new_id", "existing_id", "label", "scores", "evidence", "slot_match"}
+    assert not checkpoint.work_dir_for(out).exists()
+
+
+def test_checkpoint_of_another_run_is_refused_then_restart(tmp_path: Path) -> None:
+    store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
+    out = tmp_path / "edges.jsonl"
+    engine = RuleEngine(RULES)
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_first_chunk(step: str) -> None:
+        if step == "chunk:0":
+            raise Stop
+
+    with pytest.raises(Stop):
+        relabel(RelabelOptions(input=store, out=out, k=4, chunk_size=2), engine, on_step=stop_after_first_chunk)
+    with pytest.raises(InputError) as info:
+        relabel(RelabelOptions(input=store, out=out, k=3, chunk_size=2), engine)
+    assert info.value.field == "--out"
+    assert "(changed: candidates_per_record)" in info.value.message
+    assert "pass --restart" in info.value.message
+    engine.seen.clear()
+    relabel(RelabelOptions(input=store, out=out, k=4, chunk_size=2), engine)  # same args: resumes
+    assert engine.seen[0] == 1
+    relabel(RelabelOptions(input=store, out=out, k=3, chunk_size=2, restart=True), engine)
+    assert out.exists()
+
+
+def test_second_run_on_the_same_output_is_locked_out(tmp_path: Path) -> None:
+    out = tmp_path / "edges.jsonl"
+    first = checkpoint.Checkpoint.open(out, {"a": 1}, plan_sha256="x", total_items=4, chunk_size=2)
+    try:
+        with pytest.raises(InputError, match="another relabel run is writing this output"):
+            checkpoint.Checkpoint.open(out, {"a": 1}, plan_sha256="x", total_items=4, chunk_size=2)
+    finally:
+        first.close()
+
+
+def test_leftover_tmp_and_chunks_after_a_gap_are_discarded(tmp_path: Path) -> None:
+    out = tmp_path / "edges.jsonl"
+    ck = checkpoint.Checkpoint.open(out, {"a": 1}, plan_sha256="x", total_items=8, chunk_size=2)
+    ck.commit_chunk(0, ["{}"])
+    ck.close()
+    (ck.dir / "chunk-000001.jsonl.tmp").write_bytes(b"half a li")
+    (ck.dir / "chunk-000002.jsonl").write_bytes(b"{}\n")  # after a gap: not committed
+    again = checkpoint.Checkpoint.open(out, {"a": 1}, plan_sha256="x", total_items=8, chunk_size=2)
+    assert again.committed == 1
+    assert sorted(p.name for p in again.dir.iterdir()) == ["chunk-000000.jsonl", "lock", "manifest.json"]
+    again.close()
+
+
+# -- the shared classify path ------------------------------------------------------------------
+
+
+def _pairs(n: int) -> list[Pair]:
+    texts = ["User works in EST", "User moved to London last month and now works on UK time",
+             "Michelle owns the Acme account", "User prefers concise answers"]
+    return [Pair(existing=Side(text=texts[i % 4], observed_at=T0),
+                 new=Side(text=texts[(i * 3 + 1) % 4] + " " * (i % 3) + "!" * (i % 5), observed_at=T0 + timedelta(days=i)))
+            for i in range(n)]
+
+
+@pytest.fixture(scope="module")
+def clf(tiny_model_dir: Path) -> Classifier:
+    # fp32: int8's dynamic quantization scales depend on the whole batch, so only fp32 is
+    # padding-independent enough to compare different windowings
+    return Classifier.load(tiny_model_dir, precision="fp32")
+
+
+@pytest.mark.parametrize(("batch_size", "window"), [(1, 1), (4, 7), (64, 1024)], ids=["b1-w1", "b4-w7", "b64-w1024"])
+def test_label_pairs_matches_predict(clf: Classifier, batch_size: int, window: int) -> None:
+    pairs = _pairs(23)
+    got = list(label_pairs(clf, pairs, batch_size=batch_size, window=window))
+    want = clf.predict(pairs)
+    assert [p.label for p in got] == [p.label for p in want]
+    for g, w in zip(got, want, strict=True):
+        assert g.probabilities == pytest.approx(w.probabilities, abs=1e-5)
+
+
+def test_classify_window_is_deterministic(clf: Classifier) -> None:
+    pairs = _pairs(40)
+    assert classify_window(clf, pairs, 8) == classify_window(clf, pairs, 8)
+    assert classify_window(clf, [], 8) == []
+    with pytest.raises(InputError, match="batch_size: must be an integer ≥ 1, got 0"):
+        classify_window(clf, pairs, 0)
+
+
+def test_edge_line_rounds_scores() -> None:
+    pred = Prediction(label=Label.SUPERSEDES, probabilities={"unrelated": 0.1234567891, "supersedes": 0.8765432109},
+                      slot_match=True, evidence=Evidence.STRUCTURE)
+    assert edge_line("n", "e", pred) == {"new_id": "n", "existing_id": "e", "label": "supersedes",
+                                         "scores": {"unrelated": 0.123457, "supersedes": 0.876543},
+                                         "evidence": "structure", "slot_match": True}
+
+
+async def _stream(items: Sequence[Any], fail_at: int | None = None) -> AsyncIterator[tuple[int, Pair]]:
+    for i, item in enumerate(items):
+        if i == fail_at:
+            raise InputError(f"requests[{i}].new.text", "is empty")
+        await asyncio.sleep(0)
+        yield i, item
+
+
+@pytest.mark.parametrize(("n", "window", "depth"), [(0, 4, 1), (1, 4, 2), (37, 5, 2), (37, 64, 3)],
+                         ids=["empty", "one", "many-small-windows", "one-big-window"])
+async def test_alabel_pairs_keeps_order_and_bounds_windows(n: int, window: int, depth: int) -> None:
+    sizes: list[int] = []
+
+    async def run_window(pairs: list[Pair]) -> list[Prediction]:
+        sizes.append(len(pairs))
+        await asyncio.sleep(0)
+        return [_pred(Label.ELABORATES if int(p.new.observed_at.day) % 2 else Label.UNRELATED) for p in pairs]
+
+    pairs = _pairs(n)
+    got = [(k, p.label) async for k, p in alabel_pairs(_stream(pairs), run_window, window=window, depth=depth)]
+    assert [k for k, _ in got] == list(range(n))
+    assert all(1 <= s <= window for s in sizes) and sum(sizes) == n
+
+
+async def test_alabel_pairs_reraises_stream_error_after_earlier_results() -> None:
+    async def run_window(pairs: list[Pair]) -> list[Prediction]:
+        return [_pred(Label.UNRELATED) for _ in pairs]
+
+    got: list[int] = []
+    with pytest.raises(InputError, match=r"requests\[5\]\.new\.text: is empty"):
+        async for key, _ in alabel_pairs(_stream(_pairs(9), fail_at=5), run_window, window=2):
+            got.append(key)
+    assert got == [0, 1, 2, 3, 4]
+
+
+# -- the CLI -----------------------------------------------------------------------------------
+
+
+def test_cli_end_to_end_on_the_tiny_model(tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = tmp_path / "store.jsonl"
+    store.write_text("".join(_line(*row) + "\n" for row in ROLE_STORE) + "garbage\n", encoding="utf-8")
+    out = tmp_path / "o" / "edges.jsonl"
+    args = ["relabel", "--input", str(store), "--out", str(out), "--model", str(tiny_model_dir), "--keep-unrelated",
+            "-k", "4", "--chunk-size", "3", "--batch-size", "2"]
+    assert main(args) == 0
+    first = {p.name: p.read_bytes() for p in out.parent.iterdir()}
+    assert sorted(first) == ["edges.jsonl", "rejects.jsonl", "summary.json"]
+    summary = json.loads(first["summary.json"])
+    assert summary["records"] == {"lines": 6, "accepted": 5, "rejected": 1, "subjects": 1}
+    assert summary["pairs"]["written"] == summary["pairs"]["classified"] == len(first["edges.jsonl"].splitlines())
+    assert main(args) == 0  # a rerun from scratch gives the same bytes
+    assert {p.name: p.read_bytes() for p in out.parent.iterdir()} == first
+    err = capsys.readouterr().err
+    assert "pairs" in err and "edges →" in err
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--batch-size", "0"], "--batch-size: must be ≥ 1, got 0"),
+    (["-k", "0"], "--candidates-per-record: must be ≥ 1, got 0"),
+    (["--ray-address", "ray://h:10001"], "--ray-address: the --ray-* flags need --engine ray"),
+    (["--model", "/nonexistent/model"], "model: /nonexistent/model is not a directory"),
+], ids=["batch-size", "k", "ray-flag-without-ray", "missing-model"])
+def test_cli_bad_flags(tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str],
+                       flags: list[str], message: str) -> None:
+    store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
+    argv = ["relabel", "--input", str(store), "--out", str(tmp_path / "e.jsonl"), "--model", str(tiny_model_dir), *flags]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_missing_input(tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["relabel", "--input", str(tmp_path / "nope.jsonl"), "--out", str(tmp_path / "e.jsonl"),
+            "--model", str(tiny_model_dir), "--quiet"]
+    assert main(argv) == 2
+    assert f"--input: {tmp_path / 'nope.jsonl'} is not a file" in capsys.readouterr().err
+
+
+def test_quiet_log_lines() -> None:
+    now = [0.0]
+    lines: list[str] = []
+    progress = LogProgress(every_s=10.0, clock=lambda: now[0])
+    progress.log = lines.append  # type: ignore[method-assign]
+    progress.phase("classify", 1000, done=200)
+    now[0] = 5.0
+    progress.advance(100)  # < 10 s since the last line: silent
+    now[0] = 20.0
+    progress.advance(100)
+    progress.close()
+    assert lines == [
+        "classify: 1000 pairs (200 already done)",
+        "pairs 400/1000 (40.0%), 10 pairs/s, ETA 60 s",
+        "pairs 400/1000 (40.0%), 10 pairs/s",
+    ]
+
+
+async def test_alabel_pairs_through_the_dynamic_batcher(clf: Classifier) -> None:
+    # the gRPC Relabel wiring: windows go to Batcher.submit (cross-request batching, deadlines)
+    from writegate.classifier.batcher import Batcher
+
+    batcher = Batcher(clf, max_wait_ms=1)
+    await batcher.start()
+    try:
+        pairs = _pairs(30)
+
+        async def stream() -> AsyncIterator[tuple[int, Pair]]:
+            for i, p in enumerate(pairs):
+                yield i, p
+
+        got = [(k, p) async for k, p in alabel_pairs(stream(), lambda ps: batcher.submit(ps), window=8)]
+    finally:
+        await batcher.close()
+    want = clf.predict(pairs)
+    assert [k for k, _ in got] == list(range(30))
+    assert [p.label for _, p in got] == [p.label for p in want]
+
+
+def test_store_of_only_bad_lines_gives_empty_edges(tmp_path: Path, tiny_model_dir: Path) -> None:
+    store = tmp_path / "store.jsonl"
+    store.write_text("nope\n{}\n", encoding="utf-8")
+    out = tmp_path / "edges.jsonl"
+    assert main(["relabel", "--input", str(store), "--out", str(out), "--model", str(tiny_model_dir), "--quiet"]) == 0
+    assert out.read_bytes() == b""
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["records"]["rejected"] == 2 and summary["pairs"] == {"classified": 0, "written": 0}
+    assert [json.loads(x)["field"] for x in (tmp_path / "rejects.jsonl").read_text().splitlines()] == ["line", "id"]
+
+
+def test_ray_engine_without_ray_says_how_to_install(tmp_path: Path, tiny_model_dir: Path,
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray → ImportError
+    store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
+    argv = ["relabel", "--input", str(store), "--out", str(tmp_path / "e.jsonl"), "--model", str(tiny_model_dir),
+            "--engine", "ray"]
+    assert main(argv) == 2
+    assert "--engine: ray is not installed: pip install 'writegate[ray]'" in capsys.readouterr().err

