@@ -11,12 +11,15 @@ import grpc
 
 from writegate.classifier.model import ModelInfo
 from writegate.client.common import (
-    CHANNEL_OPTIONS,
     DEFAULT_TARGET,
     RETRYABLE,
+    PemSource,
     RelabelPair,
     RelabelResult,
     RetryPolicy,
+    auth_metadata,
+    channel_credentials,
+    channel_options,
     classify_request,
     normalize_request,
     prepare_write_request,
@@ -46,10 +49,25 @@ class AsyncClient:
         timeout: float | None = 10.0,
         retry: RetryPolicy = RetryPolicy(),  # noqa: B008 - frozen
         channel: grpc.aio.Channel | None = None,
+        tls: bool = False,
+        tls_ca: PemSource | None = None,
+        tls_cert: PemSource | None = None,
+        tls_key: PemSource | None = None,
+        tls_server_name: str | None = None,
+        token: str | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self._own_channel = channel is None
-        self.channel = channel or grpc.aio.insecure_channel(target, options=list(CHANNEL_OPTIONS))
+        self.metadata = auth_metadata(token)
+        if channel is None:
+            creds = channel_credentials(tls=tls, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key)
+            options = channel_options(tls_server_name)
+            channel = (
+                grpc.aio.insecure_channel(target, options=options)
+                if creds is None
+                else grpc.aio.secure_channel(target, creds, options=options)
+            )
+        self.channel = channel
         self.stub = pb_grpc.WriteGateStub(self.channel)
         self.timeout = timeout
         self.retry = retry
@@ -73,7 +91,7 @@ class AsyncClient:
         while True:
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
-                return await method(request, timeout=remaining)
+                return await method(request, timeout=remaining, metadata=self.metadata)
             except grpc.RpcError as exc:
                 if exc.code() not in RETRYABLE or attempt >= self.retry.retries:
                     raise_typed(exc)
@@ -120,7 +138,7 @@ class AsyncClient:
                 for p in pairs:
                     yield relabel_request(p)
 
-        call = self.stub.Relabel(requests(), timeout=timeout)
+        call = self.stub.Relabel(requests(), timeout=timeout, metadata=self.metadata)
         try:
             async for msg in call:
                 yield relabel_result(msg)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import grpc
 from pydantic import BaseModel, ConfigDict, Field
@@ -58,6 +59,66 @@ class RetryPolicy:
 
 
 RETRYABLE: frozenset[grpc.StatusCode] = frozenset({grpc.StatusCode.UNAVAILABLE})
+
+PemSource = str | Path | bytes
+"""A PEM file path, or the PEM bytes themselves."""
+
+
+def _pem(value: PemSource | None, field: str) -> bytes | None:
+    if value is None or isinstance(value, bytes):
+        return value
+    path = Path(value)
+    if not path.is_file():
+        raise InputError(field, f"{path} does not exist")
+    return path.read_bytes()
+
+
+def channel_credentials(
+    *,
+    tls: bool = False,
+    tls_ca: PemSource | None = None,
+    tls_cert: PemSource | None = None,
+    tls_key: PemSource | None = None,
+) -> grpc.ChannelCredentials | None:
+    """TLS credentials for a channel, or None for plaintext.
+
+    TLS is on when `tls` is set or any of the PEM arguments is given. `tls_ca` is the CA that signed
+    the server's certificate (None = the system roots); `tls_cert` + `tls_key` are the client's own
+    certificate for mutual TLS.
+
+    Raises:
+        InputError: a PEM file is missing, or only one of tls_cert / tls_key is given.
+    """
+    if not (tls or tls_ca is not None or tls_cert is not None or tls_key is not None):
+        return None
+    if (tls_cert is None) != (tls_key is None):
+        raise InputError("tls_key" if tls_key is None else "tls_cert", "mutual TLS needs both tls_cert and tls_key")
+    return grpc.ssl_channel_credentials(
+        root_certificates=_pem(tls_ca, "tls_ca"),
+        private_key=_pem(tls_key, "tls_key"),
+        certificate_chain=_pem(tls_cert, "tls_cert"),
+    )
+
+
+def channel_options(tls_server_name: str | None = None) -> list[tuple[str, int | str]]:
+    """The channel options (message limits; the TLS name to check, when it is not the target's host)."""
+    options: list[tuple[str, int | str]] = list(CHANNEL_OPTIONS)
+    if tls_server_name:
+        options.append(("grpc.ssl_target_name_override", tls_server_name))
+    return options
+
+
+def auth_metadata(token: str | None) -> tuple[tuple[str, str], ...]:
+    """`authorization: Bearer <token>` call metadata (empty without a token).
+
+    Raises:
+        InputError: the token is empty or holds whitespace or non-ASCII characters.
+    """
+    if token is None:
+        return ()
+    if not token or any(not 0x21 <= ord(c) <= 0x7E for c in token):
+        raise InputError("token", "must be non-empty visible ASCII without spaces")
+    return (("authorization", f"Bearer {token}"),)
 
 
 def raise_typed(exc: grpc.RpcError) -> None:

@@ -10,12 +10,15 @@ import grpc
 
 from writegate.classifier.model import ModelInfo
 from writegate.client.common import (
-    CHANNEL_OPTIONS,
     DEFAULT_TARGET,
     RETRYABLE,
+    PemSource,
     RelabelPair,
     RelabelResult,
     RetryPolicy,
+    auth_metadata,
+    channel_credentials,
+    channel_options,
     classify_request,
     normalize_request,
     prepare_write_request,
@@ -39,7 +42,14 @@ class Client:
         target: `host:port` of the server.
         timeout: default deadline per call in seconds (retries included); None = no deadline.
         retry: retries on UNAVAILABLE (backoff with jitter).
-        channel: an existing channel (then `target` is ignored and `close()` leaves it open).
+        channel: an existing channel (then `target` and the TLS options are ignored and `close()`
+            leaves it open).
+        tls: use TLS with the system's root CAs (implied by any of the next three).
+        tls_ca: the CA (PEM path or bytes) that signed the server's certificate.
+        tls_cert: the client certificate (PEM) for mutual TLS, with `tls_key`.
+        tls_key: the client certificate's private key (PEM).
+        tls_server_name: the name to check the server certificate against, when not the target's host.
+        token: bearer token sent as `authorization: Bearer <token>` on every call.
         sleep: the sleep used between retries (tests pass a fake).
 
     Raises (from every call):
@@ -55,10 +65,25 @@ class Client:
         timeout: float | None = 10.0,
         retry: RetryPolicy = RetryPolicy(),  # noqa: B008 - frozen
         channel: grpc.Channel | None = None,
+        tls: bool = False,
+        tls_ca: PemSource | None = None,
+        tls_cert: PemSource | None = None,
+        tls_key: PemSource | None = None,
+        tls_server_name: str | None = None,
+        token: str | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self._own_channel = channel is None
-        self.channel = channel or grpc.insecure_channel(target, options=list(CHANNEL_OPTIONS))
+        self.metadata = auth_metadata(token)
+        if channel is None:
+            creds = channel_credentials(tls=tls, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key)
+            options = channel_options(tls_server_name)
+            channel = (
+                grpc.insecure_channel(target, options=options)
+                if creds is None
+                else grpc.secure_channel(target, creds, options=options)
+            )
+        self.channel = channel
         self.stub = pb_grpc.WriteGateStub(self.channel)
         self.timeout = timeout
         self.retry = retry
@@ -82,7 +107,7 @@ class Client:
         while True:
             remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
-                return method(request, timeout=remaining)
+                return method(request, timeout=remaining, metadata=self.metadata)
             except grpc.RpcError as exc:
                 if exc.code() not in RETRYABLE or attempt >= self.retry.retries:
                     raise_typed(exc)
@@ -120,7 +145,7 @@ class Client:
 
         `timeout` bounds the whole stream; None = no deadline (the client default does not apply).
         """
-        responses = self.stub.Relabel((relabel_request(p) for p in pairs), timeout=timeout)
+        responses = self.stub.Relabel((relabel_request(p) for p in pairs), timeout=timeout, metadata=self.metadata)
         try:
             for msg in responses:
                 yield relabel_result(msg)

@@ -3,19 +3,29 @@
 Start-up order: bind the port with the standard health service saying NOT_SERVING, server
 reflection and the WriteGate service (UNAVAILABLE until ready); load the model off the event
 loop; start the batcher; run one warm-up batch; only then health says SERVING. Shutdown (SIGTERM
-or SIGINT): health NOT_SERVING, stop accepting new RPCs, drain in-flight ones for up to `grace_s`,
-stop the batcher, exit 0.
+or SIGINT): every new RPC is answered UNAVAILABLE ("shutting down": clients retry elsewhere),
+health NOT_SERVING, in-flight WriteGate RPCs drain for up to `grace_s`, stop the batcher, exit 0.
+
+Interceptors, outermost first: metrics, logging (request shape only; texts only with
+`--log-text`; texts of in-flight requests redacted from every log record), drain, bearer-token
+auth (when tokens are configured), admission (RESOURCE_EXHAUSTED before any work when the
+batcher's queue cannot take the candidates), decode guard (undecodable bytes → INVALID_ARGUMENT).
+TLS / mTLS and the token set are loaded, with clear errors, before the port is bound; see
+server/SECURITY.md.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 import logging
 import signal
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -26,6 +36,14 @@ from writegate.classifier.types import Pair, Side
 from writegate.normalizer.errors import InputError
 from writegate.server.config import ServerConfig
 from writegate.server.metrics import Metrics
+from writegate.server.privacy import TextRedactor, describe
+from writegate.server.security import (
+    AuthInterceptor,
+    DecodeGuardInterceptor,
+    load_tokens,
+    refusing_handler,
+    server_credentials,
+)
 from writegate.server.service import WriteGateService
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
@@ -35,8 +53,9 @@ log = logging.getLogger("writegate.server")
 SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["WriteGate"].full_name
 """`writegate.v1.WriteGate`."""
 SERVING = health_pb2.HealthCheckResponse.SERVING
+FINAL_GRACE_S = 1.0
+"""After the drain: how long gRPC's own stop waits for what is left (not WriteGate RPCs)."""
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024  # 256 candidates × 16 KiB texts fit with room to spare
 
 Loader = Callable[[], Any]
 """Returns a loaded classifier (`Classifier.load(...)`); runs in a worker thread."""
@@ -68,23 +87,33 @@ def _status_name(context: grpc.aio.ServicerContext, exc: BaseException | None) -
     return getattr(code, "name", "UNKNOWN") if code is not None else "UNKNOWN"
 
 
-Done = Callable[[str, str, float], None]
+class CallObserver(Protocol):
+    """Watches one RPC: each streamed request message, then its end."""
+
+    def message(self, request: Any) -> None: ...
+
+    def done(self, status: str, seconds: float) -> None: ...
 
 
-def _wrap_handler(handler: grpc.RpcMethodHandler, method: str, done: Done) -> grpc.RpcMethodHandler:
-    """Wrap a WriteGate handler so `done(method, status, seconds)` runs when the RPC ends."""
+Begin = Callable[[str, Any], CallObserver]
+"""`begin(method, request)` (request None for a stream) → the call's observer."""
+
+
+def _wrap_handler(handler: grpc.RpcMethodHandler, method: str, begin: Begin) -> grpc.RpcMethodHandler:
+    """Wrap a WriteGate handler so an observer sees the call (and its streamed requests) end to end."""
     if handler.unary_unary is not None:
         inner_uu = handler.unary_unary
 
         async def unary_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
             start, error = time.perf_counter(), None
+            call = begin(method, request)
             try:
                 return await inner_uu(request, context)
             except BaseException as exc:
                 error = exc
                 raise
             finally:
-                done(method, _status_name(context, error), time.perf_counter() - start)
+                call.done(_status_name(context, error), time.perf_counter() - start)
 
         return grpc.unary_unary_rpc_method_handler(
             unary_unary, handler.request_deserializer, handler.response_serializer
@@ -94,14 +123,21 @@ def _wrap_handler(handler: grpc.RpcMethodHandler, method: str, done: Done) -> gr
 
         async def stream_stream(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
             start, error = time.perf_counter(), None
+            call = begin(method, None)
+
+            async def observed() -> Any:
+                async for request in request_iterator:
+                    call.message(request)
+                    yield request
+
             try:
-                async for response in inner_ss(request_iterator, context):
+                async for response in inner_ss(observed(), context):
                     yield response
             except BaseException as exc:
                 error = exc
                 raise
             finally:
-                done(method, _status_name(context, error), time.perf_counter() - start)
+                call.done(_status_name(context, error), time.perf_counter() - start)
 
         return grpc.stream_stream_rpc_method_handler(
             stream_stream, handler.request_deserializer, handler.response_serializer
@@ -110,11 +146,11 @@ def _wrap_handler(handler: grpc.RpcMethodHandler, method: str, done: Done) -> gr
 
 
 class _WriteGateInterceptor(grpc.aio.ServerInterceptor):
-    """Wraps the WriteGate methods (not health or reflection) with `on_done`."""
+    """Wraps the WriteGate methods (not health or reflection) with `begin`'s observers."""
 
     prefix = f"/{SERVICE_NAME}/"
 
-    def on_done(self, method: str, status: str, seconds: float) -> None:
+    def begin(self, method: str, request: Any) -> CallObserver:
         raise NotImplementedError
 
     async def intercept_service(
@@ -126,28 +162,173 @@ class _WriteGateInterceptor(grpc.aio.ServerInterceptor):
         name = handler_call_details.method
         if handler is None or not name.startswith(self.prefix):
             return handler
-        return _wrap_handler(handler, name[len(self.prefix) :], self.on_done)
+        return _wrap_handler(handler, name[len(self.prefix) :], self.begin)
+
+
+@dataclass
+class _MetricsCall:
+    metrics: Metrics
+    method: str
+
+    def message(self, request: Any) -> None:
+        pass
+
+    def done(self, status: str, seconds: float) -> None:
+        self.metrics.rpc_done(self.method, status, seconds)
 
 
 class MetricsInterceptor(_WriteGateInterceptor):
-    """Request counts by status and latency histograms per RPC."""
+    """Request counts by status and latency histograms per RPC (labels: method, code — never text)."""
 
     def __init__(self, metrics: Metrics) -> None:
         self.metrics = metrics
 
-    def on_done(self, method: str, status: str, seconds: float) -> None:
-        self.metrics.rpc_done(method, status, seconds)
+    def begin(self, method: str, request: Any) -> CallObserver:
+        return _MetricsCall(self.metrics, method)
+
+
+class _LoggedCall:
+    def __init__(self, interceptor: LoggingInterceptor, method: str, request: Any) -> None:
+        self.owner, self.method, self.request = interceptor, method, request
+        self.messages = 0
+        self._stack = contextlib.ExitStack()
+        redactor = interceptor.redactor
+        self._held = self._stack.enter_context(redactor.track(request)) if redactor is not None else None
+        self._last: Any = None
+
+    def message(self, request: Any) -> None:
+        self.messages += 1
+        self._last = request
+        if self._held is not None:
+            self._held.append(request)
+
+    def done(self, status: str, seconds: float) -> None:
+        try:
+            if self.request is not None:
+                shape = describe(self.request, log_text=self.owner.log_text)
+            else:
+                shape = f"{self.messages} messages"
+                if self.owner.log_text and self._last is not None:
+                    shape += f", last: {describe(self._last, log_text=True)}"
+            level = (
+                logging.DEBUG if status == "OK"
+                else logging.WARNING if status in {"INTERNAL", "UNKNOWN"}
+                else logging.INFO
+            )
+            self.owner.logger.log(level, "%s %s %.1f ms (%s)", self.method, status, seconds * 1000, shape)
+        finally:
+            self._stack.close()
 
 
 class LoggingInterceptor(_WriteGateInterceptor):
-    """One log line per RPC: DEBUG when OK, WARNING for server-side failures, INFO otherwise."""
+    """One log line per RPC: DEBUG when OK, WARNING for server-side failures, INFO otherwise.
 
-    def __init__(self, logger: logging.Logger = log) -> None:
+    The line holds the request's shape; its memory texts only when `log_text`. While the RPC runs,
+    its texts are registered with `redactor` (so error logs cannot quote them).
+    """
+
+    def __init__(
+        self, logger: logging.Logger = log, *, log_text: bool = False, redactor: TextRedactor | None = None
+    ) -> None:
         self.logger = logger
+        self.log_text = log_text
+        self.redactor = redactor
 
-    def on_done(self, method: str, status: str, seconds: float) -> None:
-        level = logging.DEBUG if status == "OK" else logging.WARNING if status in {"INTERNAL", "UNKNOWN"} else logging.INFO
-        self.logger.log(level, "%s %s %.1f ms", method, status, seconds * 1000)
+    def begin(self, method: str, request: Any) -> CallObserver:
+        return _LoggedCall(self, method, request)
+
+
+class _DrainCall:
+    def __init__(self, owner: DrainInterceptor) -> None:
+        self.owner = owner
+        owner.in_flight += 1
+        owner._idle.clear()
+
+    def message(self, request: Any) -> None:
+        pass
+
+    def done(self, status: str, seconds: float) -> None:
+        self.owner.in_flight -= 1
+        if self.owner.in_flight == 0:
+            self.owner._idle.set()
+
+
+class DrainInterceptor(grpc.aio.ServerInterceptor):
+    """Counts WriteGate RPCs in flight; once `refuse_new()` ran, every new RPC (any service) gets
+    UNAVAILABLE "shutting down" — a code clients retry elsewhere — while the in-flight ones finish."""
+
+    prefix = f"/{SERVICE_NAME}/"
+
+    def __init__(self) -> None:
+        self.draining = False
+        self.in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def refuse_new(self) -> None:
+        """From now on, refuse every new RPC."""
+        self.draining = True
+
+    async def wait_idle(self, timeout: float) -> bool:
+        """Wait until no WriteGate RPC is in flight (or `timeout` s); True when idle."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), max(0.0, timeout))
+        except TimeoutError:
+            return False
+        return True
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(handler_call_details)
+        if handler is None:
+            return handler
+        if self.draining:
+            return refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        name = handler_call_details.method
+        if not name.startswith(self.prefix):
+            return handler
+        return _wrap_handler(handler, name[len(self.prefix) :], lambda method, request: _DrainCall(self))
+
+
+class AdmissionInterceptor(grpc.aio.ServerInterceptor):
+    """Sheds load before any work: a Classify/PrepareWrite whose candidates would not fit the
+    batcher's queue is answered RESOURCE_EXHAUSTED right after decoding — before validation and
+    normalization, which would otherwise run on the event loop for a request bound to be refused.
+
+    Args:
+        batcher: the batcher (None while loading: the servicer answers UNAVAILABLE then).
+    """
+
+    methods: frozenset[str] = frozenset({f"/{SERVICE_NAME}/Classify", f"/{SERVICE_NAME}/PrepareWrite"})
+
+    def __init__(self, batcher: Callable[[], Batcher | None]) -> None:
+        self.batcher = batcher
+
+    async def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler:
+        handler = await continuation(handler_call_details)
+        if handler is None or handler.unary_unary is None or handler_call_details.method not in self.methods:
+            return handler
+        inner = handler.unary_unary
+
+        async def unary_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            batcher = self.batcher()
+            n = len(getattr(request, "candidates", ()))
+            if batcher is not None and n and batcher.queue_depth + n > batcher.max_queue_pairs:
+                await context.abort(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"server busy: the queue holds {batcher.queue_depth} pairs; {n} more would exceed its limit "
+                    f"of {batcher.max_queue_pairs}",
+                )
+            return await inner(request, context)
+
+        return grpc.unary_unary_rpc_method_handler(unary_unary, handler.request_deserializer, handler.response_serializer)
 
 
 # -- the server --------------------------------------------------------------------------------
@@ -183,6 +364,34 @@ class WriteGateServer:
         self.ready = asyncio.Event()
         self._load_task: asyncio.Task[None] | None = None
         self._metrics_http: Any = None
+        self.drain = DrainInterceptor()
+        self.redactor: TextRedactor | None = None if config.log_text else TextRedactor(
+            keep_requests=4 * config.relabel_window + 16
+        )
+
+    def _interceptors(self) -> list[grpc.aio.ServerInterceptor]:
+        """Outermost first: metrics and logs see every answer (UNAUTHENTICATED included)."""
+        interceptors: list[grpc.aio.ServerInterceptor] = [
+            MetricsInterceptor(self.metrics),
+            LoggingInterceptor(log_text=self.config.log_text, redactor=self.redactor),
+            self.drain,
+        ]
+        tokens = load_tokens(self.config.auth_tokens)
+        if tokens is not None:
+            interceptors.append(AuthInterceptor(tokens))
+        interceptors.append(AdmissionInterceptor(lambda: self.batcher))
+        interceptors.append(DecodeGuardInterceptor(frozenset({SERVICE_NAME})))
+        return interceptors
+
+    def _warn_if_exposed(self, tls: bool, tokens: bool) -> None:
+        if _is_loopback(self.config.host):
+            return
+        if not tls:
+            log.warning("listening on %s WITHOUT TLS: memories cross the network in clear text (see server/SECURITY.md)",
+                        self.config.host)
+        if not tokens:
+            log.warning("listening on %s WITHOUT bearer tokens: anyone who can reach the port may call it",
+                        self.config.host)
 
     async def start(self) -> int:
         """Bind and start serving (NOT_SERVING); start loading the model. Returns the bound port.
@@ -190,14 +399,19 @@ class WriteGateServer:
         Raises:
             InputError: the port cannot be bound.
         """
+        cfg = self.config
+        credentials = server_credentials(cfg.tls_cert, cfg.tls_key, cfg.tls_client_ca)
+        interceptors = self._interceptors()
+        self._warn_if_exposed(credentials is not None, cfg.auth_tokens is not None)
         await self._set_health(NOT_SERVING)
         server = grpc.aio.server(
-            interceptors=[MetricsInterceptor(self.metrics), LoggingInterceptor()],
+            interceptors=interceptors,
             options=[
-                ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
-                ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+                ("grpc.max_receive_message_length", cfg.max_message_bytes),
+                ("grpc.max_send_message_length", cfg.max_message_bytes),
                 ("grpc.so_reuseport", 0),
             ],
+            maximum_concurrent_rpcs=cfg.max_concurrent_rpcs,
         )
         pb_grpc.add_WriteGateServicer_to_server(self.service, server)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, server)
@@ -206,13 +420,18 @@ class WriteGateServer:
             server,
         )
         try:
-            port = server.add_insecure_port(self.config.address)
+            if credentials is None:
+                port = server.add_insecure_port(self.config.address)
+            else:
+                port = server.add_secure_port(self.config.address, credentials)
         except RuntimeError as exc:
             raise InputError("port", f"cannot listen on {self.config.address}: {exc}") from None
         if port == 0:
             raise InputError("port", f"cannot listen on {self.config.address}")
         await server.start()
         self.server, self.port = server, port
+        if self.redactor is not None:
+            self.redactor.install()
         if self.config.metrics_port is not None:
             self._metrics_http = self.metrics.serve_http(self.config.metrics_port, self.config.metrics_host)
         log.info("listening on %s:%d (NOT_SERVING until the model is loaded and warm)", self.config.host, port)
@@ -260,13 +479,18 @@ class WriteGateServer:
         )
 
     async def stop(self, grace: float | None = None) -> None:
-        """Stop accepting, drain in-flight RPCs for up to `grace` seconds, stop the batcher."""
+        """Refuse new RPCs (UNAVAILABLE), drain in-flight ones for up to `grace` s, stop the batcher."""
         grace = self.config.grace_s if grace is None else grace
+        deadline = time.monotonic() + grace
+        self.drain.refuse_new()
         await self.health.enter_graceful_shutdown()
         if self._load_task is not None and not self._load_task.done():
             self._load_task.cancel()
         if self.server is not None:
-            await self.server.stop(grace)
+            if not await self.drain.wait_idle(grace):
+                log.warning("%d RPCs still running after the %.1f s grace: cancelling them", self.drain.in_flight, grace)
+            # what is left: health watches, reflection, calls accepted a moment before refuse_new()
+            await self.server.stop(min(FINAL_GRACE_S, max(0.0, deadline - time.monotonic())))
         if self._load_task is not None:
             try:
                 await self._load_task
@@ -279,6 +503,17 @@ class WriteGateServer:
             self._metrics_http.server_close()
             self._metrics_http = None
         log.info("stopped")
+        if self.redactor is not None:
+            self.redactor.uninstall()
+
+
+def _is_loopback(host: str) -> bool:
+    if host.strip("[]") == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def load_classifier(config: ServerConfig) -> Any:

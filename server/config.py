@@ -16,7 +16,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import MAX_TEXT_BYTES
@@ -24,6 +24,7 @@ from writegate.server.validate import Limits
 
 ENV_PREFIX = "WRITEGATE_"
 ENV_CONFIG = "WRITEGATE_CONFIG"
+DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024  # 257 memories of 16 KiB text (+ ids) fit twice over
 
 
 class BackendName(str, Enum):
@@ -57,6 +58,20 @@ class ServerConfig(BaseModel):
     metrics_host: str = Field(default="127.0.0.1", min_length=1, description="Address of the metrics endpoint.")
     grace_s: float = Field(default=10.0, ge=0, le=3600, description="Seconds to drain in-flight RPCs on shutdown.")
     log_level: str = Field(default="INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL)$", description="Log level.")
+    log_text: bool = Field(default=False, description="Write raw memory text to the logs (off: never logged).")
+    max_message_bytes: int = Field(
+        default=DEFAULT_MAX_MESSAGE_BYTES, ge=1024, le=1 << 30, description="Largest gRPC message accepted or sent."
+    )
+    max_concurrent_rpcs: int | None = Field(
+        default=1024, ge=1, le=1_000_000, description="RPCs in progress before RESOURCE_EXHAUSTED (None = unbounded)."
+    )
+    tls_cert: Path | None = Field(default=None, description="Server certificate chain (PEM); with tls_key turns TLS on.")
+    tls_key: Path | None = Field(default=None, description="Private key of tls_cert (PEM, unencrypted).")
+    tls_client_ca: Path | None = Field(default=None, description="CA (PEM) clients' certificates must chain to: mutual TLS.")
+    auth_tokens: Path | list[SecretStr] | None = Field(
+        default=None,
+        description="Bearer tokens: a file (one per line, blank/# lines ignored) or, in a config file, a list.",
+    )
 
     @property
     def address(self) -> str:

@@ -204,3 +204,78 @@ def test_deterministic_across_hash_seeds() -> None:
         for s in ("1", "2")
     }
     assert len(outs) == 1
+
+
+# ---------------------------------------------------------------- generator v2: weak spots and augmentation
+def _gap(p: dict) -> int:
+    return (dt.date.fromisoformat(p["new"]["observed_at"]) - dt.date.fromisoformat(p["existing"]["observed_at"])).days
+
+
+@pytest.mark.parametrize(
+    ("label", "group", "cue"),
+    [("corroborates", "nowsame", r"\b(still|now|these days|to this day|currently|nowadays|as of|unchanged|same|again|hasn't changed|nothing new|before|no change)\b"),
+     ("contradicts", "laterdeny", r"\b(never|wrong|correction|mistake|mix-up|error|incorrect)\b"),
+     ("elaborates", "reason", r"."),
+     ("supersedes", "subtle", r".")],
+    ids=["nowsame", "laterdeny", "reason", "subtle"],
+)
+def test_weak_spot_groups_have_long_gaps(pairs: list[dict], label: str, group: str, cue: str) -> None:
+    rows = [p for p in pairs if p["family"].endswith(f".{label}.{group}")]
+    assert len(rows) >= 20, (group, len(rows))
+    assert all(p["label"] == label for p in rows)
+    assert sum(_gap(p) > 180 for p in rows) / len(rows) >= 0.25, group
+    rx = re.compile(cue, re.I)
+    assert sum(bool(rx.search(p["new"]["text"])) for p in rows) / len(rows) >= 0.9, group
+
+
+def test_later_contradictions_and_long_gap_non_conflicts(pairs: list[dict]) -> None:
+    later_contra = [p for p in pairs if p["label"] == "contradicts" and _gap(p) > 180]
+    assert len(later_contra) / sum(p["label"] == "contradicts" for p in pairs) >= 0.15
+    for label in ("corroborates", "elaborates", "unrelated"):
+        rows = [p for p in pairs if p["label"] == label]
+        assert sum(_gap(p) > 180 for p in rows) / len(rows) >= 0.25, label
+
+
+@pytest.mark.parametrize(
+    ("text", "allowed"),
+    [("She prefers mornings.", {"She likes mornings.", "She favors mornings.", "She goes for mornings.", "She would rather have mornings."}),
+     ("I prefer mornings.", {"I like mornings.", "I favor mornings.", "I go for mornings.", "I would rather have mornings."}),
+     ("Tom reports to Ana.", {"Tom works under Ana.", "Tom rolls up to Ana.", "Tom answers to Ana."}),
+     ("She prefers to meet early.", {"She prefers to meet early."}),
+     ("Ana was born in Lyon.", {"Ana was born in Lyon."})],
+    ids=["third", "first", "reporting", "infinitive-kept", "no-predicate"],
+)
+def test_synonyms_keep_person_and_value(text: str, allowed: set[str]) -> None:
+    import random
+
+    from writegate.training.data.augment import synonyms
+
+    rng = random.Random(0)
+    outs = {synonyms(text, rng) for _ in range(40)}
+    assert outs <= allowed, outs - allowed
+    assert len(outs) == len(allowed)
+
+
+def test_typo_touches_only_common_words() -> None:
+    import random
+
+    from writegate.training.data.augment import typo
+
+    rng = random.Random(0)
+    for _ in range(30):
+        out = typo("Ana prefers the Zurich office", rng)
+        assert out != "Ana prefers the Zurich office"
+        assert out.startswith("Ana ") and "Zurich" in out and len(out) == len("Ana prefers the Zurich office")
+    assert typo("Ana 9am Zurich", rng) == "Ana 9am Zurich"
+
+
+def test_surface_shapes_spread_over_labels(pairs: list[dict]) -> None:
+    from writegate.training.data.augment import FRAME_PRE, SHAPE_PRE
+
+    starts = tuple(x.lstrip("!").split("{")[0].strip().lower() for x in FRAME_PRE + SHAPE_PRE if len(x.split("{")[0].strip()) > 2)
+    rates = {}
+    for label in LABELS:
+        rows = [p for p in pairs if p["label"] == label]
+        rates[label] = sum(p["new"]["text"].lower().startswith(starts) for p in rows) / len(rows)
+    assert min(rates.values()) >= 0.08, rates
+    assert max(rates.values()) - min(rates.values()) <= 0.1, rates

@@ -73,3 +73,18 @@ def test_export_requires_weights(tmp_path: Path) -> None:
 def test_export_cli_missing_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["export", "--model", str(tmp_path / "nope")]) == 2
     assert "is not a directory" in capsys.readouterr().err
+
+
+def test_int8_can_keep_ffn_outputs_fp32(tiny_model_dir: Path, tmp_path: Path) -> None:
+    import onnx
+
+    from writegate.training.export import quantize_int8
+
+    plain = quantize_int8(tiny_model_dir / "model.onnx", tmp_path / "plain.onnx")
+    mixed = quantize_int8(tiny_model_dir / "model.onnx", tmp_path / "mixed.onnx", fp32_ffn_out=True)
+
+    def fp32_matmuls(path: Path) -> int:
+        return sum(1 for n in onnx.load(str(path)).graph.node if n.op_type == "MatMul" and "/output/dense/" in n.name)
+
+    assert fp32_matmuls(plain) == 0
+    assert fp32_matmuls(mixed) == 2  # one FFN output projection per layer of the tiny model

@@ -248,7 +248,7 @@ def test_domain_fine_tuning_mixes_default_data(trained: tuple[Path, Path, int], 
     out = tmp_path / "tuned"
     rc = main(["train", "--data", str(user), "--init", str(init), "--default-data", str(default),
                "--mix-default-share", "0.5", "--out", str(out), "--max-steps", "1", "--eval-steps", "1",
-               "--batch-size", "8", "--dev-pairs", str(tmp_path / "absent.jsonl")])
+               "--batch-size", "8", "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx"])
     assert rc == 0
     err = capsys.readouterr().err
     from writegate.classifier import modeldir
@@ -258,3 +258,4 @@ def test_domain_fine_tuning_mixes_default_data(trained: tuple[Path, Path, int], 
     assert "mixing in" in err and "(50% share)" in err
     assert n_user_train is not None and meta.metrics["train.pairs"] == 2 * n_user_train
     assert "domain fine-tuning" in (out / modeldir.MODEL_CARD).read_text()
+    assert not (out / modeldir.ONNX_FP32).exists() and (out / modeldir.ONNX_INT8).is_file()

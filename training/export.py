@@ -37,8 +37,10 @@ class Parity(BaseModel):
 
 def load_torch_fp32(model_dir: Path) -> Any:
     """The HF model from `model_dir` in fp32 with eager attention (export- and parity-friendly)."""
+    import transformers
     from transformers import AutoModelForSequenceClassification
 
+    transformers.utils.logging.disable_progress_bar()
     modeldir.require_file(model_dir, modeldir.CONFIG)
     modeldir.require_file(model_dir, modeldir.SAFETENSORS)
     import torch
@@ -50,9 +52,12 @@ def load_torch_fp32(model_dir: Path) -> Any:
     return model
 
 
-def export_onnx(model_dir: str | Path, out_dir: str | Path | None = None, *, quantize: bool = True) -> list[Path]:
+def export_onnx(
+    model_dir: str | Path, out_dir: str | Path | None = None, *, quantize: bool = True, fp32_ffn_out: bool = False
+) -> list[Path]:
     """Export `model_dir`'s torch weights to ONNX fp32 (and int8) in `out_dir` (default: in place).
 
+    `fp32_ffn_out` keeps the FFN output projections unquantized (see `quantize_int8`).
     Files the runtime needs (tokenizer, config, writegate.json, weights, card) are copied into a
     different `out_dir`.
 
@@ -92,7 +97,7 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path | None = None, *, qua
         )
     written = [fp32]
     if quantize:
-        written.append(quantize_int8(fp32, out / modeldir.ONNX_INT8))
+        written.append(quantize_int8(fp32, out / modeldir.ONNX_INT8, fp32_ffn_out=fp32_ffn_out))
     if out.resolve() != model_dir.resolve():
         for name in COPY_FILES:
             src = model_dir / name
@@ -101,15 +106,28 @@ def export_onnx(model_dir: str | Path, out_dir: str | Path | None = None, *, qua
     return written
 
 
-def quantize_int8(fp32: Path, int8: Path) -> Path:
-    """Dynamic int8 quantization of the MatMul/Gather weights (onnxruntime.quantization)."""
+def quantize_int8(fp32: Path, int8: Path, *, fp32_ffn_out: bool = False) -> Path:
+    """Dynamic int8 quantization (onnxruntime.quantization), per-channel weight scales.
+
+    Measured on a MiniLM-L6 writegate model (1500 test pairs, 2 cores): per-tensor scales agreed
+    with fp32 on the argmax for 94.2% of pairs, per-channel for 97.8–98.4% at the same speed
+    (~550 pairs/s); also keeping the six FFN output projections in fp32 (`fp32_ffn_out`) reached
+    98.8% but ran at ~435 pairs/s and grew the file from 23 to 34 MB.
+    """
+    import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
+    exclude: list[str] = []
+    if fp32_ffn_out:
+        graph = onnx.load(str(fp32), load_external_data=False).graph
+        exclude = [n.name for n in graph.node
+                   if n.op_type == "MatMul" and "/output/dense/" in n.name and "/attention/" not in n.name]
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # quantize_dynamic warns to run pre-processing; not needed for BERT
     try:
-        quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8)
+        quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True,
+                         nodes_to_exclude=exclude)
     finally:
         root.setLevel(level)
     return int8

@@ -1,10 +1,12 @@
 """Named training settings. `default` is what `models/default/` is trained with.
 
 CPU budget of `default`: ≤ ~35 minutes on 2 cores. MiniLM-L6 (H384) at batch 32 with dynamic
-padding (pairs are ~40–90 tokens) measured ~1.1 s per optimizer step on this 2-core machine, so
-the run is capped at 1200 steps (~38k pairs seen: about 1.3 epochs of the generated training
-split, ~23 min of optimizer steps; encoding, calibration, export and evaluation add a few), with a dev-subsample evaluation every 200 steps and early stopping on dev
-macro-F1. A 150-step run at lr 8e-5 was still far from converged, hence lr 1e-4.
+padding (pairs are ~40–90 tokens) runs ~1.15 s per optimizer step on this 2-core machine, so the
+run is capped at 1200 steps (~38k pairs seen: about 1.3 epochs of the 29.8k generated training
+pairs), with a dev-subsample evaluation (800 pairs) every 200 steps and early stopping on dev
+macro-F1. Measured (2026-12-01, generator 1.0.0, 36k pairs): 1391 s of training, 25 min for the
+whole `writegate train --preset default` (generation, encoding, calibration, export, evaluation).
+A 150-step probe at lr 8e-5 was still far from converged, hence lr 1e-4.
 """
 
 from __future__ import annotations

@@ -62,6 +62,7 @@ class TrainConfig(BaseModel):
     command: str = Field(default="", description="The command line, for the model card.")
     data_manifest: dict[str, Any] | None = Field(default=None, description="The generator's manifest.json, if any.")
     work_dir: Path | None = Field(default=None, description="Checkpoints go here (default: a temp dir).")
+    drop_fp32_onnx: bool = Field(default=False, description="Delete model.onnx after the parity check (ship int8 only).")
     quiet: bool = False
 
 
@@ -367,7 +368,8 @@ def train(cfg: TrainConfig) -> TrainResult:
 
     dev_pred = trainer.predict(dev_ds)
     dev_logits = np.asarray(dev_pred.predictions[0] if isinstance(dev_pred.predictions, tuple) else dev_pred.predictions)
-    dev_gold = np.asarray([r["labels"] for r in dev_ds.rows])
+    # label_ids, not dev_ds order: with group_by_length the Trainer's eval sampler reorders too
+    dev_gold = np.asarray(dev_pred.label_ids, dtype=np.int64)
     temperature = fit_temperature(dev_logits, dev_gold)
     ece_before = expected_calibration_error(softmax(dev_logits, 1.0), dev_gold)
     ece_after = expected_calibration_error(softmax(dev_logits, temperature), dev_gold)
@@ -419,6 +421,8 @@ def train(cfg: TrainConfig) -> TrainResult:
                                n_train=len(train_ex), n_dev=len(dev_ex), threads=threads,
                                device="cuda" if use_cuda else f"cpu ({threads} threads)",
                                ece_before=ece_before, ece_after=ece_after))
+    if cfg.drop_fp32_onnx:  # keeps models/ small: int8 for onnx serving, fp16 safetensors for torch/--init
+        (out / modeldir.ONNX_FP32).unlink(missing_ok=True)
     if cfg.work_dir is None:
         shutil.rmtree(work, ignore_errors=True)
     from writegate.training.evaluate import render

@@ -31,6 +31,10 @@ def _parse(raw: str) -> Any:
         obj = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise InputError("line", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise InputError("line", "is nested too deeply to parse") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InputError("line", f"is not valid JSON ({exc})") from None
     return parse_pair(obj)
 
 

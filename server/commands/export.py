@@ -11,6 +11,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", required=True, help="model directory with config.json + model.safetensors")
     p.add_argument("--out", default=None, help="output directory (default: in place)")
     p.add_argument("--no-int8", action="store_true", help="skip the int8 quantization")
+    p.add_argument("--int8-fp32-ffn", action="store_true",
+                   help="keep the FFN output projections in fp32 (closer to fp32, ~20%% slower, +11 MB)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,7 +22,7 @@ def run(args: argparse.Namespace) -> int:
 
     src = Path(args.model)
     check_model_dir(src)
-    written = export_onnx(src, args.out, quantize=not args.no_int8)
+    written = export_onnx(src, args.out, quantize=not args.no_int8, fp32_ffn_out=args.int8_fp32_ffn)
     for path in written:
         print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
     out = Path(args.out) if args.out else src

@@ -38,6 +38,10 @@ def _one_line(raw: str, args: argparse.Namespace) -> list[dict[str, Any]]:
         item = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise InputError("line", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise InputError("line", "is nested too deeply to parse") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise InputError("line", f"is not valid JSON ({exc})") from None
     if not isinstance(item, dict):
         raise InputError("line", f"must be a JSON object, got {type(item).__name__}")
     unknown = sorted(set(item) - {"text", "subject", "observed_at", "provenance", "id"})

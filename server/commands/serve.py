@@ -35,12 +35,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--metrics-host", default=None, help="address of the metrics endpoint (default 127.0.0.1)")
     parser.add_argument("--grace-s", type=float, default=None, help="seconds to drain in-flight RPCs on shutdown")
     parser.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING, ERROR")
+    parser.add_argument("--log-text", action="store_const", const=True, default=None,
+                        help="write raw memory text to the logs (default: never; see server/SECURITY.md)")
+    parser.add_argument("--max-message-bytes", type=int, default=None,
+                        help="largest gRPC message accepted or sent (default 8 MiB)")
+    parser.add_argument("--max-concurrent-rpcs", type=int, default=None,
+                        help="RPCs in progress before RESOURCE_EXHAUSTED (default 1024)")
+    parser.add_argument("--tls-cert", type=Path, default=None, help="server certificate chain (PEM): turns TLS on")
+    parser.add_argument("--tls-key", type=Path, default=None, help="private key of --tls-cert (PEM, unencrypted)")
+    parser.add_argument("--tls-client-ca", type=Path, default=None,
+                        help="CA bundle (PEM) for mutual TLS: clients must present a certificate it signed")
+    parser.add_argument("--auth-tokens", type=Path, default=None, metavar="FILE",
+                        help="bearer tokens, one per line (# comments); clients send 'authorization: Bearer <token>'")
 
 
 FLAG_FIELDS: tuple[str, ...] = (
     "host", "port", "model", "backend", "device", "precision", "threads", "max_batch_tokens", "max_wait_ms",
     "max_queue_pairs", "max_candidates", "max_text_bytes", "max_future_hours", "relabel_window", "metrics_port",
-    "metrics_host", "grace_s", "log_level",
+    "metrics_host", "grace_s", "log_level", "log_text", "max_message_bytes", "max_concurrent_rpcs", "tls_cert",
+    "tls_key", "tls_client_ca", "auth_tokens",
 )
 """Every ServerConfig field has a flag (tests/test_service_config.py checks it)."""
 
@@ -55,7 +68,10 @@ def run(args: argparse.Namespace) -> int:
 
     def announce(app: object) -> None:
         port = getattr(app, "port", config.port)
-        print(f"writegate serve: SERVING on {config.host}:{port} ({config.backend.value}, model {config.model})", flush=True)
+        extras = [name for name, on in (("TLS", config.tls_cert is not None), ("mTLS", config.tls_client_ca is not None),
+                                        ("tokens", config.auth_tokens is not None)) if on]
+        print(f"writegate serve: SERVING on {config.host}:{port} ({config.backend.value}, model {config.model}"
+              f"{'; ' + ', '.join(extras) if extras else ''})", flush=True)
 
     try:
         return asyncio.run(serve(config, on_ready=announce))

@@ -46,6 +46,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--work-dir", type=Path, help="keep generated data and checkpoints here (default: a temp dir)")
     p.add_argument("--name", default="writegate-minilm-l6")
     p.add_argument("--version", default="0.1.0")
+    p.add_argument("--drop-fp32-onnx", action="store_true",
+                   help="delete model.onnx after the parity check (default for --preset default without --data: "
+                        "keeps models/ under 100 MB)")
     p.add_argument("--quiet", action="store_true")
 
 
@@ -72,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
                  "eval_steps": args.eval_steps, "seed": args.seed}
     preset = Preset.model_validate(preset.model_dump() | {k: v for k, v in overrides.items() if v is not None})
     data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
+    drop_fp32 = args.drop_fp32_onnx or (args.data is None and args.preset == "default")
     if data is None:
         if args.preset is None:
             raise InputError("data", "is missing: give --data FILE.jsonl, or --preset default to generate the data")
@@ -89,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         base=args.base, init=args.init, out=out or Path("models/custom"), preset=preset,
         mix_default_share=args.mix_default_share, default_data=args.default_data, fusion=args.fusion,
         threads=args.threads, name=args.name, version=args.version, command=shlex.join(["writegate", *sys.argv[1:]]),
-        data_manifest=manifest, work_dir=args.work_dir, quiet=args.quiet,
+        data_manifest=manifest, work_dir=args.work_dir, drop_fp32_onnx=drop_fp32, quiet=args.quiet,
     )
     result = train(cfg)
     print(json.dumps(result.model_dump(mode="json"), indent=2))

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from writegate.training.data.core import Ctx, Domain, Subj, choose, common_starts, lower_first, part as part_of, named, relative, render, third, user
+from writegate.training.data.augment import augment
 from writegate.training.data.pools import MONTHS, WEEKDAYS, Person, Pools
 
 # ---------------------------------------------------------------- generic phrasings
@@ -81,7 +82,39 @@ NEVER_NARRATIVE = ("{S} has never been to {city}.", "{S} couldn't make the {wd} 
                    "{S} no longer [sit] near the kitchen after the desk shuffle.", "{S} didn't get the {month} newsletter.",
                    "{S} moved {pp} 1:1 with {N} to {wd} this week only.")
 
-SAME, LATER, LONG, OLDER, NEUTRAL, SOON = "same", "later", "long", "older", "neutral", "soon"
+# change-like words around an unchanged value (corroborates "nowsame")
+NOWSAME_PRE = ("!These days, ", "!Still, ", "Now, as before, ", "To this day, ", "At this point, still ", "Even now, ",
+               "Years later, still: ", "Same story today: ", "As of {month}, ", "Currently, ", "Nowadays, ", "Checked again: ",
+               "Still the case in {month}: ", "Update: same as before — ", "Looked again in {month}: ")
+NOWSAME_POST = ("! these days", "!, still", " to this day", " even now", " — that hasn't changed", " currently",
+                " at the moment, same as always", ", same as back then", " now too", " — nothing new there",
+                ", still as of {month}", " (no change since)", ", like before")
+# added reason / condition / extra detail that keeps the value (elaborates "reason")
+REASON_POST = (" — mostly because it suits {pp} schedule", ", for practical reasons", ", mainly because of the {proj} work",
+               " (at least on weekdays)", ", except during the {month} crunch", ", which works well for {po}",
+               " — the whole team knows about it", ", and {pr} is happy with that", ", at least most of the time",
+               " — agreed with {N} in {month}", ", and has been since the {proj} kickoff", ", mostly for the {city} trips",
+               ", partly because of {topic}", " — {pr} explained why at length", ", with {N} as the backup",
+               ", unless something urgent comes up", ", which {N} set up", " — details are in the {proj} doc")
+REASON_PRE = ("Some context: ", "Why: ", "Detail worth keeping: ", "Background on this: ", "More detail: ",
+              "Extra context from {N}: ")
+# explicit denial / correction of an error, recorded long after the existing note (contradicts "laterdeny")
+LATERDENY_PRE = ("!That was never true — ", "!Correction: ", "The old note was wrong — ", "Whoever wrote that got it wrong: ",
+                 "No, that's a mistake: ", "Fixing an old error: ", "That earlier entry was never right; ",
+                 "Setting the record straight: ", "Mistake in the old notes — ", "{old} was wrong — ", "The {old} thing was a mix-up; ",
+                 "Old record is incorrect: ", "Looked into it — the note was wrong, ", "It was never {old}: ")
+LATERDENY_POST = (" — it's always been that way", "; it was never {old}", ", and it always has been",
+                  " (the {old} note was wrong all along)", " — {old} was never right", ", not {old} — that was a mix-up",
+                  "; the {old} thing was never true", " (always was, the old entry was an error)", " — never {old}, not once")
+# subtle change cues (supersedes "subtle")
+SUBTLE_PRE = ("Since {pp} promotion, ", "After the move, ", "Post-reorg: ", "New setup: ", "Going forward, ",
+              "This quarter, ", "After the {month} changes, ", "Ever since the {proj} launch, ", "Fresh from the {wd} sync: ",
+              "With the new org, ", "Following the handover, ")
+SUBTLE_POST = (" (new)", " after the switch", " since the {month} change", " — different from before", ", which is new",
+               " for a few weeks now", " these past weeks", " (changed recently)", " going forward", " after the reshuffle",
+               " since the start of the quarter", " — updated")
+
+SAME, LATER, LONG, OLDER, NEUTRAL, SOON, WIDE = "same", "later", "long", "older", "neutral", "soon", "wide"
 
 
 @dataclass(frozen=True)
@@ -101,16 +134,16 @@ def groups(d: Domain, label: str) -> tuple[str, ...]:
             return ()
         if d.kind == "multi":
             return ("verb",) if (d.change or d.stop) else ()
-        return ("verb", "temporal", "marker", "implicit", "nocue", "stop")
+        return ("verb", "temporal", "marker", "implicit", "nocue", "stop", "subtle")
     if label == "contradicts":
         if d.kind == "multi":
             return ("deny", "correct")
-        return ("source", "deny", "correct", "older") + (("later",) if d.kind == "immutable" else ())
+        return ("source", "deny", "correct", "older", "laterdeny") + (("later",) if d.kind == "immutable" else ())
     if label == "elaborates":
-        g = ("detail",) + (("narrow",) if d.general else ())
+        g = ("detail",) + (("reason",) if d.kind != "immutable" else ()) + (("narrow",) if d.general else ())
         return g + (("also", "addplain", "addmarker") if d.kind == "multi" else ())
     if label == "corroborates":
-        return ("para", "still") + (("general",) if d.general else ()) + (("negre",) if d.negre else ())
+        return ("para", "still", "nowsame") + (("general",) if d.general else ()) + (("negre",) if d.negre else ())
     if label == "unrelated":
         return ("othersubj", "othertopic", "narrative")
     raise ValueError(f"unknown label {label!r}")
@@ -197,6 +230,9 @@ class Builder:
                 e = self.compound(e, person, se)
             if b.label in ("supersedes", "contradicts", "unrelated") and self.rng.random() < 0.1:
                 n = self.compound(n, person, sn)
+            if b.label == "unrelated" and group != "narrative" and self.rng.random() < 0.15 and ":" not in n[:30] and "?" not in n:
+                # "Update:" / "These days" on another person's or another topic's news is no change of e
+                n = render(self.t(MARKER_PRE + IMPLICIT_PRE), self.glob(), sn) + " " + lower_first(n, self.common)
             res.append(Built(e, n, b.when, b.label))
         return res
 
@@ -271,6 +307,10 @@ class Builder:
                 return [Built(e, n, LATER, label)]
             if group == "nocue":
                 return [Built(e, new_state(B, 0.4), LONG, label)]
+            if group == "subtle":
+                s = new_state(B, 0.2)
+                n = pre(SUBTLE_PRE, s, B) if rng.random() < 0.45 or "?" in s else post(SUBTLE_POST, s, B)
+                return [Built(e, n, LATER if rng.random() < 0.5 else LONG, label)]
         if label == "contradicts":
             if group == "source":
                 return [Built(e, new_state(B, 0.5), SAME, label)]
@@ -291,6 +331,10 @@ class Builder:
                 if d.change and rng.random() < 0.15:
                     s = R(self.t(d.change), B, sn)
                 return [Built(e, s, OLDER, label)]
+            if group == "laterdeny":  # the new record is later, but it denies or corrects, it does not report a change
+                s = new_state(B, 0.3)
+                n = pre(LATERDENY_PRE, s, B) if rng.random() < 0.55 or "?" in s else post(LATERDENY_POST, s, B)
+                return [Built(e, n, LONG, label)]
             if group == "later":  # immutable slot: a later record with another value is still a conflict
                 return [Built(e, new_state(B, 0.4), LONG if rng.random() < 0.5 else LATER, label)]
         if label == "elaborates":
@@ -298,7 +342,13 @@ class Builder:
                 n = R(self.t(d.elab), A, sn)
                 if rng.random() < 0.2:
                     n = pre(ADD_PRE, n, A)
-                return [Built(e, n, NEUTRAL, label)]
+                return [Built(e, n, self.mixed(), label)]
+            if group == "reason":  # the same value plus a reason, condition or extra detail, often much later
+                s = new_state(A, 0.15) if rng.random() < 0.7 else R(self.t(d.elab), A, sn)
+                n = post(REASON_POST, s, A) if rng.random() < 0.75 and "?" not in s else pre(REASON_PRE, s, A)
+                if rng.random() < 0.3:
+                    n = pre(NOWSAME_PRE, n, A) if not n[:12].count(":") else n
+                return [Built(e, n, WIDE, label)]
             if group == "narrow":
                 eg = R(self.t(d.general), A, se)
                 n = R(self.t(d.elab), A, sn) if rng.random() < 0.3 else self.state(d, A, sn)[0]
@@ -314,11 +364,15 @@ class Builder:
                 return [Built(e, n, NEUTRAL, label)]
         if label == "corroborates":
             if group == "para":
-                return [Built(e, new_state(A, 0.12), NEUTRAL, label)]
+                return [Built(e, new_state(A, 0.12), self.mixed(), label)]
             if group == "still":
                 s = new_state(A, 0.3)
                 n = pre(STILL_PRE, s, A) if rng.random() < 0.5 else post(STILL_POST, s, A)
                 return [Built(e, n, NEUTRAL, label)]
+            if group == "nowsame":  # change-like words, long gap, other wording, same value
+                s = new_state(A, 0.05)
+                n = pre(NOWSAME_PRE, s, A) if rng.random() < 0.5 or "?" in s else post(NOWSAME_POST, s, A)
+                return [Built(e, n, WIDE, label)]
             if group == "general":
                 # a less specific restatement may only use what the existing text said
                 known = set(_KEY.findall(etpl)) | set(c.A) | {"S", "P", "O", "pr", "pp", "po"}
@@ -339,7 +393,7 @@ class Builder:
                         n = R(rng.choice(plain), {**B, "old": A["v"]}, so)
                     else:
                         n = self.state(d, ctx, so, avoid=etpl)[0] if rng.random() < 0.5 else R(etpl, ctx, so)
-                    return [Built(e, n, NEUTRAL, label)]
+                    return [Built(e, n, self.mixed(), label)]
                 ob = c.other_base or {**c.base}
                 octx = {**B, **ob} if rng.random() < 0.5 else {**A, **ob}
                 if d.change and rng.random() < 0.35:
@@ -348,7 +402,7 @@ class Builder:
                     n = R(etpl, octx, sn) if rng.random() < 0.5 else self.state(d, octx, sn)[0]
                 if n == e:
                     return []
-                return [Built(e, n, NEUTRAL, label)]
+                return [Built(e, n, self.mixed(), label)]
             if group == "othertopic":
                 od = rng.choice([x for x in self.domains if topic(x.slot) != topic(d.slot) and x.person_subject])
                 self._used.add(od.slot)
@@ -365,7 +419,7 @@ class Builder:
                     n = self.state(od, octx, sn)[0]
                 if not d.person_subject and person is not None:
                     n = self.state(od, octx, named(person, "first"))[0]
-                return [Built(e, n, NEUTRAL, label)]
+                return [Built(e, n, self.mixed(), label)]
             if group == "narrative":
                 s = sn if d.person_subject or c.person is None else named(c.person, "first")
                 return [Built(e, R(self.t(NARRATIVE), {**g, **c.extra}, s), NEUTRAL, label)]
@@ -375,8 +429,15 @@ class Builder:
         raise ValueError(f"no construction for {d.slot}.{label}.{group}")
 
     # ------------------------------------------------------------ dates and decoration
+    def mixed(self) -> str:
+        """Date policy for non-conflicts that must not read gap + rewording as a change: half wide gaps."""
+        return WIDE if self.rng.random() < 0.45 else NEUTRAL
+
     def dates(self, when: str) -> tuple[dt.date, dt.date]:
         r = self.rng
+        if when == WIDE:  # non-conflicts with mostly long gaps
+            x = r.random()
+            when = SAME if x < 0.2 else (OLDER if x < 0.3 else LONG)
         if when == NEUTRAL:
             x = r.random()
             when = SAME if x < 0.3 else (OLDER if x < 0.42 else LATER)
@@ -413,6 +474,7 @@ class Builder:
         if r.random() < 0.12 and "?" not in text:
             sfx = render("x" + self.t(FILLER_POST), self.glob(), user(self.p.person(), "User"))[1:]
             text = text.rstrip(".") + sfx + "."
+        text = augment(text, r, self.split, self.common, {"topic": r.choice(TOPICS), "N": self.p.person().first})
         if r.random() < 0.3:
             text = contract(text)
         x = r.random()
@@ -433,6 +495,7 @@ TOPICS_OF: dict[str, str] = {
     "reporting_line": "org", "role": "org", "teams": "org", "diet": "food", "allergies": "food",
     "family": "family", "children": "family", "birthday": "bio", "birthplace": "bio", "citizenship": "bio",
     "graduation_year": "bio", "approval_limit": "money", "budget": "money",
+    "hobbies": "leisure", "instruments": "leisure", "languages_spoken": "langs", "native_language": "langs",
 }
 
 

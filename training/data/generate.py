@@ -14,19 +14,19 @@ from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
-from writegate.training.data import dom_extra, dom_personal, dom_prefs, dom_work
+from writegate.training.data import dom_extra, dom_more, dom_personal, dom_prefs, dom_work
 from writegate.training.data.build import Builder, groups, twin_ok
 from writegate.training.data.core import SPLITS, Domain
 from writegate.training.data.pools import make_pools
 
-GENERATOR_VERSION = "1.0.0"
+GENERATOR_VERSION = "2.0.0"
 LABELS: tuple[str, ...] = ("supersedes", "contradicts", "elaborates", "corroborates", "unrelated")
 MIN_WORDS, MAX_WORDS = 3, 45
 
 
 def all_domains() -> tuple[Domain, ...]:
     """Every slot domain the generator knows."""
-    return dom_work.DOMAINS + dom_prefs.DOMAINS + dom_personal.DOMAINS + dom_extra.DOMAINS
+    return dom_work.DOMAINS + dom_prefs.DOMAINS + dom_personal.DOMAINS + dom_extra.DOMAINS + dom_more.DOMAINS
 
 
 def family_id(slot: str, label: str, group: str) -> str:
@@ -120,10 +120,14 @@ def generate(n: int, seed: int) -> list[dict]:
         group = rng.choice(by_dom[label][slot])
         fam = family_id(slot, label, group)
         b = builders[splits[fam]]
+        decorated: dict[tuple[str, str], str] = {}  # twins reuse the same surface texts under both labels
         for built in b.build(dmap[slot], label, group):
             te, tn = b.dates(built.when)
-            e = _year(b.decorate(built.existing, 0.12), te.year)
-            nw = _year(b.decorate(built.new, 0.25), tn.year)
+            for side, raw, p_attr in (("e", built.existing, 0.12), ("n", built.new, 0.25)):
+                if (side, raw) not in decorated:
+                    decorated[(side, raw)] = b.decorate(raw, p_attr)
+            e = _year(decorated[("e", built.existing)], te.year)
+            nw = _year(decorated[("n", built.new)], tn.year)
             if e == nw or not (MIN_WORDS <= len(e.split()) <= MAX_WORDS and MIN_WORDS <= len(nw.split()) <= MAX_WORDS):
                 continue
             key = (e, nw, te.isoformat(), tn.isoformat())

@@ -1,0 +1,227 @@
+"""Load and overload of `writegate serve` on loopback: throughput, latency, errors, server RSS.
+
+    python bench/load.py [--model DIR] [--clients 8] [--seconds 10] [--k 16] [--max-queue-pairs 512]
+
+Three phases against one spawned server (the tiny random model unless `--model`):
+
+1. **base**: `--clients` closed-loop clients (each sends its next PrepareWrite of `--k` candidates
+   when the last one returned) for `--seconds`: throughput R (requests/s), p50/p99;
+2. **overload**: open-loop arrivals at `--overload` × R (default 4×) for `--seconds`, whatever the
+   answers (requests outstanding in this process are capped at `--max-outstanding`): the server
+   must answer the excess RESOURCE_EXHAUSTED *quickly* (its queue is bounded by
+   `--max-queue-pairs` pairs and `--max-concurrent-rpcs` RPCs) while the admitted requests keep a
+   bounded latency — instead of queueing without bound;
+3. **recovery**: the base load again: no errors, latency back near the base.
+
+Reported per phase: requests, throughput, p50/p99 of OK answers, p50/p99 of RESOURCE_EXHAUSTED
+answers, errors by status; the server's RSS sampled every 0.25 s. Loopback only; every phase is
+bounded in time and in outstanding requests. `--check` (default on) exits 1 when an expectation
+fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import grpc
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serverproc import Server, spawn  # noqa: E402
+from writegate.v1 import writegate_pb2 as pb  # noqa: E402
+from writegate.v1 import writegate_pb2_grpc as pb_grpc  # noqa: E402
+
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+EXISTING = ["User prefers morning meetings", "User works in EST", "Michelle owns the Acme account",
+            "User has a dog named Biscuit", "User prefers Slack over email", "User was born in Lyon"]
+NEW = ["User moved to London last month", "Acme was handed off to Marcus in June",
+       "User prefers meetings 9-10am on Tuesdays", "Actually she has always been on Pacific time"]
+
+
+def request(i: int, k: int) -> pb.PrepareWriteRequest:
+    def mem(mem_id: str, text: str, at: datetime) -> pb.Memory:
+        m = pb.Memory(id=mem_id, subject="user:alice", text=text)
+        m.observed_at.FromDatetime(at.replace(tzinfo=None))
+        return m
+
+    return pb.PrepareWriteRequest(
+        memory=mem(f"n{i}", NEW[i % len(NEW)], T0 + timedelta(days=100)),
+        candidates=[mem(f"c{j}", EXISTING[(i + j) % len(EXISTING)], T0 + timedelta(days=j)) for j in range(k)],
+    )
+
+
+@dataclass
+class Phase:
+    name: str
+    seconds: float = 0.0
+    ok: list[float] = field(default_factory=list)
+    exhausted: list[float] = field(default_factory=list)
+    codes: Counter = field(default_factory=Counter)
+    rss: list[float] = field(default_factory=list)
+
+    def record(self, code: str, seconds: float) -> None:
+        self.codes[code] += 1
+        if code == "OK":
+            self.ok.append(seconds)
+        elif code == "RESOURCE_EXHAUSTED":
+            self.exhausted.append(seconds)
+
+    @property
+    def throughput(self) -> float:
+        return len(self.ok) / self.seconds if self.seconds else 0.0
+
+
+def pct(values: list[float], q: float) -> float:
+    return float(np.percentile(values, q)) * 1000 if values else float("nan")
+
+
+async def call(stub: pb_grpc.WriteGateStub, req: pb.PrepareWriteRequest, phase: Phase) -> None:
+    start = time.perf_counter()
+    try:
+        await stub.PrepareWrite(req, timeout=30)
+        code = "OK"
+    except grpc.aio.AioRpcError as exc:
+        code = exc.code().name
+    phase.record(code, time.perf_counter() - start)
+
+
+async def closed_loop(target: str, clients: int, seconds: float, k: int, phase: Phase) -> None:
+    async with grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        end = time.perf_counter() + seconds
+        start = time.perf_counter()
+
+        async def client(c: int) -> None:
+            i = c
+            while time.perf_counter() < end:
+                await call(stub, request(i, k), phase)
+                i += clients
+
+        await asyncio.gather(*(client(c) for c in range(clients)))
+        phase.seconds = time.perf_counter() - start
+
+
+async def open_loop(target: str, rate: float, seconds: float, k: int, cap: int, phase: Phase) -> None:
+    async with grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        requests = [request(i, k) for i in range(64)]
+        outstanding: set[asyncio.Task[None]] = set()
+        start = time.perf_counter()
+        sent = 0
+        while (now := time.perf_counter()) - start < seconds:
+            due = int((now - start) * rate) - sent
+            for _ in range(due):
+                if len(outstanding) >= cap:
+                    phase.codes["SKIPPED_CLIENT_CAP"] += 1
+                else:
+                    task = asyncio.ensure_future(call(stub, requests[sent % len(requests)], phase))
+                    outstanding.add(task)
+                    task.add_done_callback(outstanding.discard)
+                sent += 1
+            await asyncio.sleep(0.002)
+        phase.seconds = time.perf_counter() - start
+        if outstanding:
+            await asyncio.gather(*outstanding)
+
+
+def sample_rss(server: Server, phase_ref: list[Phase], stop: threading.Event) -> None:
+    while not stop.wait(0.25):
+        try:
+            phase_ref[0].rss.append(server.rss_mb())
+        except Exception:  # noqa: BLE001 - the process is gone
+            return
+
+
+def report(phases: list[Phase], k: int) -> None:
+    print(f"\n{'phase':10s} {'requests':>8s} {'ok/s':>7s} {'pairs/s':>8s} {'ok p50':>8s} {'ok p99':>8s} "
+          f"{'RE p50':>8s} {'RE p99':>8s}  {'RSS MiB min-max':>15s}  statuses")
+    for p in phases:
+        rss = f"{min(p.rss):.0f}-{max(p.rss):.0f}" if p.rss else "-"
+        print(f"{p.name:10s} {sum(p.codes.values()):8d} {p.throughput:7.0f} {p.throughput * k:8.0f} "
+              f"{pct(p.ok, 50):7.1f}ms {pct(p.ok, 99):7.1f}ms {pct(p.exhausted, 50):7.1f}ms {pct(p.exhausted, 99):7.1f}ms  "
+              f"{rss:>15s}  {dict(p.codes)}")
+
+
+def check(phases: list[Phase], queue_pairs: int, k: int) -> list[str]:
+    base, over, rec = phases
+    problems = []
+    if set(base.codes) != {"OK"}:
+        problems.append(f"base phase had errors: {dict(base.codes)}")
+    if not over.exhausted:
+        problems.append("overload: no RESOURCE_EXHAUSTED (did the load reach 4x? see the table)")
+    elif pct(over.exhausted, 99) > 100:
+        problems.append(f"overload: RESOURCE_EXHAUSTED p99 {pct(over.exhausted, 99):.1f} ms > 100 ms: not quick")
+    bound = (queue_pairs / max(base.throughput * k, 1.0)) * 1000 * 2 + pct(base.ok, 99) * 2
+    if over.ok and pct(over.ok, 99) > bound:
+        problems.append(f"overload: OK p99 {pct(over.ok, 99):.0f} ms > {bound:.0f} ms (bounded queue / base rate): queueing")
+    bad = {c for c in over.codes if c not in ("OK", "RESOURCE_EXHAUSTED", "SKIPPED_CLIENT_CAP")}
+    if bad:
+        problems.append(f"overload: unexpected statuses {bad}")
+    if set(rec.codes) != {"OK"}:
+        problems.append(f"recovery phase had errors: {dict(rec.codes)}")
+    if rec.ok and base.ok and statistics.median(rec.ok) > 2 * statistics.median(base.ok) + 0.005:
+        problems.append(f"recovery: p50 {pct(rec.ok, 50):.1f} ms vs base {pct(base.ok, 50):.1f} ms: not recovered")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the three phases; 0 when the expectations hold (or --no-check)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=None, help="model directory (default: a tiny random model)")
+    parser.add_argument("--clients", type=int, default=8, help="closed-loop clients in base and recovery (default 8)")
+    parser.add_argument("--seconds", type=float, default=10.0, help="per phase (default 10)")
+    parser.add_argument("--k", type=int, default=16, help="candidates per PrepareWrite (default 16)")
+    parser.add_argument("--overload", type=float, default=4.0, help="overload arrival rate / base throughput (default 4)")
+    parser.add_argument("--max-queue-pairs", type=int, default=512, help="the server's queue bound (default 512)")
+    parser.add_argument("--max-concurrent-rpcs", type=int, default=48, help="the server's RPC bound (default 48)")
+    parser.add_argument("--max-outstanding", type=int, default=2000, help="cap on this process's outstanding requests")
+    parser.add_argument("--threads", type=int, default=1, help="the server's backend threads (default 1)")
+    parser.add_argument("--no-check", dest="check", action="store_false")
+    args = parser.parse_args(argv)
+    if args.seconds > 600 or args.clients > 1024:
+        parser.error("bounded: --seconds ≤ 600 and --clients ≤ 1024")
+    flags = ("--max-queue-pairs", str(args.max_queue_pairs), "--max-concurrent-rpcs", str(args.max_concurrent_rpcs),
+             "--threads", str(args.threads), "--log-level", "WARNING")
+    phases = [Phase("base"), Phase("overload"), Phase("recovery")]
+    current = [phases[0]]
+    with spawn(args.model, *flags) as server:
+        asyncio.run(closed_loop(server.target, args.clients, min(2.0, args.seconds), args.k, Phase("warm-up")))
+        stop = threading.Event()
+        sampler = threading.Thread(target=sample_rss, args=(server, current, stop), daemon=True)
+        sampler.start()
+        asyncio.run(closed_loop(server.target, args.clients, args.seconds, args.k, phases[0]))
+        rate = phases[0].throughput * args.overload
+        print(f"base: {phases[0].throughput:.0f} requests/s with {args.clients} clients; overload at {rate:.0f} requests/s",
+              flush=True)
+        current[0] = phases[1]
+        asyncio.run(open_loop(server.target, rate, args.seconds, args.k, args.max_outstanding, phases[1]))
+        current[0] = phases[2]
+        asyncio.run(closed_loop(server.target, args.clients, args.seconds, args.k, phases[2]))
+        stop.set()
+        sampler.join(2)
+        exit_code = server.stop()
+    report(phases, args.k)
+    print(f"server exit code on SIGTERM: {exit_code}")
+    if not args.check:
+        return 0
+    problems = check(phases, args.max_queue_pairs, args.k)
+    if exit_code != 0:
+        problems.append(f"exit code {exit_code}")
+    if problems:
+        print("FAILED:\n  " + "\n  ".join(problems))
+        return 1
+    print("PASSED: bounded under overload (fast RESOURCE_EXHAUSTED), recovered after")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,388 @@
+"""TLS, mutual TLS, bearer tokens and message limits, over a real loopback port (fake classifier)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hmac
+import ipaddress
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from server_fakes import FakeClassifier, memory, running_server
+from writegate.client import AsyncClient
+from writegate.normalizer.errors import InputError
+from writegate.server import security
+from writegate.v1 import writegate_pb2 as pb
+from writegate.v1 import writegate_pb2_grpc as pb_grpc
+
+TOKEN = "tok-0123456789abcdef"
+OTHER = "tok-fedcba9876543210"
+
+
+# -- a throw-away PKI ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pki:
+    ca: Path
+    server_cert: Path
+    server_key: Path
+    client_cert: Path
+    client_key: Path
+    rogue_cert: Path  # signed by another CA
+    rogue_key: Path
+    other_key: Path  # matches no certificate
+    encrypted_key: Path
+
+
+def _key():  # noqa: ANN202
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    return ec.generate_private_key(ec.SECP256R1())
+
+
+def _write_key(path: Path, key, password: bytes | None = None) -> Path:  # noqa: ANN001
+    from cryptography.hazmat.primitives import serialization
+
+    enc = serialization.BestAvailableEncryption(password) if password else serialization.NoEncryption()
+    path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, enc))
+    return path
+
+
+def _cert(subject_cn: str, key, issuer_cn: str, issuer_key, *, ca: bool, san: bool = False):  # noqa: ANN001, ANN202
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.x509.oid import NameOID
+
+    now = dt.datetime.now(dt.timezone.utc)
+    builder = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject_cn)]))
+        .issuer_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, issuer_cn)]))
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=ca, path_length=None), critical=True)
+    )
+    if san:
+        builder = builder.add_extension(
+            x509.SubjectAlternativeName([x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+    return builder.sign(issuer_key, hashes.SHA256())
+
+
+def _write_cert(path: Path, cert) -> Path:  # noqa: ANN001
+    from cryptography.hazmat.primitives import serialization
+
+    path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    return path
+
+
+@pytest.fixture(scope="module")
+def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
+    pytest.importorskip("cryptography")
+    d = tmp_path_factory.mktemp("pki")
+    ca_key, rogue_ca_key = _key(), _key()
+    ca = _cert("writegate test CA", ca_key, "writegate test CA", ca_key, ca=True)
+    server_key, client_key, rogue_key = _key(), _key(), _key()
+    return Pki(
+        ca=_write_cert(d / "ca.pem", ca),
+        server_cert=_write_cert(d / "server.pem", _cert("localhost", server_key, "writegate test CA", ca_key, ca=False, san=True)),
+        server_key=_write_key(d / "server.key", server_key),
+        client_cert=_write_cert(d / "client.pem", _cert("store-1", client_key, "writegate test CA", ca_key, ca=False)),
+        client_key=_write_key(d / "client.key", client_key),
+        rogue_cert=_write_cert(d / "rogue.pem", _cert("rogue", rogue_key, "rogue CA", rogue_ca_key, ca=False)),
+        rogue_key=_write_key(d / "rogue.key", rogue_key),
+        other_key=_write_key(d / "other.key", _key()),
+        encrypted_key=_write_key(d / "enc.key", server_key, b"secret"),
+    )
+
+
+def prepare() -> tuple[dict, list[dict]]:
+    t = "2026-03-01T10:00:00Z"
+    new = {"id": "n", "subject": "user:alice", "text": "she moved to Berlin", "observed_at": t}
+    return new, [{"id": "c", "subject": "user:alice", "text": "lives in Paris", "observed_at": t}]
+
+
+# -- TLS and mTLS --------------------------------------------------------------------------------
+
+
+async def test_tls_serves_a_client_that_trusts_the_ca_and_refuses_plaintext(pki: Pki) -> None:
+    async with running_server(tls_cert=pki.server_cert, tls_key=pki.server_key) as (_app, target):
+        async with AsyncClient(target, tls_ca=pki.ca, timeout=5) as client:
+            result = await client.prepare_write(*prepare())
+            assert result.relations[0].label.value == "supersedes"
+        async with AsyncClient(target, timeout=2, retry=security_no_retry()) as plain:
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                await plain.model_info()
+            assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+
+
+def security_no_retry():  # noqa: ANN201
+    from writegate.client import RetryPolicy
+
+    return RetryPolicy(retries=0)
+
+
+@pytest.mark.parametrize(
+    ("cert", "key", "ok"),
+    [("client_cert", "client_key", True), (None, None, False), ("rogue_cert", "rogue_key", False)],
+    ids=["ca-signed-client-cert", "no-client-cert", "cert-of-another-ca"],
+)
+async def test_mutual_tls_admits_only_clients_with_a_cert_of_the_client_ca(
+    pki: Pki, cert: str | None, key: str | None, ok: bool
+) -> None:
+    creds = {} if cert is None else {"tls_cert": getattr(pki, cert), "tls_key": getattr(pki, key)}
+    async with running_server(tls_cert=pki.server_cert, tls_key=pki.server_key, tls_client_ca=pki.ca) as (_app, target):
+        async with AsyncClient(target, tls_ca=pki.ca, timeout=3, retry=security_no_retry(), **creds) as client:
+            if ok:
+                assert (await client.model_info()).name == "fake-model"
+            else:
+                with pytest.raises(grpc.aio.AioRpcError) as info:
+                    await client.model_info()
+                assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+
+
+@pytest.mark.parametrize(
+    ("args", "field", "message"),
+    [
+        ({"cert": "missing.pem", "key": "server_key"}, "tls_cert", "does not exist"),
+        ({"cert": "server_key", "key": "server_key"}, "tls_cert", "is not a PEM certificate"),
+        ({"cert": "server_cert", "key": "server_cert"}, "tls_key", "is not a PEM private key"),
+        ({"cert": "server_cert", "key": "other_key"}, "tls_key", "does not match the certificate"),
+        ({"cert": "server_cert", "key": "encrypted_key"}, "tls_key", "is encrypted"),
+        ({"cert": "server_cert", "key": None}, "tls_key", "is required with --tls-cert"),
+        ({"cert": None, "key": "server_key"}, "tls_cert", "is required with --tls-key"),
+        ({"cert": None, "key": None, "client_ca": "ca"}, "tls_client_ca", "needs --tls-cert and --tls-key"),
+        ({"cert": "server_cert", "key": "server_key", "client_ca": "server_key"}, "tls_client_ca", "is not a PEM CA"),
+    ],
+    ids=["cert-missing", "cert-not-pem", "key-not-pem", "key-mismatch", "key-encrypted", "key-absent", "cert-absent",
+         "ca-without-tls", "ca-not-pem"],
+)
+def test_bad_tls_files_are_clear_errors(pki: Pki, tmp_path: Path, args: dict, field: str, message: str) -> None:
+    def path(name: str | None) -> Path | None:
+        if name is None:
+            return None
+        return getattr(pki, name) if hasattr(pki, name) else tmp_path / name
+
+    with pytest.raises(InputError) as info:
+        security.server_credentials(path(args["cert"]), path(args["key"]), path(args.get("client_ca")))
+    assert info.value.field == field
+    assert message in info.value.message
+
+
+# -- bearer tokens -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("metadata", "code", "details"),
+    [
+        ((), grpc.StatusCode.UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"),
+        ((("authorization", f"Bearer {OTHER}"),), grpc.StatusCode.UNAUTHENTICATED, "the bearer token is not valid"),
+        ((("authorization", f"Basic {TOKEN}"),), grpc.StatusCode.UNAUTHENTICATED, "missing 'authorization: Bearer"),
+        ((("authorization", f"Bearer {TOKEN[:-1]}"),), grpc.StatusCode.UNAUTHENTICATED, "the bearer token is not valid"),
+        ((("authorization", f"Bearer {TOKEN}"),), grpc.StatusCode.OK, None),
+        ((("authorization", f"bearer {TOKEN}"),), grpc.StatusCode.OK, None),
+    ],
+    ids=["no-token", "wrong-token", "other-scheme", "prefix-of-token", "right-token", "lowercase-scheme"],
+)
+async def test_token_auth_on_every_writegate_rpc(metadata: tuple, code: grpc.StatusCode, details: str | None) -> None:
+    fake = FakeClassifier()
+    async with running_server(fake, auth_tokens=[TOKEN, "second-token-0000"], metrics_port=None) as (app, target):
+        async with grpc.aio.insecure_channel(target) as channel:
+            stub = pb_grpc.WriteGateStub(channel)
+            n_batches = len(fake.batches)
+            calls = {
+                "GetModelInfo": stub.GetModelInfo(pb.GetModelInfoRequest(), timeout=5, metadata=metadata),
+                "PrepareWrite": stub.PrepareWrite(
+                    pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")]),
+                    timeout=5, metadata=metadata,
+                ),
+            }
+            for name, call in calls.items():
+                if code == grpc.StatusCode.OK:
+                    await call
+                    continue
+                with pytest.raises(grpc.aio.AioRpcError) as info:
+                    await call
+                assert info.value.code() == code, name
+                assert info.value.details().startswith(details), info.value.details()
+            relabel = stub.Relabel(
+                iter([pb.RelabelRequest(pair_id="p", existing=memory("e"), new=memory("n", "also"))]),
+                timeout=5, metadata=metadata,
+            )
+            if code == grpc.StatusCode.OK:
+                assert [r.pair_id async for r in relabel] == ["p"]
+            else:
+                with pytest.raises(grpc.aio.AioRpcError) as info:
+                    _ = [r async for r in relabel]
+                assert info.value.code() == code
+                assert len(fake.batches) == n_batches  # refused before any work
+        text = app.metrics.render().decode()
+    if code != grpc.StatusCode.OK:
+        assert 'writegate_requests_total{code="UNAUTHENTICATED",method="PrepareWrite"} 1.0' in text
+
+
+async def test_health_and_reflection_stay_open_without_a_token() -> None:
+    async with running_server(auth_tokens=[TOKEN]) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+        status = await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
+        assert status.status == health_pb2.HealthCheckResponse.SERVING
+
+        async def ask():  # noqa: ANN202
+            yield reflection_pb2.ServerReflectionRequest(list_services="")
+
+        answers = [a async for a in reflection_pb2_grpc.ServerReflectionStub(channel).ServerReflectionInfo(ask(), timeout=5)]
+        assert "writegate.v1.WriteGate" in {s.name for s in answers[0].list_services_response.service}
+
+
+async def test_client_token_option_and_tokens_file(tmp_path: Path) -> None:
+    path = tmp_path / "tokens.txt"
+    path.write_text(f"# writegate tokens\n\n  {TOKEN}  \n# retired: {OTHER}\n")
+    async with running_server(auth_tokens=path) as (_app, target):
+        async with AsyncClient(target, token=TOKEN, timeout=5) as client:
+            assert (await client.model_info()).name == "fake-model"
+        async with AsyncClient(target, token=OTHER, timeout=5) as client:
+            with pytest.raises(grpc.aio.AioRpcError) as info:
+                await client.model_info()
+            assert info.value.code() == grpc.StatusCode.UNAUTHENTICATED
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens", "error"),
+    [
+        (f"{TOKEN}\n{OTHER}\n", [TOKEN, OTHER], None),
+        (f"# comment\n\n\t{TOKEN}\r\n   \n#{OTHER}\n", [TOKEN], None),
+        ("", None, "auth_tokens: holds no token (every line is blank or a # comment)"),
+        ("# only a comment\n\n", None, "auth_tokens: holds no token (every line is blank or a # comment)"),
+        (f"{TOKEN}\nshort\n", None, "auth_tokens:2: a token must have at least 16 characters (got 5)"),
+        (f"{TOKEN} {OTHER}\n", None, "auth_tokens:1: a token may hold visible ASCII only (found U+0020)"),
+        ("tökén-0123456789abc\n", None, "auth_tokens:1: a token may hold visible ASCII only (found U+00F6)"),
+    ],
+    ids=["two-tokens", "comments-blanks-crlf", "empty", "comments-only", "too-short", "inner-space", "non-ascii"],
+)
+def test_parse_tokens(text: str, tokens: list[str] | None, error: str | None) -> None:
+    if error is None:
+        assert security.parse_tokens(text) == tokens
+    else:
+        with pytest.raises(InputError) as info:
+            security.parse_tokens(text)
+        assert str(info.value) == error
+        assert "tökén" not in str(info.value)  # a bad token is never echoed
+
+
+@pytest.mark.parametrize(
+    ("setting", "field", "message"),
+    [
+        (Path("/nonexistent/tokens.txt"), "auth_tokens", "/nonexistent/tokens.txt does not exist"),
+        ([], "auth_tokens", "is an empty list"),
+        ([TOKEN, "x"], "auth_tokens[1]", "at least 16 characters"),
+    ],
+    ids=["missing-file", "empty-list", "short-in-list"],
+)
+def test_load_tokens_errors(setting: object, field: str, message: str) -> None:
+    with pytest.raises(InputError) as info:
+        security.load_tokens(setting)  # type: ignore[arg-type]
+    assert info.value.field == field and message in info.value.message
+
+
+def test_cli_refuses_a_missing_tokens_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from writegate.server.cli import main
+
+    code = main(["serve", "--port", "0", "--auth-tokens", str(tmp_path / "none.txt"), "--model", str(tmp_path)])
+    assert code == 2
+    assert f"writegate serve: error: auth_tokens: {tmp_path / 'none.txt'} does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("position", [0, 2, 4, None], ids=["first", "middle", "last", "absent"])
+def test_token_check_compares_against_every_token(monkeypatch: pytest.MonkeyPatch, position: int | None) -> None:
+    tokens = [f"token-{i}-0123456789abcdef" for i in range(5)]
+    calls: list[int] = []
+    real = hmac.compare_digest
+
+    def counting(a: bytes, b: bytes) -> bool:
+        calls.append(1)
+        return real(a, b)
+
+    monkeypatch.setattr(security.hmac, "compare_digest", counting)
+    given = tokens[position] if position is not None else "not-a-token-0123456789"
+    assert security.TokenSet(tokens).accepts(given) is (position is not None)
+    assert len(calls) == len(tokens)  # no early exit: the time does not depend on which token matched
+
+
+@pytest.mark.parametrize(
+    ("metadata", "token"),
+    [
+        ((("authorization", "Bearer abc"),), "abc"),
+        ((("Authorization", "BEARER  abc "),), "abc"),
+        ((("x-other", "1"), ("authorization", "Bearer abc")), "abc"),
+        ((("authorization", "Basic abc"),), None),
+        ((), None),
+        (None, None),
+    ],
+    ids=["plain", "case-and-space", "among-others", "basic-scheme", "empty", "none"],
+)
+def test_bearer_token(metadata: tuple | None, token: str | None) -> None:
+    assert security.bearer_token(metadata) == token
+
+
+# -- limits before any work ----------------------------------------------------------------------
+
+
+async def test_message_over_max_message_bytes_is_refused_before_any_work() -> None:
+    fake = FakeClassifier()
+    normalized: list[str] = []
+    async with running_server(fake, max_message_bytes=4096) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        app.service.normalizer = lambda text, **kw: normalized.append(text) or []
+        stub = pb_grpc.WriteGateStub(channel)
+        n_batches = len(fake.batches)
+        big = pb.PrepareWriteRequest(memory=memory("n", "x " * 1500), candidates=[memory("c", "y " * 1500)])
+        assert big.ByteSize() > 4096
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await stub.PrepareWrite(big, timeout=5)
+        assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "larger than max" in info.value.details()
+        assert len(fake.batches) == n_batches and normalized == []
+        ok = await stub.PrepareWrite(pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")]), timeout=5)
+        assert len(ok.relations) == 1
+
+
+async def test_text_over_the_limit_is_refused_before_any_work() -> None:
+    fake = FakeClassifier()
+    normalized: list[str] = []
+    async with running_server(fake, max_text_bytes=64) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        app.service.normalizer = lambda text, **kw: normalized.append(text) or []
+        stub = pb_grpc.WriteGateStub(channel)
+        n_batches = len(fake.batches)
+        req = pb.PrepareWriteRequest(memory=memory("n", "short"), candidates=[memory("c0"), memory("c1", "z" * 65)])
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await stub.PrepareWrite(req, timeout=5)
+        assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert info.value.details() == "candidates[1].text: is over the limit of 64 bytes (65 bytes)"
+        assert len(fake.batches) == n_batches and normalized == []
+
+
+async def test_concurrent_rpc_limit_answers_resource_exhausted() -> None:
+    import asyncio
+    import threading
+
+    gate = threading.Event()
+    gate.set()
+    fake = FakeClassifier(gate=gate)
+    async with running_server(fake, max_concurrent_rpcs=2) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        gate.clear()
+        fake.entered.clear()
+        req = pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")])
+        held = [asyncio.ensure_future(stub.PrepareWrite(req, timeout=10)) for _ in range(2)]
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await stub.PrepareWrite(req, timeout=5)
+        assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        gate.set()
+        assert all(len(r.relations) == 1 for r in await asyncio.gather(*held))
