@@ -8,14 +8,13 @@ import re
 from collections import Counter
 
 import pytest
-
 from writegate.classifier.labels import LABELS
 from writegate.training.data import generate as gen
 from writegate.training.data.core import conj, partition, render, user
 from writegate.training.data.pools import Person
 
 N = 2000
-ATTRIBUTION = re.compile(r"\b(per the|per [A-Z][a-z]+'s|according to|source:|via |slack thread|from the onboarding|said|told me|shows|notes)", re.I)
+ATTRIBUTION = re.compile(r"\b(per the|per [A-Z][a-z]+'s|according to|source:|via |slack thread|from the onboarding|said|told me|shows|notes)", re.IGNORECASE)
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +128,7 @@ def test_text_lengths(pairs: list[dict]) -> None:
 
 
 def test_change_words_appear_outside_supersedes(pairs: list[dict]) -> None:
-    rx = re.compile(r"\b(now|moved|switched|update|as of|no longer|left)\b", re.I)
+    rx = re.compile(r"\b(now|moved|switched|update|as of|no longer|left)\b", re.IGNORECASE)
     for label in ("corroborates", "unrelated", "elaborates"):
         assert any(rx.search(p["new"]["text"]) for p in pairs if p["label"] == label), label
 
@@ -224,7 +223,7 @@ def test_weak_spot_groups_have_long_gaps(pairs: list[dict], label: str, group: s
     assert len(rows) >= 20, (group, len(rows))
     assert all(p["label"] == label for p in rows)
     assert sum(_gap(p) > 180 for p in rows) / len(rows) >= 0.25, group
-    rx = re.compile(cue, re.I)
+    rx = re.compile(cue, re.IGNORECASE)
     assert sum(bool(rx.search(p["new"]["text"])) for p in rows) / len(rows) >= 0.9, group
 
 

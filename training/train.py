@@ -327,6 +327,7 @@ def train(cfg: TrainConfig) -> TrainResult:
         learning_rate=p.lr,
         warmup_steps=p.warmup,
         weight_decay=p.weight_decay,
+        label_smoothing_factor=p.label_smoothing,
         eval_strategy="steps",
         eval_steps=p.eval_steps,
         save_strategy="steps",

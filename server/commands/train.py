@@ -34,6 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--epochs", type=float)
     p.add_argument("--batch-size", type=int)
     p.add_argument("--lr", type=float)
+    p.add_argument("--label-smoothing", type=float)
     p.add_argument("--max-steps", type=int)
     p.add_argument("--eval-steps", type=int)
     p.add_argument("--seed", type=int)
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
     preset = get_preset(args.preset) if args.preset else Preset()
     overrides = {"epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr, "max_steps": args.max_steps,
-                 "eval_steps": args.eval_steps, "seed": args.seed}
+                 "eval_steps": args.eval_steps, "seed": args.seed, "label_smoothing": args.label_smoothing}
     preset = Preset.model_validate(preset.model_dump() | {k: v for k, v in overrides.items() if v is not None})
     data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
     drop_fp32 = args.drop_fp32_onnx or (args.data is None and args.preset == "default")

@@ -12,8 +12,21 @@ import random
 import re
 from dataclasses import dataclass
 
-from writegate.training.data.core import Ctx, Domain, Subj, choose, common_starts, lower_first, part as part_of, named, relative, render, third, user
 from writegate.training.data.augment import augment
+from writegate.training.data.core import (
+    Ctx,
+    Domain,
+    Subj,
+    choose,
+    common_starts,
+    lower_first,
+    named,
+    relative,
+    render,
+    third,
+    user,
+)
+from writegate.training.data.core import part as part_of
 from writegate.training.data.pools import MONTHS, WEEKDAYS, Person, Pools
 
 # ---------------------------------------------------------------- generic phrasings
@@ -488,7 +501,7 @@ class Builder:
 
 
 _KEY = re.compile(r"\{(\w+)\}")
-_DISPUTE = re.compile(r"wrong|not right|That's|typo|whatever|Actually|belongs to someone", re.I)
+_DISPUTE = re.compile(r"wrong|not right|That's|typo|whatever|Actually|belongs to someone", re.IGNORECASE)
 TOPICS_OF: dict[str, str] = {
     "channel": "comms", "verbosity": "comms", "format": "comms", "formality": "comms", "language": "comms",
     "schedule": "calendar", "meeting_time": "calendar", "out_of_office": "calendar", "timezone": "place", "office": "place",

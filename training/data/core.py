@@ -170,7 +170,7 @@ class Domain:
 
     slot: str
     kind: str
-    sample: Callable[[Pools], "Ctx"]
+    sample: Callable[[Pools], Ctx]
     state: tuple[str, ...]
     change: tuple[str, ...] = ()
     stop: tuple[str, ...] = ()

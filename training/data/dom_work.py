@@ -6,7 +6,14 @@ from __future__ import annotations
 import datetime as dt
 
 from writegate.training.data.core import Ctx, Domain
-from writegate.training.data.pools import MONTHS, WEEKDAYS, Person, Pools, date_text, money
+from writegate.training.data.pools import (
+    MONTHS,
+    WEEKDAYS,
+    Person,
+    Pools,
+    date_text,
+    money,
+)
 
 KINDS = ("account", "deal", "project", "renewal", "client", "partnership", "contract")
 

@@ -14,7 +14,13 @@ from collections import Counter
 from functools import lru_cache
 from pathlib import Path
 
-from writegate.training.data import dom_extra, dom_more, dom_personal, dom_prefs, dom_work
+from writegate.training.data import (
+    dom_extra,
+    dom_more,
+    dom_personal,
+    dom_prefs,
+    dom_work,
+)
 from writegate.training.data.build import Builder, groups, twin_ok
 from writegate.training.data.core import SPLITS, Domain
 from writegate.training.data.pools import make_pools
