@@ -109,9 +109,10 @@ def compare_pair(pair: Pair) -> SlotComparison | None:
     return compare_all(list(existing), list(new))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _normalized(text: str, subject: str, observed_at: datetime) -> tuple[Record, ...]:
-    # Store candidates recur across writes; records are frozen, so caching them is safe.
+    # Store candidates recur across writes; records are frozen, so caching them is safe. Bounded
+    # small: keys hold texts up to 16 KiB, and unique texts must not grow the server's memory.
     from writegate.normalizer.api import normalize
 
     return tuple(normalize(text, subject=subject, observed_at=observed_at))

@@ -13,7 +13,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from server_fakes import FakeClassifier, memory, running_server
-from writegate.client import AsyncClient
+from writegate.client import AsyncClient, RetryPolicy
 from writegate.normalizer.errors import InputError
 from writegate.server import security
 from writegate.v1 import writegate_pb2 as pb
@@ -104,6 +104,10 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     )
 
 
+def no_retry() -> RetryPolicy:
+    return RetryPolicy(retries=0)
+
+
 def prepare() -> tuple[dict, list[dict]]:
     t = "2026-03-01T10:00:00Z"
     new = {"id": "n", "subject": "user:alice", "text": "she moved to Berlin", "observed_at": t}
@@ -118,16 +122,10 @@ async def test_tls_serves_a_client_that_trusts_the_ca_and_refuses_plaintext(pki:
         async with AsyncClient(target, tls_ca=pki.ca, timeout=5) as client:
             result = await client.prepare_write(*prepare())
             assert result.relations[0].label.value == "supersedes"
-        async with AsyncClient(target, timeout=2, retry=security_no_retry()) as plain:
+        async with AsyncClient(target, timeout=2, retry=no_retry()) as plain:
             with pytest.raises(grpc.aio.AioRpcError) as info:
                 await plain.model_info()
             assert info.value.code() == grpc.StatusCode.UNAVAILABLE
-
-
-def security_no_retry():  # noqa: ANN201
-    from writegate.client import RetryPolicy
-
-    return RetryPolicy(retries=0)
 
 
 @pytest.mark.parametrize(
@@ -140,7 +138,7 @@ async def test_mutual_tls_admits_only_clients_with_a_cert_of_the_client_ca(
 ) -> None:
     creds = {} if cert is None else {"tls_cert": getattr(pki, cert), "tls_key": getattr(pki, key)}
     async with running_server(tls_cert=pki.server_cert, tls_key=pki.server_key, tls_client_ca=pki.ca) as (_app, target):
-        async with AsyncClient(target, tls_ca=pki.ca, timeout=3, retry=security_no_retry(), **creds) as client:
+        async with AsyncClient(target, tls_ca=pki.ca, timeout=3, retry=no_retry(), **creds) as client:
             if ok:
                 assert (await client.model_info()).name == "fake-model"
             else:
@@ -386,3 +384,24 @@ async def test_concurrent_rpc_limit_answers_resource_exhausted() -> None:
         assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         gate.set()
         assert all(len(r.relations) == 1 for r in await asyncio.gather(*held))
+
+
+@pytest.mark.parametrize("source", ["toml-list", "toml-path", "env-path"], ids=["toml-list", "toml-path", "env-path"])
+def test_tokens_from_the_config_are_secret_in_its_repr(tmp_path: Path, source: str) -> None:
+    from writegate.server.config import load_config
+
+    tokens_file = tmp_path / "tokens.txt"
+    tokens_file.write_text(f"{TOKEN}\n")
+    config_file, env = None, {}
+    if source == "toml-list":
+        config_file = tmp_path / "c.toml"
+        config_file.write_text(f'auth_tokens = ["{TOKEN}", "{OTHER}"]\n')
+    elif source == "toml-path":
+        config_file = tmp_path / "c.toml"
+        config_file.write_text(f'auth_tokens = "{tokens_file}"\n')
+    else:
+        env = {"WRITEGATE_AUTH_TOKENS": str(tokens_file)}
+    config = load_config(config_file=config_file, env=env)
+    tokens = security.load_tokens(config.auth_tokens)
+    assert tokens is not None and tokens.accepts(TOKEN) and not tokens.accepts("tok-not-a-token-000")
+    assert TOKEN not in repr(config) and TOKEN not in str(config.model_dump())
