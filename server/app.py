@@ -11,7 +11,7 @@ Interceptors, outermost first: metrics, logging (request shape only; texts only 
 auth (when tokens are configured), admission (RESOURCE_EXHAUSTED before any work when the
 batcher's queue cannot take the candidates), decode guard (undecodable bytes → INVALID_ARGUMENT).
 TLS / mTLS and the token set are loaded, with clear errors, before the port is bound; see
-server/SECURITY.md.
+README.md, 'Running it safely'.
 """
 
 from __future__ import annotations
@@ -387,7 +387,7 @@ class WriteGateServer:
         if _is_loopback(self.config.host):
             return
         if not tls:
-            log.warning("listening on %s WITHOUT TLS: memories cross the network in clear text (see server/SECURITY.md)",
+            log.warning("listening on %s WITHOUT TLS: memories cross the network in clear text (see README.md, 'Running it safely')",
                         self.config.host)
         if not tokens:
             log.warning("listening on %s WITHOUT bearer tokens: anyone who can reach the port may call it",

@@ -1,6 +1,6 @@
 """vLLM backend (extra `gpu`): our BertForSequenceClassification through vLLM's pooling runner.
 
-How it serves a 5-label sentence-pair classifier correctly (see `server/VLLM.md` for the sources):
+How it serves a 5-label sentence-pair classifier correctly (see the README section "vLLM backend" for the sources):
 
 - `LLM(model=dir, runner="pooling")` loads vLLM's own `BertForSequenceClassification`, whose
   `classify` pooler is CLS → BertPooler (dense + tanh) → classifier, as in transformers;

@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--grace-s", type=float, default=None, help="seconds to drain in-flight RPCs on shutdown")
     parser.add_argument("--log-level", default=None, help="DEBUG, INFO (default), WARNING, ERROR")
     parser.add_argument("--log-text", action="store_const", const=True, default=None,
-                        help="write raw memory text to the logs (default: never; see server/SECURITY.md)")
+                        help="write raw memory text to the logs (default: never; see README.md, 'Running it safely')")
     parser.add_argument("--max-message-bytes", type=int, default=None,
                         help="largest gRPC message accepted or sent (default 8 MiB)")
     parser.add_argument("--max-concurrent-rpcs", type=int, default=None,
