@@ -278,3 +278,65 @@ def test_surface_shapes_spread_over_labels(pairs: list[dict]) -> None:
         rates[label] = sum(p["new"]["text"].lower().startswith(starts) for p in rows) / len(rows)
     assert min(rates.values()) >= 0.08, rates
     assert max(rates.values()) - min(rates.values()) <= 0.1, rates
+
+
+# ------------------------------------------------------------ v2.1 fixes
+CHANGE_CUE = re.compile(r"\b(moved|now|switched|no longer|as of|update|since|starting|these days|currently|changed|anymore|lately|nowadays|heads up|in q\d|from \w+ on|effective)\b", re.IGNORECASE)
+DENIAL = re.compile(r"\b(never|wrong|not right|correction|actually|typo|mistake|incorrect|error|mix-up)\b", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def big() -> list[dict]:
+    return gen.generate(12000, 7)
+
+
+def test_same_subject_other_topic_change_negatives(big: list[dict]) -> None:
+    unrel = [p for p in big if p["label"] == "unrelated"]
+    rows = [p for p in big if p["family"].endswith(".unrelated.topicchange")]
+    assert all(p["label"] == "unrelated" for p in rows)
+    assert len(rows) / len(unrel) >= 0.2
+    assert all(_gap(p) >= 14 for p in rows)
+    assert sum(_gap(p) > 180 for p in rows) / len(rows) >= 0.3
+    assert sum(bool(CHANGE_CUE.search(p["new"]["text"])) for p in rows) / len(rows) >= 0.5
+    first = [p for p in rows if re.search(r"\b(I|my|me)\b", p["new"]["text"])]
+    assert len(first) >= 10
+
+
+def test_contrast_families_share_the_existing_text(big: list[dict]) -> None:
+    rows = [p for p in big if p["family"].endswith(".elaborates.contrast")]
+    assert {p["label"] for p in rows} == {"corroborates", "elaborates"}
+    by_e: dict[tuple[str, str], set[str]] = {}
+    for p in rows:
+        by_e.setdefault((p["existing"]["text"], p["existing"]["observed_at"]), set()).add(p["label"])
+    assert sum(v == {"corroborates", "elaborates"} for v in by_e.values()) / len(by_e) >= 0.8
+
+
+def test_corroborates_paraphrase_adds_no_template_key() -> None:
+    from writegate.training.data.build import _KEY, Builder
+    from writegate.training.data.pools import make_pools
+
+    b = Builder(make_pools(3), "train", gen.all_domains())
+    checked = 0
+    for d in gen.all_domains():
+        c = d.sample(b.p)
+        subj = user(c.person or b.p.person(), "User")
+        for etpl in d.state:
+            etpl = etpl.lstrip("!")
+            known = set(_KEY.findall(etpl)) | {"S", "P", "O", "pr", "pp", "po"}
+            extra = {k: "@@EXTRA@@" for t in d.state for k in _KEY.findall(t) if k not in known}
+            ctx = {**b.glob(), **c.a(), **extra}
+            for _ in range(3):
+                assert "@@EXTRA@@" not in b.same_info(d, ctx, subj, etpl), (d.slot, etpl)
+                checked += 1
+    assert checked > 100
+
+
+def test_immutable_restatements_are_later_plain_contradictions(big: list[dict]) -> None:
+    rows = [p for p in big if p["family"].endswith(".contradicts.restate")]
+    assert len(rows) >= 20
+    assert all(p["label"] == "contradicts" and _gap(p) >= 14 for p in rows)
+    assert not [p["new"]["text"] for p in rows if DENIAL.search(p["new"]["text"])]
+
+
+def test_generator_version_is_2_1() -> None:
+    assert gen.GENERATOR_VERSION == "2.1.0"

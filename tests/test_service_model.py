@@ -45,18 +45,11 @@ async def test_prepare_write_on_the_tiny_onnx_model(tiny_model_dir: Path) -> Non
     assert (info.name, info.backend) == ("tiny-test", "onnx")
 
 
-KNOWN_MISS = pytest.mark.xfail(
-    strict=True,
-    reason="writegate-minilm-l6 0.1.0 reads this immutable-slot contradiction (later date) as elaborates; "
-    "issue 3's generator work is open — this case must pass once the model is fixed",
-)
-
 EXAMPLES = [  # labels.md
     ("Michelle owns the Acme account", "2026-03-01", "Acme was handed off to Marcus in June", "2026-06-20", "supersedes"),
     ("User prefers concise answers", "2026-01-01", "User's dog is named Biscuit", "2026-01-02", "unrelated"),
     ("User works in EST", "2025-11-03", "User moved to London last month", "2026-05-02", "supersedes"),
-    pytest.param("User was born in Lyon", "2026-01-01", "User was born in Marseille", "2026-04-01", "contradicts",
-                 marks=KNOWN_MISS),
+    ("User was born in Lyon", "2026-01-01", "User was born in Marseille", "2026-04-01", "contradicts"),
 ]
 
 

@@ -22,18 +22,18 @@ pytestmark = [
 
 KNOWN_MISS = pytest.mark.xfail(
     strict=True,
-    reason="writegate-minilm-l6 0.1.0 reads this immutable-slot contradiction (later date) as elaborates; "
+    reason="writegate-minilm-l6 0.1.0 reads this less specific restatement (a month later) as supersedes; "
     "issue 3's generator work is open — this case must pass once the model is fixed",
 )
 
 CASES = [
     ("Michelle owns the Acme account", "2026-03-01", "Acme was handed off to Marcus in June", "2026-06-20", "supersedes"),
-    pytest.param("User was born in Lyon", "2026-01-01", "User was born in Marseille", "2026-04-01", "contradicts",
-                 marks=KNOWN_MISS),
+    ("User was born in Lyon", "2026-01-01", "User was born in Marseille", "2026-04-01", "contradicts"),
     ("User prefers concise answers", "2026-01-01", "User's dog is named Biscuit", "2026-01-02", "unrelated"),
     ("User has a dog named Biscuit", "2026-01-01", "User also has a cat", "2026-02-01", "elaborates"),
     ("User works in EST", "2025-11-03", "User moved to London last month", "2026-05-02", "supersedes"),
-    ("User prefers meetings 9-10am", "2025-11-03", "User likes to meet in the morning", "2025-12-01", "corroborates"),
+    pytest.param("User prefers meetings 9-10am", "2025-11-03", "User likes to meet in the morning", "2025-12-01",
+                 "corroborates", marks=KNOWN_MISS),
 ]
 
 

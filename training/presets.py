@@ -5,8 +5,8 @@ padding (pairs are ~40–90 tokens) runs ~1.15 s per optimizer step on this 2-co
 run is capped at 1500 steps (~48k pairs seen: about 1.6 epochs of the ~29.6k generated training
 pairs), with a dev-subsample evaluation (800 pairs) every 250 steps and early stopping on dev
 macro-F1. History: generator 1.0.0 with lr 1e-4 and 1200 steps memorised the templates (train
-loss 0.09, held-out-family dev macro-F1 0.74); the default now uses generator 2.0.0, lr 5e-5 and
-label smoothing 0.1.
+loss 0.09, held-out-family dev macro-F1 0.74); generator 2.0.0 with lr 5e-5 and label smoothing
+0.1 reached 0.793, and generator 2.1.0 (the shipped model) 0.848 on its dev split.
 """
 
 from __future__ import annotations

@@ -103,12 +103,11 @@ NOWSAME_POST = ("! these days", "!, still", " to this day", " even now", " — t
                 " at the moment, same as always", ", same as back then", " now too", " — nothing new there",
                 ", still as of {month}", " (no change since)", ", like before")
 # added reason / condition / extra detail that keeps the value (elaborates "reason")
-REASON_POST = (" — mostly because it suits {pp} schedule", ", for practical reasons", ", mainly because of the {proj} work",
+REASON_POST = (" — mostly because it suits {pp} schedule", ", mainly because of the {proj} work",
                " (at least on weekdays)", ", except during the {month} crunch", ", which works well for {po}",
-               " — the whole team knows about it", ", and {pr} is happy with that", ", at least most of the time",
                " — agreed with {N} in {month}", ", and has been since the {proj} kickoff", ", mostly for the {city} trips",
-               ", partly because of {topic}", " — {pr} explained why at length", ", with {N} as the backup",
-               ", unless something urgent comes up", ", which {N} set up", " — details are in the {proj} doc")
+               ", partly because of {topic}", ", with {N} as the backup",
+               ", unless something urgent comes up", ", which {N} set up")
 REASON_PRE = ("Some context: ", "Why: ", "Detail worth keeping: ", "Background on this: ", "More detail: ",
               "Extra context from {N}: ")
 # explicit denial / correction of an error, recorded long after the existing note (contradicts "laterdeny")
@@ -151,14 +150,15 @@ def groups(d: Domain, label: str) -> tuple[str, ...]:
     if label == "contradicts":
         if d.kind == "multi":
             return ("deny", "correct")
-        return ("source", "deny", "correct", "older", "laterdeny") + (("later",) if d.kind == "immutable" else ())
+        return ("source", "deny", "correct", "older", "laterdeny") + (("later", "restate") if d.kind == "immutable" else ())
     if label == "elaborates":
         g = ("detail",) + (("reason",) if d.kind != "immutable" else ()) + (("narrow",) if d.general else ())
+        g += ("contrast",)  # v2.1: one paraphrase (corroborates) vs the paraphrase + one extra detail (elaborates)
         return g + (("also", "addplain", "addmarker") if d.kind == "multi" else ())
     if label == "corroborates":
         return ("para", "still", "nowsame") + (("general",) if d.general else ()) + (("negre",) if d.negre else ())
     if label == "unrelated":
-        return ("othersubj", "othertopic", "narrative")
+        return ("othersubj", "othertopic", "narrative", "topicchange")
     raise ValueError(f"unknown label {label!r}")
 
 
@@ -227,6 +227,12 @@ class Builder:
                 break
         return render(tpl, ctx, s), tpl
 
+    def same_info(self, d: Domain, ctx: dict[str, str], s: Subj, etpl: str) -> str:
+        """A paraphrase that mentions nothing the existing template did not (corroborates adds no information)."""
+        known = set(_KEY.findall(etpl)) | {"S", "P", "O", "pr", "pp", "po"}
+        ok = [t for t in part_of(d.state, self.split) if t != etpl and set(_KEY.findall(t)) <= known]
+        return render(self.rng.choice(ok) if ok else etpl, ctx, s)
+
     # ------------------------------------------------------------ constructions
     def build(self, d: Domain, label: str, group: str) -> list[Built]:
         """Build the pair(s) of one family; either side may get a second clause about another slot."""
@@ -237,10 +243,13 @@ class Builder:
             return out
         person, se, sn = self._cur
         res = []
+        ex: dict[str, str] = {}  # pairs of one family that share an existing text keep sharing it
         for b in out:
             e, n = b.existing, b.new
-            if self.rng.random() < 0.12:
-                e = self.compound(e, person, se)
+            if e in ex:
+                e = ex[e]
+            else:
+                ex[e] = e = self.compound(e, person, se) if self.rng.random() < 0.12 else e
             if b.label in ("supersedes", "contradicts", "unrelated") and self.rng.random() < 0.1:
                 n = self.compound(n, person, sn)
             if b.label == "unrelated" and group != "narrative" and self.rng.random() < 0.15 and ":" not in n[:30] and "?" not in n:
@@ -349,7 +358,9 @@ class Builder:
                 n = pre(LATERDENY_PRE, s, B) if rng.random() < 0.55 or "?" in s else post(LATERDENY_POST, s, B)
                 return [Built(e, n, LONG, label)]
             if group == "later":  # immutable slot: a later record with another value is still a conflict
-                return [Built(e, new_state(B, 0.4), LONG if rng.random() < 0.5 else LATER, label)]
+                return [Built(e, new_state(B, 0.4), LONG if rng.random() < 0.7 else LATER, label)]
+            if group == "restate":  # v2.1: plain restatement of another immutable value, no denial words, later
+                return [Built(e, new_state(B, 0.6), LONG, label)]
         if label == "elaborates":
             if group == "detail":
                 n = R(self.t(d.elab), A, sn)
@@ -366,6 +377,14 @@ class Builder:
                 eg = R(self.t(d.general), A, se)
                 n = R(self.t(d.elab), A, sn) if rng.random() < 0.3 else self.state(d, A, sn)[0]
                 return [Built(eg, n, NEUTRAL, label)]
+            if group == "contrast":  # same existing text: paraphrase ⇒ corroborates, paraphrase + one detail ⇒ elaborates
+                p = self.same_info(d, A, sn, etpl)
+                if "?" in p or rng.random() < 0.35:
+                    more = R(self.t(d.elab), A, sn)
+                else:
+                    more = post(REASON_POST, p, A)
+                when = self.mixed()
+                return [Built(e, p, when, "corroborates"), Built(e, more, when, label)]
             C = {**g, **c.c()}
             if group == "also":
                 return [Built(e, R(self.t(d.also), C, sn), NEUTRAL, label)]
@@ -377,15 +396,15 @@ class Builder:
                 return [Built(e, n, NEUTRAL, label)]
         if label == "corroborates":
             if group == "para":
-                return [Built(e, new_state(A, 0.12), self.mixed(), label)]
+                return [Built(e, self.same_info(d, A, sn, etpl), self.mixed(), label)]
             if group == "still":
-                s = new_state(A, 0.3)
+                s = self.same_info(d, A, sn, etpl)
                 n = pre(STILL_PRE, s, A) if rng.random() < 0.5 else post(STILL_POST, s, A)
                 return [Built(e, n, NEUTRAL, label)]
             if group == "nowsame":  # change-like words, long gap, other wording, same value
-                s = new_state(A, 0.05)
+                s = self.same_info(d, A, sn, etpl)
                 n = pre(NOWSAME_PRE, s, A) if rng.random() < 0.5 or "?" in s else post(NOWSAME_POST, s, A)
-                return [Built(e, n, WIDE, label)]
+                return [Built(e, n, WIDE if rng.random() < 0.5 else LONG, label)]
             if group == "general":
                 # a less specific restatement may only use what the existing text said
                 known = set(_KEY.findall(etpl)) | set(c.A) | {"S", "P", "O", "pr", "pp", "po"}
@@ -433,6 +452,23 @@ class Builder:
                 if not d.person_subject and person is not None:
                     n = self.state(od, octx, named(person, "first"))[0]
                 return [Built(e, n, self.mixed(), label)]
+            if group == "topicchange":  # v2.1: same subject, another topic, change cue on the other (changeable) slot, long gap
+                od = rng.choice([x for x in self.domains if topic(x.slot) != topic(d.slot) and x.person_subject and x.kind != "immutable"])
+                self._used.add(od.slot)
+                oc = od.sample(self.p)
+                oc.person = c.person
+                s = sn if d.person_subject or c.person is None else named(c.person, rng.choice(("first", "first", "full")))
+                octx = {**self.glob(), **oc.b()}
+                x = rng.random()
+                if (od.change or od.stop) and od.kind != "multi" and x < 0.45:
+                    n = R(self.t(od.change + od.stop), octx, s)
+                elif x < 0.7:
+                    st = self.state(od, octx, s)[0]
+                    n = pre(TEMPORAL_PRE + MARKER_PRE + IMPLICIT_PRE, st, octx) if "?" not in st else st
+                else:
+                    st = self.state(od, octx, s)[0]
+                    n = post(IMPLICIT_POST, st, octx)
+                return [Built(e, n, LONG, label)]
             if group == "narrative":
                 s = sn if d.person_subject or c.person is None else named(c.person, "first")
                 return [Built(e, R(self.t(NARRATIVE), {**g, **c.extra}, s), NEUTRAL, label)]
@@ -507,7 +543,7 @@ TOPICS_OF: dict[str, str] = {
     "schedule": "calendar", "meeting_time": "calendar", "out_of_office": "calendar", "timezone": "place", "office": "place",
     "reporting_line": "org", "role": "org", "teams": "org", "diet": "food", "allergies": "food",
     "family": "family", "children": "family", "birthday": "bio", "birthplace": "bio", "citizenship": "bio",
-    "graduation_year": "bio", "approval_limit": "money", "budget": "money",
+    "graduation_year": "bio", "high_school": "bio", "wedding_date": "family", "approval_limit": "money", "budget": "money",
     "hobbies": "leisure", "instruments": "leisure", "languages_spoken": "langs", "native_language": "langs",
 }
 

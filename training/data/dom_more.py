@@ -153,4 +153,61 @@ JOINED = Domain(
     general=("{S} has been at {co} for years.", "{S} [be] a long-time {co} employee."),
 )
 
-DOMAINS: tuple[Domain, ...] = (INSTRUMENT, CERT, VISITED, NATIVE, JOINED)
+
+
+def s_wedding(p: Pools) -> Ctx:
+    import datetime as dt
+
+    from writegate.training.data.pools import date_text
+
+    d = p.date(2000, 2024)
+    d2 = d + dt.timedelta(days=p.rng.choice((-400, -365, -30, -7, -2, 2, 7, 30, 365, 400)))
+    return Ctx({}, {"v": date_text(d, p.rng, True)}, {"v": date_text(d2, p.rng, True)}, person=p.person(),
+               extra={"place": p.city(), "sp": p.person().first})
+
+
+WEDDING = Domain(  # v2.1: a past event's date cannot change
+    slot="wedding_date",
+    kind="immutable",
+    sample=s_wedding,
+    state=(
+        "{S} got married on {v}.",
+        "{P} wedding was on {v}.",
+        "Wedding date: {v}",
+        "{S} [be] married on {v}.",
+        "Q: when did {S} get married? A: {v}",
+        "{P} wedding day was {v}.",
+    ),
+    neg=("{S} didn't get married on {old}.",),
+    elab=("{S} got married on {v} in {place}.", "{P} wedding was on {v}, a small ceremony with {sp}'s family.",
+          "{S} got married on {v}; the party was in {place}."),
+    general=("{S} [be] married.", "{S} got married a while ago."),
+)
+
+
+def s_school(p: Pools) -> Ctx:
+    a = p.city()
+    b = p.city()
+    while b == a:
+        b = p.city()
+    return Ctx({}, {"v": a}, {"v": b}, person=p.person(), extra={"yr": str(p.rng.randint(1980, 2015))})
+
+
+SCHOOL = Domain(  # v2.1: where someone went to high school cannot change
+    slot="high_school",
+    kind="immutable",
+    sample=s_school,
+    state=(
+        "{S} went to high school in {v}.",
+        "{S} finished high school in {v}.",
+        "High school: {v}",
+        "{P} high school was in {v}.",
+        "Q: where did {S} go to high school? A: {v}",
+        "{S} [be] a graduate of a high school in {v}.",
+    ),
+    neg=("{S} didn't go to high school in {old}.",),
+    elab=("{S} went to high school in {v}, class of {yr}.", "{S} finished high school in {v} in {yr}."),
+    general=("{S} went to high school abroad.",),
+)
+
+DOMAINS: tuple[Domain, ...] = (INSTRUMENT, CERT, VISITED, NATIVE, JOINED, WEDDING, SCHOOL)
