@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -47,6 +48,29 @@ class ModelInfo(BaseModel):
     backend: str = Field(description="The backend running it: onnx, torch, vllm.")
     max_length: int = Field(description="Max tokens per pair.")
     metrics: dict[str, float] = Field(default_factory=dict, description="Metrics from the model card.")
+
+
+class PairSteps(Protocol):
+    """The core and post steps that `predict_in_length_order` drives (a `Classifier` has them)."""
+
+    def collate(self, items: Sequence[Any]) -> Batch: ...
+
+    def run(self, batch: Batch) -> np.ndarray: ...
+
+    def decode(self, items: Sequence[Any], logits: np.ndarray) -> list[Prediction]: ...
+
+
+def predict_in_length_order(steps: PairSteps, items: Sequence[Any], batch_size: int) -> list[Prediction]:
+    """Run encoded pairs in batches of similar length (stable sort: deterministic batches), decode,
+    and return the predictions in input order."""
+    order = sorted(range(len(items)), key=lambda i: items[i].n_tokens)
+    out: list[Prediction | None] = [None] * len(items)
+    for start in range(0, len(order), batch_size):
+        idx = order[start : start + batch_size]
+        chunk = [items[i] for i in idx]
+        for i, pred in zip(idx, steps.decode(chunk, steps.run(steps.collate(chunk))), strict=True):
+            out[i] = pred
+    return [p for p in out if p is not None]
 
 
 class Classifier:
@@ -161,15 +185,7 @@ class Classifier:
         """Label pairs: encode, sort by length, run in chunks, decode, restore input order."""
         if batch_size < 1:
             raise InputError("batch_size", f"must be ≥ 1, got {batch_size}")
-        items = self.encode(pairs)
-        order = sorted(range(len(items)), key=lambda i: items[i].n_tokens)
-        out: list[Prediction | None] = [None] * len(items)
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
-            chunk = [items[i] for i in idx]
-            for i, pred in zip(idx, self.decode(chunk, self.run(self.collate(chunk))), strict=True):
-                out[i] = pred
-        return [p for p in out if p is not None]
+        return predict_in_length_order(self, self.encode(pairs), batch_size)
 
     def logits(self, pairs: Sequence[Pair], batch_size: int = 64) -> tuple[np.ndarray, list[Encoded]]:
         """Raw logits [n, 5] in input order, with the encoded items (evaluation, calibration)."""

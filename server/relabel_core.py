@@ -26,6 +26,7 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 
 from writegate.classifier.backends.base import Batch
+from writegate.classifier.model import predict_in_length_order
 from writegate.classifier.types import Pair, Prediction
 from writegate.normalizer.errors import InputError
 
@@ -84,14 +85,7 @@ def encode_window(model: WindowModel, pairs: Sequence[Pair]) -> Sequence[Any]:
 def run_encoded(model: WindowModel, items: Sequence[Any], batch_size: int = DEFAULT_BATCH_SIZE) -> list[Prediction]:
     """The rest of `classify_window`: stable sort by length, run in batches, decode, input order."""
     _check_positive("batch_size", batch_size)
-    order = sorted(range(len(items)), key=lambda i: (items[i].n_tokens, i))
-    out: list[Prediction | None] = [None] * len(items)
-    for start in range(0, len(order), batch_size):
-        idx = order[start : start + batch_size]
-        chunk = [items[i] for i in idx]
-        for i, pred in zip(idx, model.decode(chunk, model.run(model.collate(chunk))), strict=True):
-            out[i] = pred
-    return [p for p in out if p is not None]
+    return predict_in_length_order(model, items, batch_size)
 
 
 def label_pairs(
