@@ -253,11 +253,9 @@ class _DrainCall:
             self.owner._idle.set()
 
 
-class DrainInterceptor(grpc.aio.ServerInterceptor):
+class DrainInterceptor(_WriteGateInterceptor):
     """Counts WriteGate RPCs in flight; once `refuse_new()` ran, every new RPC (any service) gets
     UNAVAILABLE "shutting down" — a code clients retry elsewhere — while the in-flight ones finish."""
-
-    prefix = f"/{SERVICE_NAME}/"
 
     def __init__(self) -> None:
         self.draining = False
@@ -277,20 +275,20 @@ class DrainInterceptor(grpc.aio.ServerInterceptor):
             return False
         return True
 
+    def begin(self, method: str, request: Any) -> CallObserver:
+        return _DrainCall(self)
+
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
+        if not self.draining:
+            return await super().intercept_service(continuation, handler_call_details)
         handler = await continuation(handler_call_details)
         if handler is None:
             return handler
-        if self.draining:
-            return refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
-        name = handler_call_details.method
-        if not name.startswith(self.prefix):
-            return handler
-        return _wrap_handler(handler, name[len(self.prefix) :], lambda method, request: _DrainCall(self))
+        return refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
 
 
 class AdmissionInterceptor(grpc.aio.ServerInterceptor):
