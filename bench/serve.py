@@ -125,7 +125,8 @@ def start_server(args: argparse.Namespace, metrics_port: int) -> tuple[subproces
     cmd = [sys.executable, "-m", "writegate.server.cli", "serve", "--model", str(args.model), "--port", "0",
            "--backend", args.backend, "--metrics-port", str(metrics_port), "--log-level", "WARNING",
            "--max-wait-ms", str(args.max_wait_ms), "--max-batch-tokens", str(args.max_batch_tokens)]
-    for flag, value in (("--threads", args.threads), ("--device", args.device), ("--precision", args.precision)):
+    for flag, value in (("--threads", args.threads), ("--device", args.device), ("--precision", args.precision),
+                        ("--batch-workers", args.batch_workers)):
         if value is not None:
             cmd += [flag, str(value)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -273,8 +274,9 @@ def mean_tokens(naive: Naive) -> float:
 
 def report(args: argparse.Namespace, served: dict, naive: dict, tokens: float, console: Console) -> None:
     """Print the side-by-side table and the targets."""
+    workers = f", {args.batch_workers} batch workers" if args.batch_workers else ""
     title = (f"PrepareWrite: (a) writegate serve [{args.backend}{'/' + args.precision if args.precision else ''}, "
-             f"dynamic batching] vs (b) naive torch fp32, one request at a time — {args.model}")
+             f"dynamic batching{workers}] vs (b) naive torch fp32, one request at a time — {args.model}")
     table = Table(title=title)
     for col in ("k", "clients", "(a) pairs/s", "(a) p50 ms", "(a) p99 ms", "(a) batch",
                 "(b) pairs/s", "(b) p50 ms", "(b) p99 ms", "pairs/s a/b", "p50 b/a"):
@@ -308,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=Path("models/default"))
     parser.add_argument("--quick", action="store_true", help="a few requests per cell (smoke run)")
     parser.add_argument("--threads", type=int, default=None, help="intra-op threads of both sides")
+    parser.add_argument("--batch-workers", type=int, default=None, help="(a)'s batches run at once (default: the server's)")
     parser.add_argument("--backend", default="onnx", help="(a)'s backend (default onnx)")
     parser.add_argument("--device", default=None, help="(a)'s device (torch backend)")
     parser.add_argument("--precision", default=None, help="(a)'s precision (default int8 on onnx)")

@@ -11,8 +11,14 @@ arrived for more (or until a batch's worth of tokens is waiting), takes the wait
 `lookahead_batches` batches' worth), drops cancelled and expired ones (`DeadlineExceeded`), sorts
 them by length and cuts them into batches whose padded size n × L stays within
 `max_batch_tokens` (text-embeddings-inference's budget). Each batch runs `collate → run →
-decode` in the run thread, off the event loop; its futures get their predictions. An exception in
-a batch fails only that batch's pairs (`BatchFailed`); the worker carries on.
+decode` in a run thread, off the event loop; its futures get their predictions. Up to `workers`
+batches run at once (one run thread each): the worker waits for a free run slot *before* it forms
+the next window, so the queue fills while every slot is busy, and a window that makes fewer
+batches than there are idle slots is split so that no slot idles (a lone request's pairs run on
+every slot). On the CPU, `workers` = cores with one intra-op thread each beats one batch on all
+cores: a parallel op waits for its slowest thread, and on a machine shared with the gRPC and
+Python work some thread is always preempted (see README.md, "Speed"). An exception in a batch
+fails only that batch's pairs (`BatchFailed`); the worker carries on.
 """
 
 from __future__ import annotations
@@ -120,6 +126,26 @@ def cut_batches(lengths: Sequence[int], max_batch_tokens: int) -> list[list[int]
     return batches
 
 
+MIN_SPLIT_PAIRS = 4
+"""A batch is only split for an idle run slot if both halves get at least this many pairs."""
+
+
+def split_for_idle(batches: list[list[int]], slots: int) -> list[list[int]]:
+    """Halve the largest batches until there are `slots` batches (or none can be halved).
+
+    A window that would leave run slots idle (one request's 16 pairs, two workers) is spread over
+    them instead: its latency is that of the halves. Order within a batch is kept. Pure.
+    """
+    out = [list(b) for b in batches]
+    while 0 < len(out) < slots:
+        big = max(range(len(out)), key=lambda i: len(out[i]))
+        if len(out[big]) < 2 * MIN_SPLIT_PAIRS:
+            break
+        half = len(out[big]) // 2
+        out[big : big + 1] = [out[big][:half], out[big][half:]]
+    return out
+
+
 class Batcher:
     """Pools pairs from concurrent requests into token-budgeted batches.
 
@@ -129,6 +155,7 @@ class Batcher:
         max_wait_ms: how long the first waiting pair may wait for company.
         max_queue_pairs: pairs admitted but not yet run; beyond it `submit` raises QueueFull.
         lookahead_batches: how many batches' worth of waiting pairs are sorted together.
+        workers: batches that may run at once, each in its own run thread.
         observer: metrics sink.
         clock: monotonic seconds (tests may pass a fake).
     """
@@ -141,6 +168,7 @@ class Batcher:
         max_wait_ms: float = 2.0,
         max_queue_pairs: int = 4096,
         lookahead_batches: int = 4,
+        workers: int = 1,
         observer: BatchObserver | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -148,11 +176,14 @@ class Batcher:
             raise ValueError(f"max_batch_tokens must be ≥ 1, got {max_batch_tokens}")
         if max_queue_pairs < 1:
             raise ValueError(f"max_queue_pairs must be ≥ 1, got {max_queue_pairs}")
+        if workers < 1:
+            raise ValueError(f"workers must be ≥ 1, got {workers}")
         self.model = model
         self.max_batch_tokens = max_batch_tokens
         self.max_wait = max(0.0, max_wait_ms) / 1000.0
         self.max_queue_pairs = max_queue_pairs
         self.lookahead_tokens = max_batch_tokens * max(1, lookahead_batches)
+        self.workers = workers
         self.observer: BatchObserver = observer or _NoObserver()
         self.clock = clock
         self._pending: deque[_Item] = deque()
@@ -161,7 +192,10 @@ class Batcher:
         self._wake = asyncio.Event()
         self._full = asyncio.Event()
         self._worker: asyncio.Task[None] | None = None
-        self._window: list[_Item] = []  # taken from the queue by the worker, not yet resolved
+        self._taken: set[_Item] = set()  # taken from the queue by the worker, not yet resolved
+        self._runs: set[asyncio.Task[None]] = set()
+        self._slots = asyncio.Semaphore(workers)
+        self._busy = 0  # run slots held
         self._encode_pool: ThreadPoolExecutor | None = None
         self._run_pool: ThreadPoolExecutor | None = None
 
@@ -181,7 +215,8 @@ class Batcher:
         if self.running:
             return
         self._encode_pool = ThreadPoolExecutor(1, thread_name_prefix="writegate-encode")
-        self._run_pool = ThreadPoolExecutor(1, thread_name_prefix="writegate-run")
+        self._run_pool = ThreadPoolExecutor(self.workers, thread_name_prefix="writegate-run")
+        self._slots, self._busy = asyncio.Semaphore(self.workers), 0
         self._worker = asyncio.get_running_loop().create_task(self._work(), name="writegate-batcher")
 
     async def close(self) -> None:
@@ -193,8 +228,13 @@ class Batcher:
                 await worker
             except asyncio.CancelledError:
                 pass
-        waiting, self._window = [*self._window, *self._pending], []
+        waiting, self._taken = [*self._taken, *self._pending], set()
         self._pending.clear()
+        runs, self._runs = list(self._runs), set()
+        for run in runs:
+            run.cancel()
+        if runs:
+            await asyncio.gather(*runs, return_exceptions=True)
         self._pending_tokens = 0
         for item in waiting:
             if not item.future.done():
@@ -272,11 +312,33 @@ class Batcher:
             while not self._pending:
                 self._wake.clear()
                 await self._wake.wait()
+            await self._acquire_slot()  # a free slot first: the queue fills while all are busy
             await self._wait_for_company()
-            window = self._window = self._take_window()
-            for idx in cut_batches([it.n_tokens for it in window], self.max_batch_tokens):
-                await self._run([window[i] for i in idx])
-            self._window = []
+            window = self._take_window()
+            self._taken.update(window)
+            batches = split_for_idle(cut_batches([it.n_tokens for it in window], self.max_batch_tokens),
+                                     self.workers - self._busy + 1)
+            if not batches:
+                self._release_slot()
+            for j, idx in enumerate(batches):
+                if j > 0:
+                    await self._acquire_slot()
+                run = asyncio.get_running_loop().create_task(self._run([window[i] for i in idx]))
+                self._runs.add(run)
+                run.add_done_callback(self._run_done)
+
+    async def _acquire_slot(self) -> None:
+        await self._slots.acquire()
+        self._busy += 1
+
+    def _release_slot(self) -> None:
+        self._busy -= 1
+        self._slots.release()
+
+    def _run_done(self, run: asyncio.Task[None]) -> None:
+        if run in self._runs:  # not when close() took it
+            self._runs.discard(run)
+            self._release_slot()
 
     async def _wait_for_company(self) -> None:
         if self.max_wait <= 0 or self._pending_tokens >= self.max_batch_tokens:
@@ -321,6 +383,12 @@ class Batcher:
         self.observer.queue_depth(self._admitted)
 
     async def _run(self, chunk: list[_Item]) -> None:
+        try:
+            await self._run_live(chunk)
+        finally:
+            self._taken.difference_update(chunk)
+
+    async def _run_live(self, chunk: list[_Item]) -> None:
         now = self.clock()
         live = [it for it in chunk if not self._drop_if_dead(it, now)]
         if not live:

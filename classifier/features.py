@@ -19,6 +19,8 @@ format it was trained on (`writegate.json` records it).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -36,6 +38,10 @@ if TYPE_CHECKING:
 INPUT_FORMAT_VERSION = 1
 MAX_LENGTH = 128
 N_SPECIAL = 3  # [CLS] A [SEP] B [SEP]
+PIECE_CACHE_SIZE = 16384
+"""Token ids of this many recent pieces are kept (store candidates and date headers recur)."""
+PIECE_CACHE_MAX_CHARS = 1024
+"""Longer pieces are tokenized every time (bounds the cache's memory to ~16 MiB of keys)."""
 
 
 def gap_days(existing_at: datetime, new_at: datetime) -> int:
@@ -168,6 +174,8 @@ class PairEncoder:
         if missing:
             raise ValueError(f"tokenizer has no {', '.join(missing)} token")
         self.cls_id, self.sep_id, self.pad_id = ids[cls_token], ids[sep_token], ids[pad_token]
+        self._pieces: OrderedDict[str, tuple[int, ...]] = OrderedDict()
+        self._pieces_lock = threading.Lock()
 
     @classmethod
     def from_file(cls, path: str | Path, max_length: int = MAX_LENGTH) -> PairEncoder:
@@ -195,10 +203,10 @@ class PairEncoder:
         pieces: list[str] = []
         for t in texts:
             pieces.extend((t.a_head, t.a_text, t.b_head, t.b_text, t.b_tail))
-        encs = self.tokenizer.encode_batch(pieces, add_special_tokens=False) if pieces else []
+        encs = self.piece_ids(pieces)
         out: list[tuple[list[int], list[int]]] = []
         for i in range(len(texts)):
-            a_head, a_text, b_head, b_text, b_tail = (encs[5 * i + k].ids for k in range(5))
+            a_head, a_text, b_head, b_text, b_tail = encs[5 * i : 5 * i + 5]
             fixed = N_SPECIAL + len(a_head) + len(b_head) + len(b_tail)
             if fixed > self.max_length:  # pathological structure text: keep what fits of it
                 b_tail = b_tail[: max(0, self.max_length - N_SPECIAL - len(a_head) - len(b_head))]
@@ -210,3 +218,30 @@ class PairEncoder:
             types = ([0] * len(seg_a) + [1] * len(seg_b))[: self.max_length]
             out.append((ids, types))
         return out
+
+    def piece_ids(self, pieces: Sequence[str]) -> list[tuple[int, ...]]:
+        """Token ids of each piece (no special tokens), from a bounded LRU cache where possible.
+
+        Candidate texts and date headers recur across writes, so most pieces of a PrepareWrite
+        were tokenized before; the misses go to the tokenizer in one batch.
+        """
+        out: list[tuple[int, ...] | None] = [None] * len(pieces)
+        misses: list[int] = []
+        with self._pieces_lock:
+            for i, piece in enumerate(pieces):
+                ids = self._pieces.get(piece)
+                if ids is None:
+                    misses.append(i)
+                else:
+                    self._pieces.move_to_end(piece)
+                    out[i] = ids
+        if misses:
+            encs = self.tokenizer.encode_batch([pieces[i] for i in misses], add_special_tokens=False)
+            with self._pieces_lock:
+                for i, enc in zip(misses, encs, strict=True):
+                    out[i] = ids = tuple(enc.ids)
+                    if len(pieces[i]) <= PIECE_CACHE_MAX_CHARS:
+                        self._pieces[pieces[i]] = ids
+                while len(self._pieces) > PIECE_CACHE_SIZE:
+                    self._pieces.popitem(last=False)
+        return out  # type: ignore[return-value]

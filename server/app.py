@@ -459,6 +459,7 @@ class WriteGateServer:
             max_batch_tokens=self.config.max_batch_tokens,
             max_wait_ms=self.config.max_wait_ms,
             max_queue_pairs=self.config.max_queue_pairs,
+            workers=self.config.effective_batch_workers,
             observer=self.metrics,
         )
         await batcher.start()
@@ -521,7 +522,7 @@ def load_classifier(config: ServerConfig) -> Any:
     return Classifier.load(
         config.model,
         config.backend.value,
-        threads=config.threads,
+        threads=config.effective_threads,
         device=config.device,
         precision=config.precision,
     )

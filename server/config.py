@@ -9,6 +9,7 @@ FILE`, TOML or JSON, top-level keys = field names) or an environment variable `W
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from collections.abc import Mapping
 from datetime import timedelta
@@ -46,7 +47,14 @@ class ServerConfig(BaseModel):
     backend: BackendName = Field(default=BackendName.ONNX, description="onnx (CPU, int8), torch or vllm.")
     device: str | None = Field(default=None, description="torch: cpu, cuda, cuda:N.")
     precision: str | None = Field(default=None, description="onnx: int8|fp32; torch: fp32|bf16|fp16.")
-    threads: int | None = Field(default=None, ge=1, le=256, description="Intra-op CPU threads of the backend.")
+    threads: int | None = Field(
+        default=None, ge=1, le=256,
+        description="Intra-op CPU threads per batch (unset: 1 with several batch workers, else the backend's default).",
+    )
+    batch_workers: int | None = Field(
+        default=None, ge=1, le=64,
+        description="Batches run at once (unset: onnx = CPU cores available, torch and vllm = 1).",
+    )
     max_batch_tokens: int = Field(default=8192, ge=16, le=1_048_576, description="Padded tokens (n x L) per batch.")
     max_wait_ms: float = Field(default=2.0, ge=0, le=1000, description="Max wait of the first queued pair for a batch.")
     max_queue_pairs: int = Field(default=8192, ge=1, le=1_000_000, description="Queued pairs before RESOURCE_EXHAUSTED.")
@@ -80,6 +88,20 @@ class ServerConfig(BaseModel):
         return f"{host}:{self.port}"
 
     @property
+    def effective_batch_workers(self) -> int:
+        """`batch_workers`, or its default: one per available core for onnx, 1 for GPU-style backends."""
+        if self.batch_workers is not None:
+            return self.batch_workers
+        return available_cores() if self.backend is BackendName.ONNX else 1
+
+    @property
+    def effective_threads(self) -> int | None:
+        """`threads`, or 1 when several batches run at once (None = the backend's own default)."""
+        if self.threads is not None:
+            return self.threads
+        return 1 if self.effective_batch_workers > 1 else None
+
+    @property
     def limits(self) -> Limits:
         """The request-validation limits."""
         return Limits(
@@ -90,6 +112,14 @@ class ServerConfig(BaseModel):
 
 
 FIELDS: tuple[str, ...] = tuple(ServerConfig.model_fields)
+
+
+def available_cores() -> int:
+    """CPU cores this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def read_config_file(path: Path) -> dict[str, Any]:

@@ -66,6 +66,9 @@ class FakeClassifier:
         self.tokens_per_word = tokens_per_word
         self.batches: list[list[str]] = []  # keys of the pairs of each batch run
         self.batch_shapes: list[tuple[int, int]] = []
+        self.active = 0  # batches inside run() now
+        self.max_active = 0
+        self._lock = threading.Lock()
         self.info = ModelInfo(
             name="fake-model", version="0.0.1", labels=list(LABELS), backend="fake", max_length=128,
             metrics={"macro_f1": 0.5},
@@ -89,6 +92,16 @@ class FakeClassifier:
         return Batch(input_ids=ids, attention_mask=mask, token_type_ids=np.zeros_like(ids))
 
     def run(self, batch: Batch) -> np.ndarray:
+        with self._lock:
+            self.active += 1
+            self.max_active = max(self.max_active, self.active)
+        try:
+            return self._run(batch)
+        finally:
+            with self._lock:
+                self.active -= 1
+
+    def _run(self, batch: Batch) -> np.ndarray:
         self.entered.set()
         if self.gate is not None and not self.gate.wait(timeout=20):
             raise TimeoutError("the test never opened the gate")
@@ -148,9 +161,13 @@ async def running_server(
     ready: bool = True,
     **config: Any,
 ) -> AsyncIterator[tuple[WriteGateServer, str]]:
-    """A WriteGateServer on 127.0.0.1:<free port>; yields (server, target)."""
+    """A WriteGateServer on 127.0.0.1:<free port>; yields (server, target).
+
+    One batch worker unless `batch_workers` is given: tests that hold a batch at the gate count on
+    the next pairs waiting for it.
+    """
     fake = fake or FakeClassifier()
-    settings = {"port": 0, "max_wait_ms": 0, "grace_s": 1.0, **config}
+    settings = {"port": 0, "max_wait_ms": 0, "grace_s": 1.0, "batch_workers": 1, **config}
     app = WriteGateServer(ServerConfig(**settings), loader=loader or (lambda: fake))
     port = await app.start()
     try:

@@ -7,8 +7,10 @@ queues more work; `until()` waits (bounded) for a condition on the batcher's sta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pytest
 from server_fakes import BOOM, T0, FakeClassifier, expected_label
@@ -20,6 +22,7 @@ from writegate.classifier.batcher import (
     DeadlineExceeded,
     QueueFull,
     cut_batches,
+    split_for_idle,
 )
 from writegate.classifier.types import Pair, Side
 
@@ -38,6 +41,20 @@ async def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
             await asyncio.sleep(0.001)
 
     await asyncio.wait_for(wait(), timeout)
+
+
+@contextlib.asynccontextmanager
+async def gated_batcher(**settings: Any) -> AsyncIterator[tuple[Batcher, FakeClassifier, threading.Event]]:
+    """A started Batcher around a FakeClassifier whose runs wait at a closed gate."""
+    gate = threading.Event()
+    fake = FakeClassifier(gate=gate)
+    batcher = Batcher(fake, max_batch_tokens=64, max_wait_ms=0, **settings)
+    await batcher.start()
+    try:
+        yield batcher, fake, gate
+    finally:
+        gate.set()
+        await batcher.close()
 
 
 class FakeClock:
@@ -243,9 +260,78 @@ async def test_closed_batcher_refuses_and_fails_waiting_pairs() -> None:
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"max_batch_tokens": 0}, "max_batch_tokens"), ({"max_queue_pairs": 0}, "max_queue_pairs")],
-    ids=["tokens", "queue"],
+    [({"max_batch_tokens": 0}, "max_batch_tokens"), ({"max_queue_pairs": 0}, "max_queue_pairs"),
+     ({"workers": 0}, "workers")],
+    ids=["tokens", "queue", "workers"],
 )
 def test_bad_settings(kwargs: dict[str, int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Batcher(FakeClassifier(), **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("batches", "slots", "expected"),
+    [
+        ([], 2, []),
+        ([list(range(16))], 2, [list(range(8)), list(range(8, 16))]),
+        ([list(range(16))], 1, [list(range(16))]),
+        ([list(range(7))], 2, [list(range(7))]),
+        ([list(range(8))], 4, [[0, 1, 2, 3], [4, 5, 6, 7]]),
+        ([[0, 1], list(range(2, 12))], 3, [[0, 1], [2, 3, 4, 5, 6], [7, 8, 9, 10, 11]]),
+        ([[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [10]], 2, [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [10]]),
+    ],
+    ids=["empty", "halved", "one-slot", "too-small", "no-quarter-under-minimum", "largest-first", "enough-batches"],
+)
+def test_split_for_idle(batches: list[list[int]], slots: int, expected: list[list[int]]) -> None:
+    out = split_for_idle(batches, slots)
+    assert out == expected
+    assert sorted(i for b in out for i in b) == sorted(i for b in batches for i in b)
+
+
+async def test_workers_run_batches_at_once() -> None:
+    async with gated_batcher(workers=2) as (batcher, fake, gate):
+        first = asyncio.ensure_future(batcher.submit([pair("hold")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        second = asyncio.ensure_future(batcher.submit([pair("also has a cat")]))
+        await until(lambda: fake.active == 2)  # the second batch did not wait for the first
+        third = asyncio.ensure_future(batcher.submit([pair("never said that")]))
+        await until(lambda: len(batcher._pending) == 1)  # no third slot: it queues
+        gate.set()
+        results = await asyncio.gather(first, second, third)
+        assert [r[0].label for r in results] == [expected_label(t) for t in ("hold", "also has a cat", "never said that")]
+        assert fake.max_active == 2 and batcher.queue_depth == 0
+
+
+async def test_one_request_is_spread_over_idle_workers() -> None:
+    fake = FakeClassifier()
+    batcher = Batcher(fake, max_batch_tokens=4096, max_wait_ms=0, workers=2)
+    await batcher.start()
+    try:
+        texts = [f"fact number {i}" for i in range(16)]
+        preds = await batcher.submit([pair(t) for t in texts])
+        assert [p.label for p in preds] == [expected_label(t) for t in texts]
+        assert sorted(n for n, _ in fake.batch_shapes) == [8, 8]
+    finally:
+        await batcher.close()
+
+
+async def test_one_worker_runs_one_batch_at_a_time() -> None:
+    async with gated_batcher(workers=1) as (batcher, fake, gate):
+        first = asyncio.ensure_future(batcher.submit([pair("hold")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        second = asyncio.ensure_future(batcher.submit([pair("also has a cat")]))
+        await until(lambda: len(batcher._pending) == 1)
+        gate.set()
+        await asyncio.gather(first, second)
+        assert fake.max_active == 1 and len(fake.batch_shapes) == 2
+
+
+async def test_close_fails_pairs_of_every_running_batch() -> None:
+    async with gated_batcher(workers=2) as (batcher, fake, gate):
+        running = [asyncio.ensure_future(batcher.submit([pair(t)])) for t in ("hold", "also has a cat")]
+        await until(lambda: fake.active == 2)
+        await batcher.close()
+        gate.set()
+        for task in running:
+            with pytest.raises(BatcherClosed, match="shutting down"):
+                await task

@@ -106,6 +106,25 @@ def test_short_pairs_are_not_padded(encoder: PairEncoder) -> None:
     assert len(ids) < 40 and encoder.pad_id not in ids
 
 
+def test_piece_cache_gives_the_same_ids_and_stays_bounded(tiny_model_dir, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setattr(features, "PIECE_CACHE_SIZE", 8)
+    cached = PairEncoder.from_file(tiny_model_dir / "tokenizer.json", max_length=128)
+    texts = [render(f"Michelle owns account {i}", _dt("2026-03-01"), "Marcus owns it now", _dt("2026-03-05"), COMP)
+             for i in range(6)]
+    first = cached.encode(texts)
+    again = cached.encode(list(reversed(texts)))  # served from the cache (mostly)
+    assert again == list(reversed(first))
+    assert len(cached._pieces) == 8  # 6 texts × 5 pieces, 10 distinct: trimmed to the bound
+    fresh = PairEncoder.from_file(tiny_model_dir / "tokenizer.json", max_length=128)
+    assert [fresh.encode([t])[0] for t in texts] == first
+
+
+def test_piece_cache_skips_long_pieces(encoder: PairEncoder) -> None:
+    long_text = "word " * (features.PIECE_CACHE_MAX_CHARS // 5 + 1)
+    encoder.piece_ids([long_text, "short piece"])
+    assert long_text not in encoder._pieces and "short piece" in encoder._pieces
+
+
 def test_encoder_requires_special_tokens(tiny_model_dir) -> None:  # noqa: ANN001
     from tokenizers import Tokenizer
 

@@ -86,3 +86,29 @@ def test_every_setting_has_a_serve_flag() -> None:
     serve.add_arguments(parser)
     flags = {a.dest for a in parser._actions} - {"help", "config"}
     assert set(serve.FLAG_FIELDS) == set(FIELDS) == flags
+
+
+@pytest.mark.parametrize(
+    ("settings", "workers", "threads"),
+    [
+        ({}, 3, 1),
+        ({"batch_workers": 1}, 1, None),
+        ({"batch_workers": 2, "threads": 4}, 2, 4),
+        ({"backend": "torch"}, 1, None),
+        ({"backend": "torch", "threads": 2}, 1, 2),
+    ],
+    ids=["onnx-default", "one-worker", "both-set", "torch-default", "torch-threads"],
+)
+def test_batch_workers_and_threads_defaults(
+    settings: dict[str, object], workers: int, threads: int | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from writegate.server import config as config_mod
+
+    monkeypatch.setattr(config_mod, "available_cores", lambda: 3)
+    cfg = load_config(settings)
+    assert (cfg.effective_batch_workers, cfg.effective_threads) == (workers, threads)
+
+
+def test_batch_workers_must_be_positive() -> None:
+    with pytest.raises(InputError, match="--batch-workers"):
+        load_config({"batch_workers": 0})

@@ -88,6 +88,24 @@ async def test_concurrent_requests_share_batches() -> None:
     assert len(fake.batches) - n_before - 1 == 1  # the 8 waiting requests ran as ONE batch
 
 
+async def test_two_batch_workers_run_two_requests_at_once() -> None:
+    gate = threading.Event()
+    gate.set()  # open for the warm-up batch
+    fake = FakeClassifier(gate=gate)
+    async with running_server(fake, batch_workers=2) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        assert app.batcher is not None and app.batcher.workers == 2
+        stub = pb_grpc.WriteGateStub(channel)
+        gate.clear()
+        calls = []
+        for i, text in enumerate(("she moved", "also has a cat")):
+            calls.append(asyncio.ensure_future(
+                stub.Classify(pb.ClassifyRequest(memory=memory(f"n{i}", text), candidates=[memory("c")]), timeout=10)))
+            await asyncio.wait_for(_until(lambda i=i: fake.active == i + 1), 5)  # the 2nd does not wait for the 1st
+        gate.set()
+        results = await asyncio.gather(*calls)
+    assert [r.relations[0].label for r in results] == [pb.LABEL_SUPERSEDES, pb.LABEL_ELABORATES]
+
+
 async def _until(cond) -> None:  # noqa: ANN001
     while not cond():
         await asyncio.sleep(0.001)

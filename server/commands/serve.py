@@ -23,7 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=[b.value for b in BackendName], default=None, help="default onnx")
     parser.add_argument("--device", default=None, help="torch backend: cpu, cuda, cuda:N")
     parser.add_argument("--precision", default=None, help="onnx: int8 (default) | fp32; torch: fp32 | bf16 | fp16")
-    parser.add_argument("--threads", type=int, default=None, help="backend intra-op CPU threads")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="intra-op CPU threads per batch (default: 1 with several batch workers)")
+    parser.add_argument("--batch-workers", type=int, default=None,
+                        help="batches run at once (default: onnx = CPU cores, torch/vllm = 1)")
     parser.add_argument("--max-batch-tokens", type=int, default=None, help="padded tokens n x L per batch (default 8192)")
     parser.add_argument("--max-wait-ms", type=float, default=None, help="max wait for a batch to fill (default 2)")
     parser.add_argument("--max-queue-pairs", type=int, default=None, help="queued pairs before RESOURCE_EXHAUSTED")
@@ -50,8 +53,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 FLAG_FIELDS: tuple[str, ...] = (
-    "host", "port", "model", "backend", "device", "precision", "threads", "max_batch_tokens", "max_wait_ms",
-    "max_queue_pairs", "max_candidates", "max_text_bytes", "max_future_hours", "relabel_window", "metrics_port",
+    "host", "port", "model", "backend", "device", "precision", "threads", "batch_workers", "max_batch_tokens",
+    "max_wait_ms", "max_queue_pairs", "max_candidates", "max_text_bytes", "max_future_hours", "relabel_window", "metrics_port",
     "metrics_host", "grace_s", "log_level", "log_text", "max_message_bytes", "max_concurrent_rpcs", "tls_cert",
     "tls_key", "tls_client_ca", "auth_tokens",
 )
