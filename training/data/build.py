@@ -105,9 +105,11 @@ NOWSAME_POST = ("! these days", "!, still", " to this day", " even now", " — t
 # added reason / condition / extra detail that keeps the value (elaborates "reason")
 REASON_POST = (" — mostly because it suits {pp} schedule", ", mainly because of the {proj} work",
                " (at least on weekdays)", ", except during the {month} crunch", ", which works well for {po}",
-               " — agreed with {N} in {month}", ", and has been since the {proj} kickoff", ", mostly for the {city} trips",
+               " — at least until the {proj} launch", ", and has been since the {proj} kickoff", ", mostly for the {city} trips",
                ", partly because of {topic}", ", with {N} as the backup",
-               ", unless something urgent comes up", ", which {N} set up")
+               ", unless something urgent comes up", ", which {N} set up", ", except when traveling",
+               " — {N} asked for it after the {month} review", ", though only while {N} is out")
+# v2.2: framing only, never the cue: always followed by a REASON_POST detail
 REASON_PRE = ("Some context: ", "Why: ", "Detail worth keeping: ", "Background on this: ", "More detail: ",
               "Extra context from {N}: ")
 # explicit denial / correction of an error, recorded long after the existing note (contradicts "laterdeny")
@@ -154,6 +156,7 @@ def groups(d: Domain, label: str) -> tuple[str, ...]:
     if label == "elaborates":
         g = ("detail",) + (("reason",) if d.kind != "immutable" else ()) + (("narrow",) if d.general else ())
         g += ("contrast",)  # v2.1: one paraphrase (corroborates) vs the paraphrase + one extra detail (elaborates)
+        g += ("swap",) if d.general else ()  # v2.3: the same two texts both ways (specific ↔ general)
         return g + (("also", "addplain", "addmarker") if d.kind == "multi" else ())
     if label == "corroborates":
         return ("para", "still", "nowsame") + (("general",) if d.general else ()) + (("negre",) if d.negre else ())
@@ -369,7 +372,11 @@ class Builder:
                 return [Built(e, n, self.mixed(), label)]
             if group == "reason":  # the same value plus a reason, condition or extra detail, often much later
                 s = new_state(A, 0.15) if rng.random() < 0.7 else R(self.t(d.elab), A, sn)
-                n = post(REASON_POST, s, A) if rng.random() < 0.75 and "?" not in s else pre(REASON_PRE, s, A)
+                if "?" in s:  # a question–answer shape takes no trailing detail: the domain's own elaboration
+                    s = R(self.t(d.elab), A, sn)
+                n = post(REASON_POST, s, A)  # v2.2: a real detail every time (a framing prefix alone adds nothing)
+                if rng.random() < 0.2:
+                    n = pre(REASON_PRE, n, A)
                 if rng.random() < 0.3:
                     n = pre(NOWSAME_PRE, n, A) if not n[:12].count(":") else n
                 return [Built(e, n, WIDE, label)]
@@ -377,6 +384,15 @@ class Builder:
                 eg = R(self.t(d.general), A, se)
                 n = R(self.t(d.elab), A, sn) if rng.random() < 0.3 else self.state(d, A, sn)[0]
                 return [Built(eg, n, NEUTRAL, label)]
+            if group == "swap":  # v2.3: specific → general is corroborates; the very same texts swapped, elaborates
+                known = set(_KEY.findall(etpl)) | set(c.A) | {"S", "P", "O", "pr", "pp", "po"}
+                ok = [t for t in part_of(d.general, self.split) if set(_KEY.findall(t)) <= known]
+                if not ok:
+                    return []
+                gtpl = rng.choice(ok)
+                when = NEUTRAL
+                return [Built(R(etpl, A, se), R(gtpl, A, sn), when, "corroborates"),
+                        Built(R(gtpl, A, se), R(etpl, A, sn), when, label)]
             if group == "contrast":  # same existing text: paraphrase ⇒ corroborates, paraphrase + one detail ⇒ elaborates
                 p = self.same_info(d, A, sn, etpl)
                 if "?" in p or rng.random() < 0.35:
