@@ -65,7 +65,7 @@ def run_engine(store: Path, out: Path, engine: Any, k: int, chunk_size: int) -> 
 
 def profile_classify(plan: Plan, model: Path, chunk_size: int, batch_size: int, chunks: int = 4) -> dict[str, float]:
     """Seconds in encode / model / decode over the first `chunks` chunks (local, one process)."""
-    from writegate.classifier.model import Classifier
+    from writegate.classifier.model import Classifier, length_ordered_chunks
     from writegate.server.relabel import plan_comparer
 
     loaded = Classifier.load(model)
@@ -77,9 +77,8 @@ def profile_classify(plan: Plan, model: Path, chunk_size: int, batch_size: int, 
         t0 = time.perf_counter()
         items = clf.encode(pairs)
         spent["encode"] += time.perf_counter() - t0
-        order = sorted(range(len(items)), key=lambda i: (items[i].n_tokens, i))
-        for start in range(0, len(order), batch_size):
-            chunk = [items[i] for i in order[start : start + batch_size]]
+        for idx in length_ordered_chunks(items, batch_size):
+            chunk = [items[i] for i in idx]
             t0 = time.perf_counter()
             logits = clf.run(clf.collate(chunk))
             spent["model"] += time.perf_counter() - t0

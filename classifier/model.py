@@ -6,7 +6,7 @@ torch, no transformers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -60,13 +60,17 @@ class PairSteps(Protocol):
     def decode(self, items: Sequence[Any], logits: np.ndarray) -> list[Prediction]: ...
 
 
-def predict_in_length_order(steps: PairSteps, items: Sequence[Any], batch_size: int) -> list[Prediction]:
-    """Run encoded pairs in batches of similar length (stable sort: deterministic batches), decode,
-    and return the predictions in input order."""
+def length_ordered_chunks(items: Sequence[Any], batch_size: int) -> Iterator[list[int]]:
+    """Indices of `items` sorted by `n_tokens` (stable: deterministic batches), `batch_size` at a time."""
     order = sorted(range(len(items)), key=lambda i: items[i].n_tokens)
-    out: list[Prediction | None] = [None] * len(items)
     for start in range(0, len(order), batch_size):
-        idx = order[start : start + batch_size]
+        yield order[start : start + batch_size]
+
+
+def predict_in_length_order(steps: PairSteps, items: Sequence[Any], batch_size: int) -> list[Prediction]:
+    """Run encoded pairs in batches of similar length, decode, and return the predictions in input order."""
+    out: list[Prediction | None] = [None] * len(items)
+    for idx in length_ordered_chunks(items, batch_size):
         chunk = [items[i] for i in idx]
         for i, pred in zip(idx, steps.decode(chunk, steps.run(steps.collate(chunk))), strict=True):
             out[i] = pred
@@ -191,9 +195,7 @@ class Classifier:
         """Raw logits [n, 5] in input order, with the encoded items (evaluation, calibration)."""
         items = self.encode(pairs)
         out = np.zeros((len(items), len(self.meta.labels)), dtype=np.float32)
-        order = sorted(range(len(items)), key=lambda i: items[i].n_tokens)
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
+        for idx in length_ordered_chunks(items, batch_size):
             out[idx] = self.run(self.collate([items[i] for i in idx]))
         return out, items
 

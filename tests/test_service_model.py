@@ -55,7 +55,7 @@ EXAMPLES = [  # labels.md
 
 @pytest.mark.slow
 @pytest.mark.skipif(not (SHIPPED / "writegate.json").is_file(), reason="the shipped model models/default is not present")
-@pytest.mark.parametrize(("existing", "e_at", "new", "n_at", "label"), EXAMPLES, ids=[getattr(e, "values", e)[4] + f"-{i}" for i, e in enumerate(EXAMPLES)])
+@pytest.mark.parametrize(("existing", "e_at", "new", "n_at", "label"), EXAMPLES, ids=[e[4] + f"-{i}" for i, e in enumerate(EXAMPLES)])
 async def test_shipped_model_labels_the_design_examples(existing: str, e_at: str, new: str, n_at: str, label: str) -> None:
     config = ServerConfig(port=0, model=SHIPPED, max_wait_ms=0)
     async with running_server(loader=lambda: load_classifier(config), model=SHIPPED) as (_app, target), grpc.aio.insecure_channel(
