@@ -45,10 +45,11 @@ async def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
 
 @contextlib.asynccontextmanager
 async def gated_batcher(**settings: Any) -> AsyncIterator[tuple[Batcher, FakeClassifier, threading.Event]]:
-    """A started Batcher around a FakeClassifier whose runs wait at a closed gate."""
+    """A started Batcher (max_batch_tokens 64, max_wait_ms 0 unless given) around a FakeClassifier
+    whose runs wait at a closed gate; the gate opens and the batcher closes on exit."""
     gate = threading.Event()
     fake = FakeClassifier(gate=gate)
-    batcher = Batcher(fake, max_batch_tokens=64, max_wait_ms=0, **settings)
+    batcher = Batcher(fake, **{"max_batch_tokens": 64, "max_wait_ms": 0, **settings})
     await batcher.start()
     try:
         yield batcher, fake, gate
@@ -98,12 +99,8 @@ async def test_results_in_request_order_with_labels() -> None:
 
 
 async def test_batches_respect_the_token_budget_and_sort_by_length() -> None:
-    gate = threading.Event()
-    fake = FakeClassifier(gate=gate)
     budget = 40
-    batcher = Batcher(fake, max_batch_tokens=budget, max_wait_ms=0, lookahead_batches=8)
-    await batcher.start()
-    try:
+    async with gated_batcher(max_batch_tokens=budget, lookahead_batches=8) as (batcher, fake, gate):
         first = asyncio.ensure_future(batcher.submit([pair("hold")]))
         assert await asyncio.to_thread(fake.entered.wait, 5)
         sizes = [17, 2, 15, 3, 16, 2, 4]  # words of NEW; pair length = 3 + 1 + words
@@ -122,17 +119,10 @@ async def test_batches_respect_the_token_budget_and_sort_by_length() -> None:
         flat = [x for b in lengths for x in b]
         assert flat == sorted(flat)
         assert len(later) < len(sizes)  # pairs of different requests shared batches
-    finally:
-        gate.set()
-        await batcher.close()
 
 
 async def test_full_queue_answers_at_once() -> None:
-    gate = threading.Event()
-    fake = FakeClassifier(gate=gate)
-    batcher = Batcher(fake, max_batch_tokens=64, max_wait_ms=0, max_queue_pairs=4)
-    await batcher.start()
-    try:
+    async with gated_batcher(max_queue_pairs=4) as (batcher, fake, gate):
         held = asyncio.ensure_future(batcher.submit([pair("a"), pair("b"), pair("c")]))
         await until(lambda: batcher.queue_depth == 3)
         with pytest.raises(QueueFull, match="limit of 4"):
@@ -140,18 +130,11 @@ async def test_full_queue_answers_at_once() -> None:
         gate.set()
         assert len(await held) == 3
         assert len(await batcher.submit([pair("d"), pair("e")])) == 2  # room again
-    finally:
-        gate.set()
-        await batcher.close()
 
 
 async def test_expired_pairs_are_dropped_before_they_run() -> None:
-    gate = threading.Event()
-    fake = FakeClassifier(gate=gate)
     clock = FakeClock()
-    batcher = Batcher(fake, max_batch_tokens=64, max_wait_ms=0, clock=clock)
-    await batcher.start()
-    try:
+    async with gated_batcher(clock=clock) as (batcher, fake, gate):
         first = asyncio.ensure_future(batcher.submit([pair("hold")]))
         assert await asyncio.to_thread(fake.entered.wait, 5)
         late = asyncio.ensure_future(batcher.submit([pair("too late one"), pair("too late two")], deadline=clock.t + 5))
@@ -166,9 +149,6 @@ async def test_expired_pairs_are_dropped_before_they_run() -> None:
         ran = [k for batch in fake.batches for k in batch]
         assert not any("too late" in k for k in ran)
         assert batcher.queue_depth == 0
-    finally:
-        gate.set()
-        await batcher.close()
 
 
 async def test_already_expired_deadline_is_refused() -> None:
@@ -185,11 +165,7 @@ async def test_already_expired_deadline_is_refused() -> None:
 
 
 async def test_failed_batch_fails_only_its_requests_and_worker_survives() -> None:
-    gate = threading.Event()
-    fake = FakeClassifier(gate=gate)
-    batcher = Batcher(fake, max_batch_tokens=8, max_wait_ms=0)  # every pair is its own batch
-    await batcher.start()
-    try:
+    async with gated_batcher(max_batch_tokens=8) as (batcher, fake, gate):  # every pair is its own batch
         first = asyncio.ensure_future(batcher.submit([pair("hold")]))
         assert await asyncio.to_thread(fake.entered.wait, 5)
         bad = asyncio.ensure_future(batcher.submit([pair(BOOM)]))
@@ -202,17 +178,10 @@ async def test_failed_batch_fails_only_its_requests_and_worker_survives() -> Non
         assert [p.label.value for p in await good] == ["supersedes"]
         assert batcher.running
         assert [p.label.value for p in await batcher.submit([pair("also")])] == ["elaborates"]
-    finally:
-        gate.set()
-        await batcher.close()
 
 
 async def test_cancelled_request_is_skipped() -> None:
-    gate = threading.Event()
-    fake = FakeClassifier(gate=gate)
-    batcher = Batcher(fake, max_batch_tokens=64, max_wait_ms=0)
-    await batcher.start()
-    try:
+    async with gated_batcher() as (batcher, fake, gate):
         first = asyncio.ensure_future(batcher.submit([pair("hold")]))
         assert await asyncio.to_thread(fake.entered.wait, 5)
         gone = asyncio.ensure_future(batcher.submit([pair("cancelled one")]))
@@ -224,9 +193,6 @@ async def test_cancelled_request_is_skipped() -> None:
         assert len(await kept) == 1
         assert not any("cancelled one" in k for batch in fake.batches for k in batch)
         assert batcher.queue_depth == 0
-    finally:
-        gate.set()
-        await batcher.close()
 
 
 async def test_budget_reached_does_not_wait_for_max_wait() -> None:
@@ -328,8 +294,10 @@ async def test_one_worker_runs_one_batch_at_a_time() -> None:
 
 async def test_close_fails_pairs_of_every_running_batch() -> None:
     async with gated_batcher(workers=2) as (batcher, fake, gate):
-        running = [asyncio.ensure_future(batcher.submit([pair(t)])) for t in ("hold", "also has a cat")]
-        await until(lambda: fake.active == 2)
+        running = []
+        for i, text in enumerate(("hold", "also has a cat")):  # one at a time: two batches, not one of two pairs
+            running.append(asyncio.ensure_future(batcher.submit([pair(text)])))
+            await until(lambda i=i: fake.active == i + 1)
         await batcher.close()
         gate.set()
         for task in running:
