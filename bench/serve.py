@@ -11,7 +11,8 @@ One run, side by side, for k = 1, 16, 64 candidates × 1, 8, 32 concurrent clien
   clients call it in threads. No gRPC on this side, which only flatters (b).
 
 Printed: pairs/s and PrepareWrite latency p50/p99 for both, the ratios, the server's mean batch
-size, and the issue's targets. On a GPU pass `--backend torch --device cuda --precision bf16`
+size, the CPU cores the server process and this (client) process used during the cell — on a
+small machine the load generator takes its share of the same cores —, and the issue's targets. On a GPU pass `--backend torch --device cuda --precision bf16`
 for (a); `--roofline-tflops 790` then adds achieved TFLOP/s (FLOPs per pair from config.json ×
 pairs/s) as a share of the bf16 peak. Request counts are bounded; `--quick` runs a few.
 """
@@ -74,6 +75,8 @@ class Cell:
     p50_ms: float
     p99_ms: float
     mean_batch: float | None = None
+    server_cores: float | None = None
+    client_cores: float | None = None
 
 
 def memory(mem_id: str, text: str, at: datetime) -> pb.Memory:
@@ -137,6 +140,15 @@ def start_server(args: argparse.Namespace, metrics_port: int) -> tuple[subproces
     return proc, int(line.split("127.0.0.1:")[1].split()[0])
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process `pid` so far (Linux /proc; 0.0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def scrape_batches(metrics_port: int) -> tuple[float, float]:
     """(sum, count) of the server's batch-size histogram."""
     text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).read().decode()
@@ -175,7 +187,11 @@ def run_served(args: argparse.Namespace, console: Console) -> dict[tuple[int, in
         for k in KS:
             for c in CLIENTS:
                 before = scrape_batches(metrics_port)
+                srv0, cli0, t0 = cpu_seconds(proc.pid), time.process_time(), time.perf_counter()
                 cell = asyncio.run(served_cell(f"127.0.0.1:{port}", k, c, n_requests(k, c, args.quick)))
+                wall = time.perf_counter() - t0
+                cell.server_cores = (cpu_seconds(proc.pid) - srv0) / wall
+                cell.client_cores = (time.process_time() - cli0) / wall
                 after = scrape_batches(metrics_port)
                 cell.mean_batch = (after[0] - before[0]) / max(after[1] - before[1], 1)
                 out[(k, c)] = cell
@@ -278,7 +294,7 @@ def report(args: argparse.Namespace, served: dict, naive: dict, tokens: float, c
     title = (f"PrepareWrite: (a) writegate serve [{args.backend}{'/' + args.precision if args.precision else ''}, "
              f"dynamic batching{workers}] vs (b) naive torch fp32, one request at a time — {args.model}")
     table = Table(title=title)
-    for col in ("k", "clients", "(a) pairs/s", "(a) p50 ms", "(a) p99 ms", "(a) batch",
+    for col in ("k", "clients", "(a) pairs/s", "(a) p50 ms", "(a) p99 ms", "(a) batch", "(a) cores srv/cli",
                 "(b) pairs/s", "(b) p50 ms", "(b) p99 ms", "pairs/s a/b", "p50 b/a"):
         table.add_column(col, justify="right")
     if args.roofline_tflops:
@@ -287,7 +303,7 @@ def report(args: argparse.Namespace, served: dict, naive: dict, tokens: float, c
     for key, a in served.items():
         b = naive[key]
         row = [str(a.k), str(a.clients), f"{a.pairs_per_s:,.0f}", f"{a.p50_ms:.1f}", f"{a.p99_ms:.1f}",
-               f"{a.mean_batch:.1f}", f"{b.pairs_per_s:,.0f}", f"{b.p50_ms:.1f}", f"{b.p99_ms:.1f}",
+               f"{a.mean_batch:.1f}", f"{a.server_cores:.1f}/{a.client_cores:.1f}", f"{b.pairs_per_s:,.0f}", f"{b.p50_ms:.1f}", f"{b.p99_ms:.1f}",
                f"{a.pairs_per_s / b.pairs_per_s:.1f}x", f"{b.p50_ms / a.p50_ms:.1f}x"]
         if args.roofline_tflops:
             tflops = fpp * a.pairs_per_s / 1e12

@@ -88,3 +88,19 @@ def test_int8_can_keep_ffn_outputs_fp32(tiny_model_dir: Path, tmp_path: Path) ->
 
     assert fp32_matmuls(plain) == 0
     assert fp32_matmuls(mixed) == 2  # one FFN output projection per layer of the tiny model
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["--smooth-alpha", "1.5"], "--smooth-alpha: must be in [0, 1], got 1.5", id="alpha-too-big"),
+        pytest.param(["--smooth-alpha", "x"], "--smooth-alpha: must be a number in [0, 1], got 'x'", id="alpha-not-a-number"),
+        pytest.param(["--smooth-alpha", "0.5", "--no-smooth"], "not allowed with argument", id="both-flags"),
+    ],
+)
+def test_export_cli_rejects_bad_smoothing_flags(argv: list[str], message: str, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["export", "--model", str(tmp_path), *argv])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err

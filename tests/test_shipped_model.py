@@ -58,3 +58,52 @@ def test_same_texts_flip_with_dates(clf) -> None:  # noqa: ANN001
         Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-03-01")),
     ])
     assert later.label.value == "supersedes" and same.label.value == "contradicts"
+
+
+@pytest.fixture(scope="module")
+def held_out_batches(clf):  # noqa: ANN001, ANN201 - list[Batch]
+    """The test split of 8000 generated pairs (held-out families, ~700), encoded, in length-sorted batches of 64."""
+    from writegate.training.data import generate as gen
+    from writegate.training.datafile import parse_example
+
+    rows = gen.split(gen.generate(8000, 13))["test"]
+    items = sorted(clf.encode([parse_example(r, i + 1).pair for i, r in enumerate(rows)]), key=lambda it: it.n_tokens)
+    return [clf.collate(items[i : i + 64]) for i in range(0, len(items), 64)]
+
+
+def test_int8_agrees_with_torch_fp32(clf, held_out_batches) -> None:  # noqa: ANN001
+    """int8 vs fp32 top-label agreement on held-out pairs.
+
+    The issue's target, 99%, on these 734 pairs: the shipped (SmoothQuant-ed) int8 has 99.3%, a
+    plain int8 export of the same weights 98.5%. (On the whole 2.4.0 test split: 98.7%; README.)
+    """
+    pytest.importorskip("torch")
+    import numpy as np
+
+    from writegate.training.export import load_torch_fp32, torch_logits
+
+    fp32 = load_torch_fp32(MODEL_DIR)  # the shipped fp16 weights, run in fp32
+    agree = sum(int(np.sum(clf.run(b).argmax(1) == torch_logits(fp32, b).argmax(1))) for b in held_out_batches)
+    assert agree / sum(b.size for b in held_out_batches) >= 0.99
+
+
+def test_int8_labels_barely_depend_on_batch_mates(clf, held_out_batches) -> None:  # noqa: ANN001
+    """Dynamic int8 scales each activation by its batch's range: a pair's label may move with its batch mates.
+
+    On these 734 pairs 0.7% of the shipped int8's labels change between a batch of 64 and the pair
+    alone (a plain int8 export of the same weights: 1.1%; 0.3.0's plain int8 on its test split: 2.1%).
+    """
+    import numpy as np
+
+    from writegate.classifier.backends.base import Batch
+
+    agree = n = 0
+    for b in held_out_batches:
+        together = clf.run(b).argmax(1)
+        lengths = b.attention_mask.sum(1)
+        alone = [clf.run(Batch(b.input_ids[i : i + 1, :n_i], b.attention_mask[i : i + 1, :n_i],
+                               b.token_type_ids[i : i + 1, :n_i]))[0].argmax()  # its own length: no padding
+                 for i, n_i in enumerate(lengths)]
+        agree += int(np.sum(together == np.asarray(alone)))
+        n += b.size
+    assert agree / n >= 0.99

@@ -46,22 +46,50 @@ TEMPORAL_PRE = (
     "From {month} onward, ", "Since the reorg, ", "After the {month} reshuffle, ", "Beginning next week, ",
     "Since {month}, ", "As of this week, ", "Recently, ", "Starting this quarter, ", "Since the new year, ",
     "As of {month} <YR>, ", "From now on, ",
+    # v2.4
+    "Since the move, ", "After the merger, ", "Starting {month}, ", "As of last week, ", "Going forward, ",
+    "From this sprint on, ", "Since the handover, ", "Since coming back from leave, ", "This quarter, ", "Since {month} <YR>, ",
 )
 STOP_PRE = ("!No longer {old}: ", "!Not {old} anymore — ", "{old} is out; ", "Dropped {old}. ", "Done with {old} — ",
-            "{old} no longer applies: ", "Moved on from {old}: ", "Replaced {old}: ")
+            "{old} no longer applies: ", "Moved on from {old}: ", "Replaced {old}: ",
+    # v2.4
+    "{old} is gone; ", "No more {old}. ", "{old} is history — ", "Out with {old}: ", "{old} no longer holds; ",
+    "{old}? Not anymore. ", "Forget {old}: ", "Scratch {old}: ", "{old} is over — ", "{old} is old news: ",
+    "Ignore {old} now — ", "{old} isn't the case anymore; ", "{old} stopped being true: ", "Gone are the days of {old}: ",
+    "Not {old} any longer — ", "{old} was phased out; ", "Stopped with {old}. ", "Cross off {old}: ",
+)
 MARKER_PRE = ("!Update: ", "UPDATE - ", "!Heads up: ", "Change: ", "FYI, changed — ", "New info: ", "Edit: ",
-              "Latest: ", "Changed as of today: ", "Revised: ")
-IMPLICIT_POST = ("! these days", "! now", " nowadays", " currently", " at the moment", " lately", " for the time being", " at present")
-IMPLICIT_PRE = ("!These days, ", "!Now ", "Currently, ", "Nowadays ", "At this point, ", "Lately, ")
+              "Latest: ", "Changed as of today: ", "Revised: ",
+    # v2.4
+    "Updated: ", "News: ", "Status change: ", "Changelog: ", "Note — this changed: ", "PSA: ", "Just found out: ",
+    "Newer info: ", "Profile update: ", "Follow-up: ", "New as of today: ", "Heads-up, changed: ", "Latest news: ",
+)
+IMPLICIT_POST = ("! these days", "! now", " nowadays", " currently", " at the moment", " lately", " for the time being", " at present",
+    # v2.4
+    " right now", " as of today", " as things stand", " for now", " this year", " these past few weeks",
+    " as of late", " today", " as it stands",
+)
+IMPLICIT_PRE = ("!These days, ", "!Now ", "Currently, ", "Nowadays ", "At this point, ", "Lately, ",
+    # v2.4
+    "Right now, ", "For now, ", "As things stand, ", "Today, ", "These past weeks, ", "Presently, ", "Of late, ",
+    "This year, ", "As it stands, ",
+)
 STILL_PRE = (
     "!Still true: ", "Yes, ", "Right — ", "Correct: ", "Can confirm: ", "As before, ", "Confirmed again: ", "Reconfirmed today: ", "Nothing has changed: ",
     "Same as last time: ", "Update: no change — ", "As of {month}, still the case: ", "Double-checked: ",
     "For the record, ", "Reminder: ", "Checked in {month} — ",
+    # v2.4
+    "Still holds: ", "Re-verified: ", "As noted before, ", "Yep, ", "Same as before: ", "Verified with {N}: ",
+    "Unchanged: ", "No news here: ", "Checked with {N} — same: ",
 )
 STILL_POST = ("!, still", "! now, same as before", " — unchanged", ", as always", " (still current)", " — no change",
               " as of {month} too", ", which hasn't changed", ", confirmed again")
 DENY_PRE = ("!That's not right — ", "!No, ", "Wrong: ", "Not true; ", "That's incorrect. ", "{N} says that's wrong: ",
-            "Disputed: ", "The note is off — ", "Nope, ", "Conflicting report: ")
+            "Disputed: ", "The note is off — ", "Nope, ", "Conflicting report: ",
+    # v2.4
+    "That's false — ", "Incorrect: ", "Not so: ", "{N} disputes that: ", "Doesn't match what I have: ",
+    "Another source disagrees: ", "Contrary to the note, ", "Hmm, no — ", "I don't think that's right; ",
+)
 CORRECT_PRE = ("!Correction: ", "!Actually, ", "Fixing an error: ", "Earlier note was mistaken — ", "To correct the record, ",
                "Erratum: ", "My mistake earlier, ", "The {old} entry was a typo; ", "Wrong in the notes before: ",
                "Clarification (it was never {old}): ")
@@ -79,7 +107,11 @@ NARRATIVE = (
     "{S} switched {pp} phone to dark mode.", "{P} kid started school in {city} this fall.",
 )
 RELATIONS = (("sister", "f"), ("brother", "m"), ("manager", None), ("mother", "f"), ("father", "m"), ("wife", "f"),
-             ("husband", "m"), ("colleague", None), ("roommate", None), ("cofounder", None), ("assistant", None), ("neighbor", None))
+             ("husband", "m"), ("colleague", None), ("roommate", None), ("cofounder", None), ("assistant", None), ("neighbor", None),
+    # v2.4
+    ("son", "m"), ("daughter", "f"), ("boss", None), ("teammate", None), ("partner", None),
+    ("friend", None), ("intern", None), ("aunt", "f"), ("uncle", "m"), ("cousin", None), ("mentor", None), ("deputy", None),
+)
 TOPICS = ("Kubernetes", "negotiation", "pricing strategy", "machine learning", "leadership", "Roman history", "sourdough",
           "climate tech", "UX research", "public speaking", "tax law", "jazz")
 
@@ -215,7 +247,7 @@ class Builder:
             g = g or self.rng.choice("fm")
             owner = se if se.first or c.person is None or self.rng.random() < 0.5 else named(c.person, "pron")
             sub = relative(owner, rel, g)
-            if rel in ("colleague", "manager", "neighbor", "roommate") and self.rng.random() < 0.4:
+            if rel in ("colleague", "manager", "neighbor", "roommate", "teammate", "friend", "mentor") and self.rng.random() < 0.4:
                 other = self.p.person()
                 sub = third(f"{owner.P} {rel} {other.first}", other.gender)
             return sub

@@ -12,21 +12,28 @@ MEETINGS = ("weekly sync", "standup", "retro", "sprint planning", "team lunch", 
             "pipeline review", "office hours", "board prep", "1:1 with the CEO", "ops review")
 
 
-def _slot_time(p: Pools) -> tuple[str, str]:
+def _slot_time(p: Pools) -> tuple[str, str, int]:
+    """(day, time text, minutes after midnight): the text is "11am", "11:30am" or "11:00"."""
     h = p.rng.randint(8, 17)
     m = p.rng.choice(("", "", ":30", ":15"))
     suffix = "am" if h < 12 else "pm"
     h12 = h if h <= 12 else h - 12
-    return p.pick(WEEKDAYS + ("Mondays", "Thursdays", "Fridays")), f"{h12}{m}{suffix}" if p.rng.random() < 0.7 else f"{h:02d}{m or ':00'}"
+    text = f"{h12}{m}{suffix}" if p.rng.random() < 0.7 else f"{h:02d}{m or ':00'}"
+    return p.pick(WEEKDAYS + ("Mondays", "Thursdays", "Fridays")), text, h * 60 + int(m[1:] or 0)
+
+
+def _same_day(a: str, b: str) -> bool:
+    return a.rstrip("s") == b.rstrip("s")
 
 
 def s_meeting(p: Pools) -> Ctx:
-    d1, t1 = _slot_time(p)
-    d2, t2 = _slot_time(p)
+    d1, t1, m1 = _slot_time(p)
+    d2, t2, m2 = _slot_time(p)
     if p.rng.random() < 0.5:
         d2 = d1  # differs only in the time
-    while (d2, t2) == (d1, t1):
-        d2, t2 = _slot_time(p)
+    # v2.4: compare the time, not its text ("11am" and "11:00" are the same slot)
+    while _same_day(d1, d2) and m1 == m2:
+        d2, t2, m2 = _slot_time(p)
     base = {"mt": p.pick(MEETINGS), "room": p.pick(("the big room", "Zoom", "the 4th floor", "room " + str(p.rng.randint(100, 450))))}
     return Ctx(base, {"v": f"{d1} at {t1}", "d": d1, "t": t1}, {"v": f"{d2} at {t2}", "d": d2, "t": t2}, person=p.person(),
                other_base={**base, "mt": p.pick(MEETINGS, base["mt"])},
