@@ -3,11 +3,11 @@
 onnxruntime's dynamic int8 quantizes each MatMul input with one scale for the whole tensor, so a
 few outlier channels (BERT's LayerNorm outputs have some) squeeze every other channel into a few
 levels. SmoothQuant (Xiao et al., 2023, arXiv:2211.10438) divides input channel j by
-`s_j = max|X_j|^α / max|W_j|^(1-α)` and multiplies the weight's row j by the same `s_j`: the fp32
-function is unchanged, the activation range is flatter and the weights absorb the difference
-(they are quantized per channel, so they have room). BERT is post-LayerNorm — the LayerNorm output
-also feeds the residual — so `1/s` cannot be folded into the LayerNorm; it stays an elementwise Mul
-in front of the MatMul, which costs little.
+`s_j = max|X_j|^α / max|W_j|^(1-α)` and multiplies input channel j of the weight by the same
+`s_j`: the fp32 function is unchanged, the activation range is flatter, and the weights, whose
+range is far narrower, absorb the difference. BERT is post-LayerNorm — the LayerNorm output also
+feeds the residual — so `1/s` cannot be folded into the LayerNorm; it stays an elementwise Mul in
+front of the MatMul (~3% of the int8 speed).
 
 Measured on writegate-minilm-l6 0.3.0 (first 2000 test pairs, argmax agreement with torch fp32;
 plain int8: 98.0%, max |Δlogit| 2.34): α 0.75 on all four projection families 99.0% (max |Δlogit|
@@ -33,7 +33,6 @@ import torch
 
 from writegate.classifier.backends.base import Batch
 
-DEFAULT_ALPHA = 0.75
 CALIBRATION_PAIRS = 512
 CALIBRATION_SEED = 7
 
@@ -47,7 +46,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
 
 
 class Smoothed(torch.nn.Module):
-    """`linear(x / s)` with the linear's input rows pre-multiplied by `s`: the same function in fp32."""
+    """`linear(x / s)` with the weight's input channels (columns) pre-multiplied by `s`: the same function in fp32."""
 
     def __init__(self, linear: torch.nn.Linear, scale: torch.Tensor) -> None:
         super().__init__()
@@ -120,7 +119,7 @@ def activation_maxima(model: Any, layers: Sequence[torch.nn.Module], batches: It
     return maxima
 
 
-def smooth(model: Any, batches: Sequence[Batch], alpha: float = DEFAULT_ALPHA) -> int:
+def smooth(model: Any, batches: Sequence[Batch], alpha: float) -> int:
     """Wrap every projection of every layer in `Smoothed`, in place; returns how many were wrapped.
 
     Returns 0 (and leaves the model as it is) for a model that is not BERT-shaped.
