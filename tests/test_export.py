@@ -104,3 +104,15 @@ def test_export_cli_rejects_bad_smoothing_flags(argv: list[str], message: str, t
         main(["export", "--model", str(tmp_path), *argv])
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_export_without_tokenizer_names_the_file_and_the_way_out(tiny_model_dir: Path, tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("config.json", "model.safetensors"):
+        shutil.copy2(tiny_model_dir / name, tmp_path / name)
+    assert main(["export", "--model", str(tmp_path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "tokenizer.json is missing" in err and "--no-smooth" in err
+    assert not (tmp_path / "out").exists()  # refused before any work
+    assert main(["export", "--model", str(tmp_path), "--out", str(tmp_path / "plain"), "--no-smooth"]) == 0
+    assert (tmp_path / "plain" / "model.int8.onnx").is_file()

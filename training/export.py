@@ -74,10 +74,12 @@ def export_onnx(
         The written ONNX paths.
 
     Raises:
-        InputError: a needed file is missing.
+        InputError: a needed file is missing (the tokenizer too, for SmoothQuant's calibration).
     """
     model_dir = Path(model_dir)
     out = Path(out_dir) if out_dir is not None else model_dir
+    if quantize and smooth_alpha is not None:
+        _require_calibration_tokenizer(model_dir)  # before any work
     out.mkdir(parents=True, exist_ok=True)
     model = load_torch_fp32(model_dir)
     fp32 = trace_to_onnx(model, out / modeldir.ONNX_FP32)
@@ -105,10 +107,12 @@ def smoothed_model(model: Any, model_dir: Path, alpha: float) -> Any:
     BERT-shaped is returned unchanged.
 
     Raises:
+        InputError: `model_dir` has no tokenizer to encode the calibration pairs with.
         RuntimeError: the smoothed model's fp32 logits drift from the original's (a bug, not bad input).
     """
     from writegate.training import smoothquant
 
+    _require_calibration_tokenizer(model_dir)
     batches = smoothquant.calibration_batches(model_dir)
     probe = batches[-1]
     before = torch_logits(model, probe)
@@ -118,6 +122,13 @@ def smoothed_model(model: Any, model_dir: Path, alpha: float) -> Any:
     if drift > 1e-3:
         raise RuntimeError(f"SmoothQuant changed the fp32 logits by {drift:.2e}; refusing to quantize from it")
     return model
+
+
+def _require_calibration_tokenizer(model_dir: Path) -> None:
+    tokenizer = Path(model_dir) / modeldir.TOKENIZER
+    if not tokenizer.is_file():
+        raise InputError("model", f"{tokenizer} is missing: SmoothQuant calibrates on tokenized pairs "
+                                  "(add the tokenizer, or export with --no-smooth)")
 
 
 def trace_to_onnx(model: Any, path: Path) -> Path:
