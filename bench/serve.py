@@ -11,10 +11,11 @@ One run, side by side, for k = 1, 16, 64 candidates × 1, 8, 32 concurrent clien
   clients call it in threads. No gRPC on this side, which only flatters (b).
 
 Printed: pairs/s and PrepareWrite latency p50/p99 for both, the ratios, the server's mean batch
-size, the CPU cores the server process and this (client) process used during the cell — on a
-small machine the load generator takes its share of the same cores —, and the issue's targets. On a GPU pass `--backend torch --device cuda --precision bf16`
-for (a); `--roofline-tflops 790` then adds achieved TFLOP/s (FLOPs per pair from config.json ×
-pairs/s) as a share of the bf16 peak. Request counts are bounded; `--quick` runs a few.
+size, the CPU cores the server process and this (client) process used during the cell (on a
+small machine the load generator takes its share of the same cores), and the issue's targets.
+On a GPU pass `--backend torch --device cuda --precision bf16` for (a); `--roofline-tflops 790`
+then adds achieved TFLOP/s (FLOPs per pair from config.json × pairs/s) as a share of the bf16
+peak. Request counts are bounded; `--quick` runs a few.
 """
 
 from __future__ import annotations
@@ -303,7 +304,8 @@ def report(args: argparse.Namespace, served: dict, naive: dict, tokens: float, c
     for key, a in served.items():
         b = naive[key]
         row = [str(a.k), str(a.clients), f"{a.pairs_per_s:,.0f}", f"{a.p50_ms:.1f}", f"{a.p99_ms:.1f}",
-               f"{a.mean_batch:.1f}", f"{a.server_cores:.1f}/{a.client_cores:.1f}", f"{b.pairs_per_s:,.0f}", f"{b.p50_ms:.1f}", f"{b.p99_ms:.1f}",
+               f"{a.mean_batch:.1f}", f"{a.server_cores:.1f}/{a.client_cores:.1f}",
+               f"{b.pairs_per_s:,.0f}", f"{b.p50_ms:.1f}", f"{b.p99_ms:.1f}",
                f"{a.pairs_per_s / b.pairs_per_s:.1f}x", f"{b.p50_ms / a.p50_ms:.1f}x"]
         if args.roofline_tflops:
             tflops = fpp * a.pairs_per_s / 1e12

@@ -63,12 +63,13 @@ def test_same_texts_flip_with_dates(clf) -> None:  # noqa: ANN001
 @pytest.fixture(scope="module")
 def held_out_batches(clf):  # noqa: ANN001, ANN201 - list[Batch]
     """The test split of 8000 generated pairs (held-out families, ~700), encoded, in length-sorted batches of 64."""
+    from writegate.classifier.model import length_ordered_chunks
     from writegate.training.data import generate as gen
     from writegate.training.datafile import parse_example
 
     rows = gen.split(gen.generate(8000, 13))["test"]
-    items = sorted(clf.encode([parse_example(r, i + 1).pair for i, r in enumerate(rows)]), key=lambda it: it.n_tokens)
-    return [clf.collate(items[i : i + 64]) for i in range(0, len(items), 64)]
+    items = clf.encode([parse_example(r, i + 1).pair for i, r in enumerate(rows)])
+    return [clf.collate([items[i] for i in idx]) for idx in length_ordered_chunks(items, 64)]
 
 
 def test_int8_agrees_with_torch_fp32(clf, held_out_batches) -> None:  # noqa: ANN001

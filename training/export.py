@@ -112,8 +112,7 @@ def smoothed_model(model: Any, model_dir: Path, alpha: float) -> Any:
     """
     from writegate.training import smoothquant
 
-    _require_calibration_tokenizer(model_dir)
-    batches = smoothquant.calibration_batches(model_dir)
+    batches = smoothquant.calibration_batches(model_dir)  # raises InputError without a tokenizer
     probe = batches[-1]
     before = torch_logits(model, probe)
     if smoothquant.smooth(model, batches, alpha) == 0:

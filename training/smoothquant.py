@@ -150,7 +150,7 @@ def calibration_batches(model_dir: Any, n: int = CALIBRATION_PAIRS, batch_size: 
     from pathlib import Path
 
     from writegate.classifier import features, modeldir
-    from writegate.classifier.model import Encoded, collate
+    from writegate.classifier.model import Encoded, collate, length_ordered_chunks
     from writegate.training.data.generate import generate
     from writegate.training.datafile import parse_example
 
@@ -160,6 +160,5 @@ def calibration_batches(model_dir: Any, n: int = CALIBRATION_PAIRS, batch_size: 
     pairs = [parse_example(row, i + 1).pair for i, row in enumerate(generate(n, CALIBRATION_SEED)[:n])]
     texts = [features.render_pair(p, features.compare_pair(p)) for p in pairs]
     items = [Encoded(ids, types, None) for ids, types in encoder.encode(texts)]
-    items.sort(key=lambda it: it.n_tokens)
-    return [collate(items[i : i + batch_size], encoder.pad_id) for i in range(0, len(items), batch_size)]
+    return [collate([items[i] for i in idx], encoder.pad_id) for idx in length_ordered_chunks(items, batch_size)]
 

@@ -439,8 +439,10 @@ def _int8_parity(out: Path, clf: Any, examples: Sequence[Example]) -> Any:
     """ONNX fp32/int8 vs torch fp32 on up to 1000 examples, in length-sorted batches of 64."""
     from writegate.training.export import parity
 
-    items = sorted(clf.encode([ex.pair for ex in examples]), key=lambda it: it.n_tokens)
-    return parity(out, [clf.collate(items[i : i + 64]) for i in range(0, len(items), 64)])
+    from writegate.classifier.model import length_ordered_chunks
+
+    items = clf.encode([ex.pair for ex in examples])
+    return parity(out, [clf.collate([items[i] for i in idx]) for idx in length_ordered_chunks(items, 64)])
 
 
 def command_line() -> str:
