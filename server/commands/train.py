@@ -46,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, help="torch threads (default: all cores)")
     p.add_argument("--work-dir", type=Path, help="keep generated data and checkpoints here (default: a temp dir)")
     p.add_argument("--name", default="writegate-minilm-l6")
-    p.add_argument("--version", default="0.4.0")
+    p.add_argument("--version", default="0.5.0")
     p.add_argument("--drop-fp32-onnx", action="store_true",
                    help="delete model.onnx after the parity check (default for --preset default without --data: "
                         "keeps models/ under 100 MB)")

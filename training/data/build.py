@@ -57,6 +57,22 @@ STOP_PRE = ("!No longer {old}: ", "!Not {old} anymore — ", "{old} is out; ", "
     "{old}? Not anymore. ", "Forget {old}: ", "Scratch {old}: ", "{old} is over — ", "{old} is old news: ",
     "Ignore {old} now — ", "{old} isn't the case anymore; ", "{old} stopped being true: ", "Gone are the days of {old}: ",
     "Not {old} any longer — ", "{old} was phased out; ", "Stopped with {old}. ", "Cross off {old}: ",
+    # v2.5
+    "{old} is done; ", "{old} is finished — ", "{old} is a thing of the past: ", "{old} has ended; ", "{old} ended — ",
+    "{old} is behind us: ", "{old} was retired; ", "{old} is outdated: ", "{old} is obsolete — ", "{old} is stale; ",
+    "{old} is no more: ", "Not {old} these days — ", "{old} was dropped: ", "Dropping {old}: ", "Say goodbye to {old}: ",
+    "{old} is off the table; ", "{old} doesn't apply anymore: ", "{old} is no longer current; ", "Swap out {old}: ",
+    "{old} got replaced — ", "{old} was the old setup; ", "Used to be {old}; ", "{old} is in the past: ",
+    "Retire {old}: ", "{old} belongs to the past — ", "{old} is superseded: ",
+)
+# v2.5: the stop cue after the new state ("…; {old} is no more")
+STOP_POST = (
+    "!; not {old} anymore", "!, no longer {old}", "; {old} is no more", " — {old} is over", " (not {old} anymore)",
+    "; {old} is history", " — {old} was dropped", ", replacing {old}", " instead of {old}", " (was {old})",
+    "; it used to be {old}", ", not {old} like before", " — {old} is done", "; {old} is out", " (no more {old})",
+    ". {old} is a thing of the past", "; {old} ended", " — goodbye {old}", ", {old} no longer applies",
+    ", after {old} was retired", "; {old} is old news", " — {old} is gone", ", {old} having been phased out",
+    " (previously {old})", "; forget {old}", ", {old} is outdated",
 )
 MARKER_PRE = ("!Update: ", "UPDATE - ", "!Heads up: ", "Change: ", "FYI, changed — ", "New info: ", "Edit: ",
               "Latest: ", "Changed as of today: ", "Revised: ",
@@ -195,6 +211,11 @@ def groups(d: Domain, label: str) -> tuple[str, ...]:
     if label == "unrelated":
         return ("othersubj", "othertopic", "narrative", "topicchange")
     raise ValueError(f"unknown label {label!r}")
+
+
+# v2.5: how often a (label, group) is drawn relative to the label's other groups of the same slot
+# (the weakest groups of the 0.4.0 model: unseen stop phrasings, change cues about another topic)
+GROUP_WEIGHT: dict[tuple[str, str], int] = {("supersedes", "stop"): 2, ("unrelated", "topicchange"): 2}
 
 
 def twin_ok(d: Domain) -> bool:
@@ -351,7 +372,9 @@ class Builder:
             if group == "stop":
                 if d.stop and rng.random() < 0.5:
                     return [Built(e, R(self.t(d.stop), B, sn), LATER, label)]
-                return [Built(e, pre(STOP_PRE, new_state(B, 0.3), B), LATER, label)]
+                s = new_state(B, 0.3)
+                n = pre(STOP_PRE, s, B) if rng.random() < 0.6 or "?" in s else post(STOP_POST, s, B)
+                return [Built(e, n, LATER, label)]
             if group == "temporal":
                 s = new_state(B, 0.3)
                 n = pre(TEMPORAL_PRE, s, B) if rng.random() < 0.75 else post(("! starting {month}", "! as of {month}", " since the reorg", " since {month}", " from {month} on", " effective next week"), s, B)
@@ -508,15 +531,19 @@ class Builder:
                 s = sn if d.person_subject or c.person is None else named(c.person, rng.choice(("first", "first", "full")))
                 octx = {**self.glob(), **oc.b()}
                 x = rng.random()
-                if (od.change or od.stop) and od.kind != "multi" and x < 0.45:
+                if (od.change or od.stop) and od.kind != "multi" and x < 0.4:
                     n = R(self.t(od.change + od.stop), octx, s)
-                elif x < 0.7:
+                elif x < 0.55 and od.kind != "multi":  # v2.5: a generic stop cue about the other slot's old value
+                    st = self.state(od, octx, s)[0]
+                    n = pre(STOP_PRE, st, octx) if rng.random() < 0.6 or "?" in st else post(STOP_POST, st, octx)
+                elif x < 0.75:
                     st = self.state(od, octx, s)[0]
                     n = pre(TEMPORAL_PRE + MARKER_PRE + IMPLICIT_PRE, st, octx) if "?" not in st else st
                 else:
                     st = self.state(od, octx, s)[0]
                     n = post(IMPLICIT_POST, st, octx)
-                return [Built(e, n, LONG, label)]
+                # v2.5: drawn twice as often, so 40% take the mixed dates (same day / older too) to keep unrelated's date mix
+                return [Built(e, n, LONG if rng.random() < 0.6 else self.mixed(), label)]
             if group == "narrative":
                 s = sn if d.person_subject or c.person is None else named(c.person, "first")
                 return [Built(e, R(self.t(NARRATIVE), {**g, **c.extra}, s), NEUTRAL, label)]

@@ -1,6 +1,6 @@
 """Generate labelled (existing, new) memory pairs and split them by template family and slot.
 
-Run: ``python -m writegate.training.data.generate --out DIR [--n 36000] [--seed 13]``.
+Run: ``python -m writegate.training.data.generate --out DIR [--n 48000] [--seed 13]``.
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from writegate.training.data import (
     dom_prefs,
     dom_work,
 )
-from writegate.training.data.build import Builder, groups, twin_ok
+from writegate.training.data.build import GROUP_WEIGHT, Builder, groups, twin_ok
 from writegate.training.data.core import SPLITS, Domain
 from writegate.training.data.pools import make_pools
 
-GENERATOR_VERSION = "2.4.0"
+GENERATOR_VERSION = "2.5.0"
 LABELS: tuple[str, ...] = ("supersedes", "contradicts", "elaborates", "corroborates", "unrelated")
 MIN_WORDS, MAX_WORDS = 3, 45
 
@@ -80,7 +80,7 @@ def _choices() -> dict[str, list[tuple[Domain, str]]]:
     out: dict[str, list[tuple[Domain, str]]] = {label: [] for label in LABELS}
     for d in all_domains():
         for label in LABELS:
-            out[label] += [(d, g) for g in groups(d, label)]
+            out[label] += [(d, g) for g in groups(d, label) for _ in range(GROUP_WEIGHT.get((label, g), 1))]
             if label in ("supersedes", "contradicts") and twin_ok(d):
                 out[label].append((d, "twin"))
     return out
@@ -207,7 +207,7 @@ def write(out: Path, n: int, seed: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m writegate.training.data.generate", description=__doc__)
     ap.add_argument("--out", type=Path, required=True, help="output directory")
-    ap.add_argument("--n", type=int, default=36000, help="number of pairs (default 36000)")
+    ap.add_argument("--n", type=int, default=48000, help="number of pairs (default 48000)")
     ap.add_argument("--seed", type=int, default=13, help="random seed (default 13)")
     args = ap.parse_args(argv)
     if args.n <= 0:
