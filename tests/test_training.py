@@ -153,7 +153,10 @@ def test_train_writes_a_complete_model_dir(trained: tuple[Path, Path, int]) -> N
                  modeldir.MODEL_CARD, *modeldir.TOKENIZER_FILES):
         assert (out / name).is_file(), name
     meta = modeldir.read_meta(out)
+    from writegate.training.train import TrainConfig
+
     assert meta.name == "tiny-trained" and meta.temperature > 0
+    assert meta.version == TrainConfig.model_fields["version"].default  # no --version: TrainConfig's default
     for key in ("test.macro_f1", "dev_pairs.macro_f1", "dev.ece_before", "dev.ece_after", "train.steps",
                 "test.conflict_accuracy", "test.macro_f1_model_only", "test.macro_f1_fused"):
         assert key in meta.metrics, key

@@ -45,8 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="structured-evidence fusion: auto = keep it iff it does not lower dev macro-F1")
     p.add_argument("--threads", type=int, help="torch threads (default: all cores)")
     p.add_argument("--work-dir", type=Path, help="keep generated data and checkpoints here (default: a temp dir)")
-    p.add_argument("--name", default="writegate-minilm-l6")
-    p.add_argument("--version", default="0.5.0")
+    p.add_argument("--name", help="model name for the card (default: TrainConfig's, writegate-minilm-l6)")
+    p.add_argument("--version", help="model version for the card (default: TrainConfig's, the shipped model's)")
     p.add_argument("--drop-fp32-onnx", action="store_true",
                    help="delete model.onnx after the parity check (default for --preset default without --data: "
                         "keeps models/ under 100 MB)")
@@ -93,8 +93,9 @@ def run(args: argparse.Namespace) -> int:
         data=data, dev=dev, test=test, dev_pairs=args.dev_pairs if args.dev_pairs and args.dev_pairs.is_file() else None,
         base=args.base, init=args.init, out=out or Path("models/custom"), preset=preset,
         mix_default_share=args.mix_default_share, default_data=args.default_data, fusion=args.fusion,
-        threads=args.threads, name=args.name, version=args.version, command=shlex.join(["writegate", *sys.argv[1:]]),
+        threads=args.threads, command=shlex.join(["writegate", *sys.argv[1:]]),
         data_manifest=manifest, work_dir=args.work_dir, drop_fp32_onnx=drop_fp32, quiet=args.quiet,
+        **{k: v for k, v in (("name", args.name), ("version", args.version)) if v is not None},
     )
     result = train(cfg)
     print(json.dumps(result.model_dump(mode="json"), indent=2))
