@@ -8,8 +8,10 @@ Rules:
 - One record per attribute per text: the first cue that is not negated. A cue is negated when its
   clause, just before it, has a negation ("no bullet points", "not email", "hates long-winded
   replies", "rather than Slack"); "over" negates a cue when a value of the same attribute came
-  before it in the clause ("prose over bullet points"). A negated cue gives the other value where
-  the set is binary (verbosity, formality) and is skipped otherwise (channel, format, language).
+  before it in the clause ("prose over bullet points"). A stop cue negates too, before the value
+  ("ignore formal now", "done with concise") or just after it ("concise is outdated", "casual no
+  longer applies", "a phone call ended"): the text names the old value. A negated cue gives the
+  other value where the set is binary (verbosity, formality) and is skipped otherwise (channel, format, language).
 - Channel cues count only in a sentence about reaching the subject (a preference verb, "reach",
   "ping", "via"…, or an imperative such as "text me"): "Sam sent an email" gives nothing.
   Messaging apps (WhatsApp, iMessage) count as `sms`.
@@ -100,6 +102,20 @@ _NEGATION_RE = re.compile(
     re.I,
 )
 _OVER_RE = re.compile(r"\bover\s+(?:\w+\s+)?$", re.I)
+# A stop cue naming the value *before* it ("ignore formal now", "done with concise") or *after* it
+# ("concise is outdated", "casual no longer applies", "a phone call ended"): the value is the old one.
+_STOP_BEFORE_RE = re.compile(
+    r"\b(?:ignore|forget|scratch|drop(?:ped|ping)?|replac(?:e|ed|ing)|swap(?:ped)? out|retire[ds]?|cross(?:ed)? off|"
+    r"goodbye to|used to (?:be|want|prefer|like)|previously|moved on from|done with|gone are the days of|out with)\b[^,;]*$",
+    re.I,
+)
+_STOP_AFTER_RE = re.compile(
+    r"^\s*(?:[\w'-]+\s+){0,2}?(?:"
+    r"\b(?:is|are|was|were|has been|have been|got|'s)\s+(?:now\s+)?(?:out|over|gone|history|done|finished|retired|outdated|obsolete|stale|"
+    r"dropped|phased out|replaced|superseded|old news|no more|in the past|behind us|a thing of the past|off the table|the old \w+)\b"
+    r"|\b(?:no longer|not anymore|not any longer|ended|stopped|doesn'?t apply|isn'?t the case|belongs to the past)\b)",
+    re.I,
+)
 _CHANNEL_CONTEXT_RE = re.compile(
     r"\b(?:prefer\w*|like[sd]?|love[sd]?|wants?|wanted|best|favou?rite|rather|only|always|reach\w*|contact\w*|ping\w*|"
     r"get (?:in touch|hold)|reach out|hit \w+ up|send|use|uses|using|via|through|channel|go-to|works? best|respond\w*|"
@@ -158,9 +174,11 @@ def language_code(word: str) -> str | None:
     return code if len(code) == 2 and code.isalpha() else None
 
 
-def _negated(before: str) -> bool:
+def _negated(before: str, after: str = "") -> bool:
     segment = _SEGMENT_BREAK_RE.split(before)[-1] if before else ""
-    return bool(_NEGATION_RE.search(segment[-40:]))
+    if _NEGATION_RE.search(segment[-40:]) or _STOP_BEFORE_RE.search(segment[-40:]):
+        return True
+    return bool(_STOP_AFTER_RE.match(_SEGMENT_BREAK_RE.split(after)[0])) if after else False
 
 
 def _holder_is_other(clause: str, ctx: Context, before: str) -> bool:
@@ -201,7 +219,7 @@ def _clause_cues(clause: str) -> list[tuple[int, EnumAttribute, str, bool]]:
             continue  # a shorter cue inside a longer one
         last_end = end
         before = clause[:start]
-        negated = _negated(before) or (attribute in seen_attr and bool(_OVER_RE.search(before)))
+        negated = _negated(before, clause[end:]) or (attribute in seen_attr and bool(_OVER_RE.search(before)))
         if attribute is EnumAttribute.CHANNEL and not negated and not _CHANNEL_CONTEXT_RE.search(clause):
             continue
         seen_attr.add(attribute)
