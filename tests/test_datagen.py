@@ -14,7 +14,7 @@ from writegate.training.data import generate as gen
 from writegate.training.data.core import conj, partition, render, user
 from writegate.training.data.pools import Person
 
-N = 2000
+N = 6000  # large enough that per-label rates (~1,200 pairs each) are not sampling noise
 ATTRIBUTION = re.compile(r"\b(per the|per [A-Z][a-z]+'s|according to|source:|via |slack thread|from the onboarding|said|told me|shows|notes)", re.IGNORECASE)
 
 
