@@ -11,7 +11,8 @@ Rules:
   before it in the clause ("prose over bullet points"). A stop cue negates too, before the value
   ("ignore formal now", "done with concise") or just after it ("concise is outdated", "casual no
   longer applies", "a phone call ended"): the text names the old value. A negated cue gives the
-  other value where the set is binary (verbosity, formality) and is skipped otherwise (channel, format, language).
+  other value where the set is binary (verbosity, formality) and is skipped otherwise (channel,
+  format, language).
 - Channel cues count only in a sentence about reaching the subject (a preference verb, "reach",
   "ping", "via"…, or an imperative such as "text me"): "Sam sent an email" gives nothing.
   Messaging apps (WhatsApp, iMessage) count as `sms`.
@@ -98,17 +99,15 @@ _SEGMENT_BREAK_RE = re.compile(r"[,:—–()]|\b(?:and|but|or|though|although|in
 _NEGATION_RE = re.compile(
     r"\b(?:not|no|never|don'?t|doesn'?t|didn'?t|won'?t|isn'?t|aren'?t|can'?t stand|cannot stand|hates?|dislikes?|"
     r"avoids?|without|instead of|rather than|than|stop|stopped|no longer|none|nothing|less|fewer|too many|"
-    r"anything but|against)\b[^,;]*$",
-    re.I,
-)
-_OVER_RE = re.compile(r"\bover\s+(?:\w+\s+)?$", re.I)
-# A stop cue naming the value *before* it ("ignore formal now", "done with concise") or *after* it
-# ("concise is outdated", "casual no longer applies", "a phone call ended"): the value is the old one.
-_STOP_BEFORE_RE = re.compile(
-    r"\b(?:ignore|forget|scratch|drop(?:ped|ping)?|replac(?:e|ed|ing)|swap(?:ped)? out|retire[ds]?|cross(?:ed)? off|"
+    r"anything but|against|"
+    # a stop cue naming the value after it ("ignore formal now", "done with concise"): the value is the old one
+    r"ignore|forget|scratch|drop(?:ped|ping)?|replac(?:e|ed|ing)|swap(?:ped)? out|retire[ds]?|cross(?:ed)? off|"
     r"goodbye to|used to (?:be|want|prefer|like)|previously|moved on from|done with|gone are the days of|out with)\b[^,;]*$",
     re.I,
 )
+_OVER_RE = re.compile(r"\bover\s+(?:\w+\s+)?$", re.I)
+# A stop cue just after the value ("concise is outdated", "casual no longer applies", "a phone call
+# ended"): the value is the old one.
 _STOP_AFTER_RE = re.compile(
     r"^\s*(?:[\w'-]+\s+){0,2}?(?:"
     r"\b(?:is|are|was|were|has been|have been|got|'s)\s+(?:now\s+)?(?:out|over|gone|history|done|finished|retired|outdated|obsolete|stale|"
@@ -174,11 +173,9 @@ def language_code(word: str) -> str | None:
     return code if len(code) == 2 and code.isalpha() else None
 
 
-def _negated(before: str, after: str = "") -> bool:
+def _negated(before: str, after: str) -> bool:
     segment = _SEGMENT_BREAK_RE.split(before)[-1] if before else ""
-    if _NEGATION_RE.search(segment[-40:]) or _STOP_BEFORE_RE.search(segment[-40:]):
-        return True
-    return bool(_STOP_AFTER_RE.match(_SEGMENT_BREAK_RE.split(after)[0])) if after else False
+    return bool(_NEGATION_RE.search(segment[-40:]) or _STOP_AFTER_RE.match(_SEGMENT_BREAK_RE.split(after)[0]))
 
 
 def _holder_is_other(clause: str, ctx: Context, before: str) -> bool:
