@@ -48,6 +48,7 @@ from writegate.normalizer.compare import SlotComparison, compare_all
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind
 from writegate.server import checkpoint
+from writegate.server.jsonl import json_line
 from writegate.server.prepare import StateRole
 from writegate.server.relabel_core import DEFAULT_BATCH_SIZE, edge_line
 
@@ -540,7 +541,7 @@ def rejects_path(out: Path) -> Path:
 
 
 def _dumps_line(obj: Mapping[str, Any], *, ascii_only: bool = False) -> str:
-    return json.dumps(obj, ensure_ascii=ascii_only)
+    return json.dumps(obj, ensure_ascii=True) if ascii_only else json_line(obj)[:-1]
 
 
 class _Tally:

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from writegate.normalizer.errors import InputError
+from writegate.server.jsonl import json_line
 
 DEFAULT_MODEL = "models/default"
 
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             out = {"label": pred.label.value, "probabilities": {k: round(v, 6) for k, v in pred.probabilities.items()}}
             if args.details:
                 out |= {"slot_match": pred.slot_match, "evidence": pred.evidence.value}
-        sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_line(out))
     if failed:
         print(f"writegate classify: {failed} line(s) failed", file=sys.stderr)
     return 1 if failed else 0

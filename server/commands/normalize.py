@@ -11,6 +11,7 @@ from typing import Any
 from writegate.normalizer import InputError, normalize
 from writegate.normalizer.explain import explain
 from writegate.normalizer.schema import Record
+from writegate.server.jsonl import json_line
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -78,7 +79,7 @@ def _run_file(args: argparse.Namespace) -> int:
                 failed += 1
                 print(f"writegate normalize: line {number}: {exc}", file=sys.stderr)
                 out = {"error": f"line {number}: {exc}"}
-            sys.stdout.write(json.dumps(out, ensure_ascii=False) + "\n")
+            sys.stdout.write(json_line(out))
     if failed:
         print(f"writegate normalize: {failed} line(s) failed", file=sys.stderr)
     return 1 if failed else 0
