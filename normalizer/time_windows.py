@@ -6,8 +6,8 @@ Each sentence is read on its own:
   (9-10am, 9–10am, between 2 and 4pm, from 9 to 11, 14:00–15:30, 10pm-2am), open ends ("before T"
   = 00:00→T, "after/past/later than/from T" = T→24:00), points ("at 3pm": 60 minutes, or a stated
   length: "a 30-minute call at 9"), a multi-day span ("Friday 6pm to Monday 8am"), and the parts of
-  day of design.md (morning 09–12, afternoon 12–17, evening 17–21, early morning 06–09, late
-  afternoon 15–17, lunch 12–13, business/working/office hours 09–17, all day), "before/after
+  day of design.md (morning 09–12, afternoon 12–17, evening 17–21, early morning 06–09 (also "early in
+  the morning"), late afternoon 15–17, lunch 12–13, business/working/office hours 09–17, all day), "before/after
   lunch", "after work/hours", "outside business hours" (two windows). A part of day next to a
   clock time in the same clause only describes it ("morning standup at 9:30"), except that an
   open end narrows it ("mornings after 10" → 10–12). A bare number ("at 5", "from 9 to 11") is a
@@ -16,10 +16,13 @@ Each sentence is read on its own:
   weekdays `1-5`, weekends `0,6`, every day `*`, and "except Fridays". No day → `*`. As many day
   groups as time specs → paired in order ("Mondays 9-11 and Thursdays 2-4pm"), else every time
   spec gets all named days. Days without a time give whole-day windows when the sentence is about
-  scheduling ("no meetings on Fridays").
-* **polarity**, per clause: avoid (no, not, never, don't, avoid, off limits, keep … clear, busy,
-  unavailable…) over require (must, only, has to, needs to, required…) over prefer (prefer,
-  likes, best, ideally, fine…); a clause without a cue takes the nearest clause's; default prefer.
+  scheduling ("no meetings on Fridays"). A sentence whose only days are one-off dates ("on call this weekend",
+  "out through Friday", "next Monday") states no recurring window: nothing.
+* **polarity**, per clause: a negated complement ("don't book her outside 9-11am", "no calls except
+  from 1 to 3pm", "anywhere but …") is require; then avoid (no, not, never, don't, avoid, off limits,
+  keep … clear, busy, unavailable…) over require (must, only, has to, needs to, required…) over
+  prefer (prefer, likes, best, ideally, fine…); "no change" is no cue; a clause without a cue takes
+  the nearest clause's; default prefer.
 * **slot**: `schedule.meetings` (meetings, calls, 1:1s, anything, availability…) unless the nearest
   named event is one of `EVENTS` (`schedule.standup`, `schedule.gym`, `schedule.focus-time`,
   `schedule.school-run`, `schedule.lunch`…). "Lunch" with no clock time is the part of day.
@@ -143,6 +146,8 @@ _ABBR_OK_BEFORE_RE = re.compile(r"\b(?:on|every|each|until|till|from)\s+$", re.I
 _EXCEPT_RE = re.compile(
     r"\b(?:except(?:\s+for)?|but\s+not|other\s+than|excluding|apart\s+from|besides|save\s+for)\s+(?:on\s+)?$", re.I
 )
+# a day named as one date, not a recurrence: "this weekend", "next Monday", "through Friday"
+_ONE_OFF_BEFORE_RE = re.compile(r"\b(?:this|next|last|coming|through|thru|until|till|by)\s+(?:coming\s+)?$", re.I)
 _RECURRING_DAY_RE = re.compile(r"(?:s|['’]s)$|^(?:every|each)", re.I)
 _EVERY_BEFORE_RE = re.compile(r"\b(?:every|each)\s+(?:other\s+)?$", re.I)
 _POD_RE = re.compile(
@@ -150,7 +155,8 @@ _POD_RE = re.compile(
     r"(?P<outside>outside(?:\s+of)?\s+(?:the\s+)?(?:business|working|work|office|core)\s+hours)"
     r"|(?P<ba>before|after)\s+(?:the\s+)?(?P<ba_what>lunch(?:\s*time)?|work|hours|(?:business|working|work|office)\s+hours)"
     r"|(?P<lunchpod>(?:over|during|at|around|through|across)\s+lunch(?:\s*time)?|lunch\s*(?:time|hours?)|lunch(?=\s+(?:meetings?|calls?|syncs?|slots?)))"
-    r"|(?P<pod>early[\s-]+mornings?|late[\s-]+afternoons?|mornings?|afternoons?|evenings?"
+    r"|(?P<pod>early[\s-]+mornings?|early\s+in\s+the\s+mornings?|late[\s-]+afternoons?|late\s+in\s+the\s+afternoons?"
+    r"|mornings?|afternoons?|evenings?"
     r"|(?:business|working|work|office)\s+hours|all[\s-]+day|(?:the\s+)?(?:whole|entire|full)\s+day)"
     r"|(?P<bare_lunch>lunch(?:es)?)"
     r")(?![\w-])",
@@ -158,7 +164,11 @@ _POD_RE = re.compile(
 )
 _CUE_RE = re.compile(
     r"\b(?:"
-    r"(?P<ok>(?:don['’]?t|doesn['’]?t|do\s+not|does\s+not|wouldn['’]?t|would\s+not)\s+mind|no\s+problem|not\s+a\s+problem"
+    r"(?P<neutral>no\s+change|nothing\s+new|no\s+news)"
+    r"|(?P<only>(?:don['’]?t|do\s+not|never)\s+(?:book|schedule|put|invite)\b[^.;!?]{0,40}?\b(?:outside|except|other\s+than)"
+    r"|anywhere\s+(?:but|except|other\s+than)|nothing\s+(?:outside|except)"
+    r"|no\s+[^.;!?]{0,40}?\bexcept(?=\s+(?:from|between|at|during|in\s+the|\d)))"
+    r"|(?P<ok>(?:don['’]?t|doesn['’]?t|do\s+not|does\s+not|wouldn['’]?t|would\s+not)\s+mind|no\s+problem|not\s+a\s+problem"
     r"|no\s+issue|happy\s+to|fine\s+with)"
     r"|(?P<avoid>avoid\w*|never|no|not|nothing|none|nobody|don['’]?t|doesn['’]?t|do\s+not|does\s+not|can['’]?t|cannot"
     r"|won['’]?t|isn['’]?t|aren['’]?t|shouldn['’]?t|mustn['’]?t|unavailable|off[\s-]limits|busy|blocked|out\s+of\s+(?:the\s+)?office"
@@ -426,6 +436,7 @@ def _pod_specs(masked: str, consumed: list[tuple[int, int]], has_clock: bool) ->
 
 def _pod_key(text: str) -> str:
     t = " ".join(text.lower().replace("-", " ").split())
+    t = t.replace("early in the morning", "early morning").replace("late in the afternoon", "late afternoon")
     for key in ("early morning", "late afternoon", "morning", "afternoon", "evening", "lunch", "all day"):
         if key in t:
             return key
@@ -439,16 +450,22 @@ def _clauses(masked: str) -> list[tuple[int, int]]:
 
 
 _RANK = {Polarity.AVOID: 3, Polarity.REQUIRE: 2, Polarity.PREFER: 1}
+_ONLY_RANK = 4  # "don't book her outside 9-11", "no calls except 1-3pm": a negated complement, i.e. only this window
 
 
 def _clause_polarities(masked: str, clauses: list[tuple[int, int]]) -> list[Polarity | None]:
     found: list[Polarity | None] = [None] * len(clauses)
+    rank = [0] * len(clauses)
     for m in _CUE_RE.finditer(masked):
-        kind = m.lastgroup
-        pol = {"ok": Polarity.PREFER, "prefer": Polarity.PREFER, "avoid": Polarity.AVOID, "require": Polarity.REQUIRE}[kind or "prefer"]
+        kind = m.lastgroup or "prefer"
+        if kind == "neutral":
+            continue  # "— no change" says nothing about polarity
+        pol = {"ok": Polarity.PREFER, "prefer": Polarity.PREFER, "avoid": Polarity.AVOID, "require": Polarity.REQUIRE,
+               "only": Polarity.REQUIRE}[kind]
+        r = _ONLY_RANK if kind == "only" else _RANK[pol]
         k = next(idx for idx, (a, b) in enumerate(clauses) if a <= m.start() < b or idx == len(clauses) - 1)
-        if found[k] is None or _RANK[pol] > _RANK[found[k]]:  # type: ignore[index]
-            found[k] = pol
+        if r > rank[k]:
+            found[k], rank[k] = pol, r
     return found
 
 
@@ -538,6 +555,8 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
     masked, point_minutes = _durations(_mask(sentence))
     atoms, consumed = _atoms(masked)
     groups, excluded_groups = _day_groups(masked)
+    if groups and all(_ONE_OFF_BEFORE_RE.search(masked, max(0, g.start - 14), g.start) for g in groups):
+        return []  # a one-off date ("on call this weekend", "out through Friday") is no recurring window
     clocks = _time_specs(masked, atoms, groups, point_minutes or POINT_MINUTES)
     pods = _pod_specs(masked, consumed, bool(clocks))
     clauses = _clauses(masked)

@@ -426,3 +426,17 @@ def test_stop_cues_come_before_and_after_and_also_about_another_topic(big: list[
     other = [p for p in big if p["family"].endswith(".unrelated.topicchange")]
     with_cue = sum(bool(pre.search(p["new"]["text"]) or post.search(p["new"]["text"])) for p in other)
     assert with_cue / len(other) >= 0.08, (with_cue, len(other))
+
+
+@pytest.mark.parametrize(("slot", "max_gap"), [("on_call", 2), ("out_of_office", 30)], ids=["on-call", "out-of-office"])
+def test_dated_short_lived_facts_are_compared_across_short_gaps(big: list[dict], slot: str, max_gap: int) -> None:
+    rows = [p for p in big if p["slot"] == slot]
+    gaps = [abs((dt.date.fromisoformat(p["new"]["observed_at"][:10]) - dt.date.fromisoformat(p["existing"]["observed_at"][:10])).days) for p in rows]
+    assert len(rows) >= 100 and max(gaps) <= max_gap, (len(rows), max(gaps))
+    assert sum(g > 0 for g in gaps) >= len(gaps) // 4  # still not all same-day
+
+
+def test_out_of_office_change_cues_name_no_direction() -> None:
+    from writegate.training.data.dom_extra import OOO
+
+    assert not [t for t in OOO.change if re.search(r"\b(early|extended|late)\b", t)]

@@ -63,6 +63,8 @@ CASES: list[tuple[str, str, dict[str, str]]] = [
     # language
     ("lg-write-to-me", "Write to me in German.", {"language": "de"}),
     ("lg-code", "Respond in de.", {"language": "de"}),
+    ("lg-lower-case-name", "i want emails in korean.", {"channel": "email", "language": "ko"}),
+    ("lg-in-person-is-not-persian", "I prefer to talk in person.", {"channel": "in_person"}),
     ("lg-prefers-french", "Sam prefers French.", {"language": "fr"}),
     ("lg-preferred-language", "Her preferred language is Portuguese.", {"language": "pt"}),
     ("lg-speaks-is-fact", "Sam speaks Japanese.", {}),

@@ -557,7 +557,7 @@ class Builder:
         """Date policy for non-conflicts that must not read gap + rewording as a change: half wide gaps."""
         return WIDE if self.rng.random() < 0.45 else NEUTRAL
 
-    def dates(self, when: str) -> tuple[dt.date, dt.date]:
+    def dates(self, when: str, max_gap_days: int | None = None) -> tuple[dt.date, dt.date]:
         r = self.rng
         if when == WIDE:  # non-conflicts with mostly long gaps
             x = r.random()
@@ -577,6 +577,8 @@ class Builder:
         else:
             x = r.random()
             gap = r.randint(1, 30) if x < 0.35 else (r.randint(31, 365) if x < 0.7 else r.randint(366, 1400))
+        if max_gap_days is not None and abs(gap) > max_gap_days:
+            gap = r.randint(1, max_gap_days) * (1 if gap > 0 else -1)
         lo, hi = dt.date(2018, 6, 1), dt.date(2026, 11, 30)
         span = (hi - lo).days - abs(gap)
         te = lo + dt.timedelta(days=r.randint(0, span) + max(0, -gap))

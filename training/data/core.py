@@ -166,6 +166,8 @@ class Domain:
       stop: the old value ended; neg: deny the existing value; elab: the existing value plus
       detail; general: a less specific statement of the value; negre: a negated or imperative
       restatement of the same value; also: add a second value (multi only).
+    max_gap_days: a dated, short-lived fact ("on call this weekend", "out until March 3"): pairs are
+      at most this many days apart, since two such notes years apart are about two different events.
     """
 
     slot: str
@@ -181,6 +183,7 @@ class Domain:
     also: tuple[str, ...] = ()
     person_subject: bool = True
     free_values: bool = False  # values do not depend on the shared keys (any sample's value fits any base)
+    max_gap_days: int | None = None
 
 
 @dataclass

@@ -209,6 +209,7 @@ OOO = Domain(
     slot="out_of_office",
     kind="single",
     sample=s_ooo,
+    max_gap_days=30,
     state=(
         "{S} [be] out of office until {v}.",
         "{S} [be] OOO through {v}.",
@@ -217,7 +218,7 @@ OOO = Domain(
         "Away until {v}: {S}",
         "Q: when is {S} back? A: {v}",
     ),
-    change=("!{S} extended {pp} leave to {v}.", "{S} [be] coming back early, on {v}.", "{P} return moved to {v}."),
+    change=("!{S} changed {pp} return date to {v}.", "{S} [be] now coming back on {v}.", "{P} return moved to {v}."),
     neg=("{S} [isn't] out at all — {pr} [be] working this week.", "{S} has no time off booked around {old}."),
     elab=("{S} [be] out until {v} for {why}; {cover} is covering.", "{S} [be] OOO until {v}, visiting {city}."),
     general=("{S} [be] away for a bit.", "{S} [be] out of office for a while."),

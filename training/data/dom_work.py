@@ -642,7 +642,7 @@ def s_oncall(p: Pools) -> Ctx:
     a = p.person()
     b = p.other_person(a)
     return Ctx({"rot": p.pick(("payments", "platform", "search", "infra", "mobile", "API", "database")),
-                "when": p.pick(("this week", "this weekend", "tonight", "through Friday", f"the week of {p.pick(MONTHS)} {p.rng.randint(1, 28)}"))},
+                "when": p.pick(("this week", "this weekend", "through Friday", f"the week of {p.pick(MONTHS)} {p.rng.randint(1, 28)}"))},
                {"v": _name(p, a)}, {"v": _name(p, b)}, person=a,
                extra={"backup": _name(p), "tool": p.pick(("PagerDuty", "Opsgenie", "the phone tree"))})
 
@@ -653,6 +653,7 @@ ONCALL = Domain(
     kind="single",
     sample=s_oncall,
     person_subject=False,
+    max_gap_days=2,
     state=(
         "{v} is on call for {rot} {when}.",
         "{rot} on-call {when}: {v}",

@@ -25,7 +25,7 @@ from writegate.training.data.build import GROUP_WEIGHT, Builder, groups, twin_ok
 from writegate.training.data.core import SPLITS, Domain
 from writegate.training.data.pools import make_pools
 
-GENERATOR_VERSION = "2.5.0"
+GENERATOR_VERSION = "2.6.0"
 LABELS: tuple[str, ...] = ("supersedes", "contradicts", "elaborates", "corroborates", "unrelated")
 MIN_WORDS, MAX_WORDS = 3, 45
 
@@ -129,7 +129,7 @@ def generate(n: int, seed: int) -> list[dict]:
         decorated: dict[tuple[str, str], str] = {}  # twins reuse the same surface texts under both labels
         shared: tuple | None = None  # contrast pairs share both dates, so only the new text differs
         for built in b.build(dmap[slot], label, group):
-            te, tn = shared if shared is not None else b.dates(built.when)
+            te, tn = shared if shared is not None else b.dates(built.when, dmap[slot].max_gap_days)
             if group == "contrast":
                 shared = (te, tn)
             for side, raw, p_attr in (("e", built.existing, 0.12), ("n", built.new, 0.25)):
