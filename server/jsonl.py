@@ -10,6 +10,11 @@ from typing import Any
 _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
+def json_text(obj: Any) -> str:
+    """`obj` as JSON on one line, without the trailing newline (UTF-8 kept, line-break characters escaped)."""
+    return json.dumps(obj, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
 def json_line(obj: Any) -> str:
-    """`obj` as one JSON line (UTF-8 text kept readable, line-break characters escaped), with "\\n"."""
-    return json.dumps(obj, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
+    """`json_text(obj)` with its "\\n": one JSON Lines record."""
+    return json_text(obj) + "\n"

@@ -48,7 +48,7 @@ from writegate.normalizer.compare import SlotComparison, compare_all
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind
 from writegate.server import checkpoint
-from writegate.server.jsonl import json_line
+from writegate.server.jsonl import json_text
 from writegate.server.prepare import StateRole
 from writegate.server.relabel_core import DEFAULT_BATCH_SIZE, edge_line
 
@@ -540,10 +540,6 @@ def rejects_path(out: Path) -> Path:
     return out.with_name(REJECTS_NAME)
 
 
-def _dumps_line(obj: Mapping[str, Any], *, ascii_only: bool = False) -> str:
-    return json.dumps(obj, ensure_ascii=True) if ascii_only else json_line(obj)[:-1]
-
-
 class _Tally:
     """Counts and roles gathered while the edges are written; the summary reads them."""
 
@@ -624,7 +620,7 @@ def _summary_bytes(plan: Plan, tally: _Tally, options: RelabelOptions, model: Ma
 def _rejects_bytes(rejects: Sequence[Reject]) -> Iterator[bytes]:
     for r in rejects:
         # ASCII escapes: a rejected line may hold invalid UTF-8 (kept as lone surrogates).
-        yield (_dumps_line(r.model_dump(), ascii_only=True) + "\n").encode("ascii")
+        yield (json.dumps(r.model_dump(), ensure_ascii=True) + "\n").encode("ascii")
 
 
 def _chunks(plan: Plan, start: int, chunk_size: int) -> Iterator[Chunk]:
@@ -691,7 +687,7 @@ def relabel(
             lines = []
             for offset, pred in enumerate(preds):
                 e, n = plan.pairs[lo + offset]
-                lines.append(_dumps_line(edge_line(plan.records[n].id, plan.records[e].id, pred)))
+                lines.append(json_text(edge_line(plan.records[n].id, plan.records[e].id, pred)))
             ckpt.commit_chunk(index, lines)
             progress.advance(len(lines))
         timings = dict(plan.timings)
