@@ -440,3 +440,45 @@ def test_out_of_office_change_cues_name_no_direction() -> None:
     from writegate.training.data.dom_extra import OOO
 
     assert not [t for t in OOO.change if re.search(r"\b(early|extended|late)\b", t)]
+
+
+def test_stop_suffixes_of_the_before_shape_are_trained_on() -> None:
+    """2.6.0's test split read "…, not {old} like before" as a denial: train holds many such suffixes."""
+    from writegate.training.data.build import STOP_POST
+    from writegate.training.data.core import part
+
+    before = [x for x in part(STOP_POST, "train") if re.search(r"(before|used to be|until recently|was \{old\})", x)]
+    assert len(before) >= 8, before
+
+
+def test_on_call_names_the_person_as_the_value_in_many_trained_shapes() -> None:
+    """A person-valued slot: two names in the same frame are one slot's two values, in ≥ 10 train phrasings."""
+    from writegate.training.data.core import part
+    from writegate.training.data.dom_work import ONCALL
+
+    train = part(ONCALL.state, "train")
+    assert len(train) >= 10 and sum(not t.startswith("{v}") for t in train) >= 4, train
+
+
+def test_held_out_change_phrasings_are_never_trained_on_as_unrelated(big: list[dict]) -> None:
+    """v2.7: a slot whose `supersedes.verb` family is held out lends its change phrasings to no train hard
+    negative (2.6.0 trained "she changed her return date to …" only as another topic's news, and its
+    model read the held-out out-of-office changes as `unrelated`)."""
+    from writegate.training.data.core import part
+
+    doms = {d.slot: d for d in gen.all_domains()}
+    held = sorted(set(doms) - gen.verb_slots("train"))
+    hole = re.compile(r"\\\{[^}]*\\\}|\\\[[^\]]*\\\]")  # an escaped {key} or [verb]
+    pats = []
+    for slot in held:
+        for t in part(doms[slot].change, "train"):
+            t = t.lstrip("!").rstrip(".")
+            if len(re.sub(r"\{[^}]*\}|\[[^\]]*\]", " ", t).split()) >= 3:  # specific enough to search for
+                pats.append(re.compile(hole.sub(".+?", re.escape(t)), re.IGNORECASE))
+    train = gen.split(big)["train"]
+    unrel = [p["new"]["text"] for p in train if p["label"] == "unrelated"]
+    sup = [p["new"]["text"] for p in train if p["label"] == "supersedes"]
+    assert len(held) >= 3 and len(pats) >= 8 and len(unrel) > 1000, (held, pats)
+    # a shape that trained slots share ("{x} moved from {old} to {v}") is trained as a change as well
+    alone = [(r.pattern, t) for r in pats for t in unrel if r.search(t) and not any(r.search(x) for x in sup)]
+    assert not alone[:3]
