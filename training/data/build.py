@@ -73,11 +73,6 @@ STOP_POST = (
     ". {old} is a thing of the past", "; {old} ended", " — goodbye {old}", ", {old} no longer applies",
     ", after {old} was retired", "; {old} is old news", " — {old} is gone", ", {old} having been phased out",
     " (previously {old})", "; forget {old}", ", {old} is outdated",
-    # v2.7: "not {old} as before" shapes (2.6.0's test split read ", not {old} like before" as a denial)
-    ", not {old} as before", ", where it used to be {old}", ", unlike before, when it was {old}",
-    " rather than {old} as it used to be", ", not {old} like it was", " — it's no longer {old}",
-    ", and not {old} any more", " (it was {old} until recently)", ", not {old} as it was last time",
-    ", no more {old} like before", " — before that it was {old}", ", which used to be {old}",
 )
 MARKER_PRE = ("!Update: ", "UPDATE - ", "!Heads up: ", "Change: ", "FYI, changed — ", "New info: ", "Edit: ",
               "Latest: ", "Changed as of today: ", "Revised: ",
@@ -231,15 +226,11 @@ def twin_ok(d: Domain) -> bool:
 class Builder:
     """Builds pairs for one split from the phrasings assigned to that split."""
 
-    def __init__(self, pools: Pools, split: str, domains: tuple[Domain, ...], verb_slots: frozenset[str] | None = None) -> None:
-        """`verb_slots`: the slots whose own change/stop phrasings may appear in hard negatives (another
-        subject or another topic moved; None: all). The train builder gets the slots whose
-        `supersedes.verb` family is in train, so no change phrasing is trained on as `unrelated` alone (v2.7)."""
+    def __init__(self, pools: Pools, split: str, domains: tuple[Domain, ...]) -> None:
         self.p = pools
         self.rng: random.Random = pools.rng
         self.split = split
         self.domains = domains
-        self.verb_slots = frozenset(d.slot for d in domains) if verb_slots is None else verb_slots
         self._used: set[str] = set()
         self._cur: tuple[Person | None, Subj, Subj] | None = None
         lists = [getattr(d, f) for d in domains for f in ("state", "change", "stop", "neg", "elab", "general", "negre", "also")]
@@ -499,7 +490,7 @@ class Builder:
                     so = self.other_subject(c, se)
                     ctx = B if rng.random() < 0.5 else A
                     x = rng.random()
-                    if (d.change or d.stop) and d.slot in self.verb_slots and x < 0.35:
+                    if (d.change or d.stop) and x < 0.35:
                         n = R(self.t(d.change + d.stop), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
                     elif x < 0.5 and (plain := tuple(t for t in d.neg if not _DISPUTE.search(t))):
                         n = R(rng.choice(plain), {**B, "old": A["v"]}, so)
@@ -508,7 +499,7 @@ class Builder:
                     return [Built(e, n, self.mixed(), label)]
                 ob = c.other_base or {**c.base}
                 octx = {**B, **ob} if rng.random() < 0.5 else {**A, **ob}
-                if d.change and d.slot in self.verb_slots and rng.random() < 0.35:
+                if d.change and rng.random() < 0.35:
                     n = R(self.t(d.change), {**B, **ob, "old": self.p.person().first}, sn)
                 else:
                     n = R(etpl, octx, sn) if rng.random() < 0.5 else self.state(d, octx, sn)[0]
@@ -523,7 +514,7 @@ class Builder:
                 oc.person = person
                 octx = {**self.glob(), **oc.a()}
                 x = rng.random()
-                if (od.change or od.stop) and od.kind != "multi" and od.slot in self.verb_slots and x < 0.3:
+                if (od.change or od.stop) and od.kind != "multi" and x < 0.3:
                     n = R(self.t(od.change + od.stop), {**self.glob(), **oc.b()}, sn)
                 elif od.neg and x < 0.45:
                     n = R(self.t(od.neg), {**self.glob(), **oc.b()}, sn)
@@ -540,7 +531,7 @@ class Builder:
                 s = sn if d.person_subject or c.person is None else named(c.person, rng.choice(("first", "first", "full")))
                 octx = {**self.glob(), **oc.b()}
                 x = rng.random()
-                if (od.change or od.stop) and od.kind != "multi" and od.slot in self.verb_slots and x < 0.4:
+                if (od.change or od.stop) and od.kind != "multi" and x < 0.4:
                     n = R(self.t(od.change + od.stop), octx, s)
                 elif x < 0.55 and od.kind != "multi":  # v2.5: a generic stop cue about the other slot's old value
                     st = self.state(od, octx, s)[0]

@@ -661,25 +661,11 @@ ONCALL = Domain(
         "Page {v} for {rot} issues {when}.",
         "Q: who is on call for {rot} {when}? A: {v}",
         "{v} has {rot} on-call duty {when}.",
-        # v2.7: the person as the value in more shapes (a name after the slot words, possessives)
-        "The {rot} on-call {when} is {v}.",
-        "{v} covers {rot} on-call {when}.",
-        "On call for {rot} {when}: {v}.",
-        "{rot} pages go to {v} {when}.",
-        "{v}'s on the {rot} rotation {when}.",
-        "{v} is the {rot} on-call engineer {when}.",
-        "{rot} escalations {when} go to {v}.",
-        "{v} is carrying the {rot} pager {when}.",
-        "{rot} on-call duty {when} falls to {v}.",
     ),
     change=(
         "!{v} swapped in for {old} on {rot} on-call {when}.",
         "{rot} pager handed over to {v}.",
         "{v} took the {rot} rotation from {old}.",
-        # v2.7
-        "{old} traded {rot} on-call {when} with {v}.",
-        "{v} is covering {rot} on-call for {old} {when}.",
-        "{rot} on-call {when} moved from {old} to {v}.",
     ),
     neg=(
         "Nobody is on call for {rot} {when}.",

@@ -25,7 +25,7 @@ from writegate.training.data.build import GROUP_WEIGHT, Builder, groups, twin_ok
 from writegate.training.data.core import SPLITS, Domain
 from writegate.training.data.pools import make_pools
 
-GENERATOR_VERSION = "2.7.0"
+GENERATOR_VERSION = "2.6.0"
 LABELS: tuple[str, ...] = ("supersedes", "contradicts", "elaborates", "corroborates", "unrelated")
 MIN_WORDS, MAX_WORDS = 3, 45
 
@@ -38,18 +38,6 @@ def all_domains() -> tuple[Domain, ...]:
 def family_id(slot: str, label: str, group: str) -> str:
     """The template family id of a construction (twin families carry no label)."""
     return f"{slot}.twin" if group == "twin" else f"{slot}.{label}.{group}"
-
-
-def verb_slots(split: str) -> frozenset[str] | None:
-    """The slots whose change phrasings `split`'s hard negatives may use (None: all).
-
-    Train uses only the slots whose `supersedes.verb` family is trained on, so that no change phrasing is
-    learnt as `unrelated` alone; dev and test may use every slot (their phrasings are their own).
-    """
-    if split != "train":
-        return None
-    table = family_splits()
-    return frozenset(d.slot for d in all_domains() if table.get(family_id(d.slot, "supersedes", "verb")) == "train")
 
 
 def _h(s: str) -> str:
@@ -116,8 +104,8 @@ def generate(n: int, seed: int) -> list[dict]:
     pools = make_pools(seed)
     rng = pools.rng
     doms = all_domains()
+    builders = {s: Builder(pools, s, doms) for s in SPLITS}
     splits = family_splits()
-    builders = {s: Builder(pools, s, doms, verb_slots(s)) for s in SPLITS}
     choices = _choices()
     # per label, domains first (uniform), then that domain's groups (uniform)
     by_dom: dict[str, dict[str, list[str]]] = {}
