@@ -218,6 +218,25 @@ def test_eval_cli(trained: tuple[Path, Path, int], tmp_path: Path, capsys: pytes
     assert report_json["model_only"]["n"] == 10 and len(report_json["predicted"]) == 10
 
 
+def test_eval_cli_compares_with_a_baseline(trained: tuple[Path, Path, int], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    out, test, _ = trained
+    js = tmp_path / "r.json"
+    assert main(["eval", "--data", str(test), "--model", str(out), "--baseline", str(out), "--resamples", "100",
+                 "--json", str(js)]) == 0
+    text = " ".join(capsys.readouterr().out.split())  # rich wraps at the console width
+    assert "vs baseline" in text and "not told apart from noise" in text and "McNemar p = 1" in text
+    cmp = json.loads(js.read_text())["comparison"]
+    assert cmp["n"] == 10 and cmp["resamples"] == 100 and cmp["macro_f1"]["delta"] == 0
+    assert cmp["model_only_right"] == cmp["baseline_only_right"] == 0
+
+
+def test_eval_cli_bad_resamples(trained: tuple[Path, Path, int], capsys: pytest.CaptureFixture[str]) -> None:
+    out, test, _ = trained
+    assert main(["eval", "--data", str(test), "--model", str(out), "--baseline", str(out), "--resamples", "0"]) == 2
+    assert "--resamples: must be at least 1, got 0" in capsys.readouterr().err
+
+
 def test_classify_cli_bad_lines(trained: tuple[Path, Path, int], tmp_path: Path,
                                 capsys: pytest.CaptureFixture[str]) -> None:
     out, _, _ = trained

@@ -16,6 +16,7 @@ from writegate.classifier.post import softmax
 from writegate.training.calibrate import expected_calibration_error
 from writegate.training.datafile import Example
 from writegate.training.metrics import Report, report
+from writegate.training.paired import PairedComparison
 
 
 class Evaluation(BaseModel):
@@ -133,6 +134,25 @@ def render(ev: Evaluation, fusion: bool, console: object | None = None) -> None:
     con.print(cmp)
     ev_counts = ", ".join(f"{k}: {v}" for k, v in sorted(ev.evidence.items()))
     con.print(f"ECE {ev.ece:.3f} · same-slot pairs {ev.slot_match} · fused evidence: {ev_counts}")
+
+
+def render_comparison(cmp: PairedComparison, model: str, baseline: str, console: object | None = None) -> None:
+    """Print a paired comparison of `model` against `baseline` as a rich table."""
+    from rich.console import Console
+    from rich.table import Table
+
+    con: Console = console if isinstance(console, Console) else Console()
+    unit = "template families" if cmp.grouped else "pairs"
+    t = Table(title=f"{model} vs baseline {baseline}: {cmp.n} pairs, paired")
+    for col in ("", "model", "baseline", "Δ", f"{cmp.confidence:.0%} interval of Δ"):
+        t.add_column(col, justify="right")
+    rows = [("macro-F1", cmp.macro_f1)] + ([("conflict acc.", cmp.conflict_accuracy)] if cmp.conflict_accuracy else [])
+    for name, iv in rows:
+        t.add_row(name, f"{iv.model:.4f}", f"{iv.baseline:.4f}", f"{iv.delta:+.4f}", f"[{iv.low:+.4f}, {iv.high:+.4f}]")
+    con.print(t)
+    verdict = "the interval excludes 0" if cmp.significant else "the interval includes 0: not told apart from noise"
+    con.print(f"bootstrap over {unit} ({cmp.resamples} resamples): {verdict} · only the model right: "
+              f"{cmp.model_only_right}, only the baseline: {cmp.baseline_only_right}, McNemar p = {cmp.mcnemar_p:.3g}")
 
 
 def plot_confusion(rep: Report, path: str | Path, title: str = "confusion matrix") -> Path:

@@ -60,6 +60,24 @@ def confusion_matrix(gold: Sequence[int], pred: Sequence[int], k: int = len(LABE
     return cm
 
 
+def _f1s(cm: np.ndarray) -> list[tuple[float, float, float, bool]]:
+    """(precision, recall, F1, present in gold or predictions) per label of a confusion matrix."""
+    out = []
+    for i in range(cm.shape[0]):
+        tp = int(cm[i, i])
+        p_den, r_den = int(cm[:, i].sum()), int(cm[i, :].sum())
+        prec = tp / p_den if p_den else 0.0
+        rec = tp / r_den if r_den else 0.0
+        out.append((prec, rec, 2 * prec * rec / (prec + rec) if prec + rec else 0.0, bool(p_den or r_den)))
+    return out
+
+
+def macro_f1(cm: np.ndarray) -> float:
+    """Macro-F1 of a confusion matrix over the labels present in gold or predictions."""
+    f1s = [f1 for _, _, f1, present in _f1s(cm) if present]
+    return float(np.mean(f1s)) if f1s else 0.0
+
+
 def report(gold: Sequence[int], pred: Sequence[int]) -> Report:
     """All metrics for label indices `gold` vs `pred`.
 
@@ -68,17 +86,8 @@ def report(gold: Sequence[int], pred: Sequence[int]) -> Report:
     """
     cm = confusion_matrix(gold, pred)
     n = int(cm.sum())
-    per: dict[str, LabelScore] = {}
-    f1s: list[float] = []
-    for i, name in enumerate(LABELS):
-        tp = int(cm[i, i])
-        p_den, r_den = int(cm[:, i].sum()), int(cm[i, :].sum())
-        prec = tp / p_den if p_den else 0.0
-        rec = tp / r_den if r_den else 0.0
-        f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
-        per[name] = LabelScore(precision=prec, recall=rec, f1=f1, support=r_den)
-        if p_den or r_den:
-            f1s.append(f1)
+    per = {name: LabelScore(precision=prec, recall=rec, f1=f1, support=int(cm[i, :].sum()))
+           for i, (name, (prec, rec, f1, _)) in enumerate(zip(LABELS, _f1s(cm), strict=True))}
     slice_n = int(cm[_SUP].sum() + cm[_CON].sum())
     right = int(cm[_SUP, _SUP] + cm[_CON, _CON])
     detected = int(cm[_SUP, _SUP] + cm[_SUP, _CON] + cm[_CON, _SUP] + cm[_CON, _CON])
@@ -93,7 +102,7 @@ def report(gold: Sequence[int], pred: Sequence[int]) -> Report:
     return Report(
         n=n,
         accuracy=float(np.trace(cm) / n) if n else 0.0,
-        macro_f1=float(np.mean(f1s)) if f1s else 0.0,
+        macro_f1=macro_f1(cm),
         per_label=per,
         confusion=cm.tolist(),
         conflict=conflict,

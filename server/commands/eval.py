@@ -1,4 +1,5 @@
-"""`writegate eval`: per-label P/R/F1, macro-F1, confusion matrix, conflict slice, model-only vs fused."""
+"""`writegate eval`: per-label P/R/F1, macro-F1, confusion matrix, conflict slice, model-only vs fused;
+with `--baseline`, a paired comparison with another model on the same pairs."""
 
 from __future__ import annotations
 
@@ -19,22 +20,41 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-fusion", action="store_true", help="report the model-only predictions as the headline")
     p.add_argument("--json", metavar="OUT.json", help="also write the full report as JSON")
     p.add_argument("--batch-size", type=int, default=64)
+    p.add_argument("--baseline", metavar="DIR", help="also run this model (same backend) and compare the two on the "
+                   "same pairs: macro-F1 and conflict-slice differences with bootstrap intervals, McNemar's test")
+    p.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples for --baseline (default 2000)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
+    from writegate.classifier.labels import LABEL2ID
     from writegate.classifier.model import Classifier
+    from writegate.normalizer.errors import InputError
     from writegate.training.datafile import read_examples
-    from writegate.training.evaluate import evaluate, plot_confusion, render
+    from writegate.training.evaluate import evaluate, plot_confusion, render, render_comparison
+    from writegate.training.paired import compare_predictions
 
+    if args.resamples < 1:
+        raise InputError("--resamples", f"must be at least 1, got {args.resamples}")
     examples = read_examples(args.data)
     clf = Classifier.load(args.model, args.backend, precision=args.precision,
                           fusion=False if args.no_fusion else None)
     ev = evaluate(clf, examples, name=Path(args.data).stem, batch_size=args.batch_size)
     render(ev, clf.fusion)
+    extra: dict = {}
+    if args.baseline:
+        base = Classifier.load(args.baseline, args.backend, precision=args.precision,
+                               fusion=False if args.no_fusion else None)
+        ev_base = evaluate(base, examples, name=ev.name, batch_size=args.batch_size)
+        families = [ex.family for ex in examples]
+        cmp = compare_predictions([LABEL2ID[ex.label.value] for ex in examples],
+                                  [LABEL2ID[x] for x in ev.predicted], [LABEL2ID[x] for x in ev_base.predicted],
+                                  groups=None if None in families else families, resamples=args.resamples)
+        render_comparison(cmp, args.model, args.baseline)
+        extra = {"baseline": ev_base.model_dump(mode="json"), "comparison": cmp.model_dump(mode="json")}
     if args.plot:
         path = plot_confusion(ev.served(clf.fusion), args.plot, title=f"{ev.name} ({'fused' if clf.fusion else 'model only'})")
         print(f"wrote {path}")
     if args.json:
-        Path(args.json).write_text(json.dumps(ev.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+        Path(args.json).write_text(json.dumps({**ev.model_dump(mode="json"), **extra}, indent=2) + "\n", encoding="utf-8")
     return 0
