@@ -19,7 +19,13 @@ on the subsample at the last evaluation (0.916 at 2500, 0.918 at 2750, 0.921 at 
 rising), 0.908 dev, 0.932 test (0.4.0 on the same 2.5.0 splits: 0.890 dev, 0.912 test); 54 min
 of training here. Generator 2.6.0 (short gaps for dated facts), same preset (model 0.6.0, shipped):
 0.903 on the subsample at 2750 and 3000 steps, 0.897 dev, 0.934 test (0.5.0 on the same 2.6.0
-splits: 0.895 dev, 0.930 test); 92 min of training on a slower day (~1.8 s per step).
+splits: 0.895 dev, 0.930 test); 92 min of training on a slower day (~1.8 s per step). Generator 2.7.0
+(reverted; model 0.7.0, not shipped): best subsample checkpoint at step 1750, 0.911 dev against 0.916
+for 0.6.0 on the 2.7.0 splits, 0.935 test against 0.947; 53 min. The 0.6.0 recipe with seed 7 on the
+same 2.6.0 data: 0.902 dev, 0.930 test against 0.900 / 0.934 for seed 13 (61 min; dev conflict slice
+0.918 against 0.880): the seed alone moves the figures by about as much as the last generator
+changes, so compare candidates with `writegate eval --baseline` (family-bootstrap intervals), not by
+the point estimate alone.
 """
 
 from __future__ import annotations
