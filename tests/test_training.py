@@ -231,6 +231,14 @@ def test_eval_cli_compares_with_a_baseline(trained: tuple[Path, Path, int], tmp_
     assert cmp["model_only_right"] == cmp["baseline_only_right"] == 0
 
 
+def test_eval_cli_missing_baseline_fails_before_evaluating(trained: tuple[Path, Path, int], tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    out, test, _ = trained
+    assert main(["eval", "--data", str(test), "--model", str(out), "--baseline", str(tmp_path / "nope")]) == 2
+    captured = capsys.readouterr()
+    assert "nope" in captured.err and "macro-F1" not in captured.out
+
+
 def test_eval_cli_bad_resamples(trained: tuple[Path, Path, int], capsys: pytest.CaptureFixture[str]) -> None:
     out, test, _ = trained
     assert main(["eval", "--data", str(test), "--model", str(out), "--baseline", str(out), "--resamples", "0"]) == 2

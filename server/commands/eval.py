@@ -39,12 +39,12 @@ def run(args: argparse.Namespace) -> int:
     examples = read_examples(args.data)
     clf = Classifier.load(args.model, args.backend, precision=args.precision,
                           fusion=False if args.no_fusion else None)
+    base = Classifier.load(args.baseline, args.backend, precision=args.precision,  # a bad dir fails before any run
+                           fusion=False if args.no_fusion else None) if args.baseline else None
     ev = evaluate(clf, examples, name=Path(args.data).stem, batch_size=args.batch_size)
     render(ev, clf.fusion)
-    extra: dict = {}
-    if args.baseline:
-        base = Classifier.load(args.baseline, args.backend, precision=args.precision,
-                               fusion=False if args.no_fusion else None)
+    extra: dict[str, object] = {}
+    if base is not None:
         ev_base = evaluate(base, examples, name=ev.name, batch_size=args.batch_size)
         families = [ex.family for ex in examples]
         cmp = compare_predictions([LABEL2ID[ex.label.value] for ex in examples],
