@@ -36,11 +36,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.resamples < 1:
         raise InputError("--resamples", f"must be at least 1, got {args.resamples}")
+    def load(model_dir: str) -> Classifier:
+        return Classifier.load(model_dir, args.backend, precision=args.precision,
+                               fusion=False if args.no_fusion else None)
+
     examples = read_examples(args.data)
-    clf = Classifier.load(args.model, args.backend, precision=args.precision,
-                          fusion=False if args.no_fusion else None)
-    base = Classifier.load(args.baseline, args.backend, precision=args.precision,  # a bad dir fails before any run
-                           fusion=False if args.no_fusion else None) if args.baseline else None
+    clf = load(args.model)
+    base = load(args.baseline) if args.baseline else None  # a bad baseline dir fails before any run
     ev = evaluate(clf, examples, name=Path(args.data).stem, batch_size=args.batch_size)
     render(ev, clf.fusion)
     extra: dict[str, object] = {}
