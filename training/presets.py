@@ -50,6 +50,17 @@ class Preset(BaseModel):
     patience: int = Field(default=4, ge=1, description="Early-stopping patience, in evaluations.")
     max_length: int = Field(default=128, ge=16, le=512)
     seed: int = 13
+    data_seed: int | None = Field(default=None, description=(
+        "Shuffles the training pairs before the sampler sees them, so runs with the same `seed` (the same "
+        "initialisation and dropout stream) see the data in another order; None keeps the file order."))
+    freeze_body_steps: int = Field(default=0, ge=0, description=(
+        "Train only the classifier head for the first N steps, then everything, the body with its own "
+        "warm-up from step N: linear probing, then fine-tuning (LP-FT, Kumar et al. 2022), so a random head "
+        "does not distort the pretrained features early on; 0 = fine-tune everything from the start."))
+    head_lr_multiplier: float = Field(default=1.0, gt=0, description="The classifier head's learning rate is lr × this.")
+    soup_data_seeds: tuple[int, ...] = Field(default=(), description=(
+        "With any: `writegate train` fine-tunes one more run per data seed (same `seed`, so the same "
+        "initialisation) and ships the uniform weight average of all runs (training/soup.py)."))
     generate_n: int | None = Field(default=None, description="Pairs to generate (None = the generator's default).")
 
 

@@ -9,25 +9,24 @@ Pipeline (`train(TrainConfig)`):
    AutoModelForSequenceClassification (5 labels) with transformers' Trainer: dynamic padding,
    length-grouped batches, dev macro-F1 every `eval_steps` on a dev subsample, early stopping,
    fixed seeds, a rich progress bar;
-5. fit a softmax temperature on the full dev split (NLL), report ECE before/after;
-6. save fp16 safetensors + tokenizer + writegate.json, export ONNX fp32 + int8;
-7. evaluate the int8 model on dev, the test split and the dev pairs, model-only and fused; with
-   `fusion="auto"`, keep fusion iff it does not lower dev-split macro-F1 (never the dev pairs);
-8. write metrics into writegate.json and MODEL_CARD.md.
+5–8. `training/package.py`: fit a softmax temperature on the full dev split, save fp16 safetensors +
+   writegate.json, export ONNX fp32 + int8, evaluate the int8 model (dev, test, dev pairs; model-only
+   and fused, fusion kept iff it does not lower dev macro-F1), write metrics and MODEL_CARD.md.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -36,10 +35,10 @@ from writegate.classifier import features, modeldir
 from writegate.classifier.labels import LABEL2ID, LABELS
 from writegate.normalizer.errors import InputError
 from writegate.training.datafile import Example, read_examples
+from writegate.training.package import FusionChoice, PackageInputs, PairDataset, encode_examples, package
 from writegate.training.presets import Preset
 
 DEV_SHARE = 0.1
-FusionChoice = Literal["auto", "on", "off"]
 
 
 class TrainConfig(BaseModel):
@@ -156,34 +155,6 @@ def save_tokenizer(src: Path, out: Path) -> None:
     (out / "special_tokens_map.json").write_text(json.dumps(special, indent=2) + "\n", encoding="utf-8")
 
 
-class PairDataset:
-    """Encoded examples as Trainer features (lists of ints; the collator pads and tensorises)."""
-
-    def __init__(self, rows: list[dict[str, Any]]) -> None:
-        self.rows = rows
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __getitem__(self, i: int) -> dict[str, Any]:
-        return self.rows[i]
-
-
-def encode_examples(encoder: features.PairEncoder, examples: Sequence[Example], progress: Any = None) -> PairDataset:
-    """The serving input format (normalize + compare + render + tokenize) for each example."""
-    rows: list[dict[str, Any]] = []
-    step = 512
-    for start in range(0, len(examples), step):
-        chunk = examples[start : start + step]
-        texts = [features.render_pair(ex.pair, features.compare_pair(ex.pair)) for ex in chunk]
-        for ex, (ids, types) in zip(chunk, encoder.encode(texts), strict=True):
-            rows.append({"input_ids": ids, "token_type_ids": types, "attention_mask": [1] * len(ids),
-                         "labels": LABEL2ID[ex.label.value]})
-        if progress is not None:
-            progress(len(chunk))
-    return PairDataset(rows)
-
-
 def _metrics_fn(eval_pred: Any) -> dict[str, float]:
     from writegate.training.metrics import report
 
@@ -235,6 +206,66 @@ def _rich_callback(quiet: bool) -> Any:
                 self.progress.stop()
 
     return RichProgress()
+
+
+def _is_lp_ft(p: Preset) -> bool:
+    return p.freeze_body_steps > 0 or p.head_lr_multiplier != 1.0
+
+
+def total_steps(p: Preset, n_train: int) -> int:
+    """Optimizer steps of a run: max_steps, or the epochs' worth of batches."""
+    return p.max_steps if p.max_steps > 0 else math.ceil(math.ceil(n_train / p.batch_size) * p.epochs)
+
+
+def lp_ft_schedules(p: Preset, total: int) -> tuple[Callable[[int], float], Callable[[int], float]]:
+    """LR factors per step for the head and the body: linear warm-up then linear decay to 0 at `total`;
+    the body's warm-up starts when it unfreezes (step `freeze_body_steps`), its factor is 0 before."""
+    warm = max(1, math.ceil(p.warmup * total))
+
+    def ramp(step: int, start: int) -> float:
+        if step < start:
+            return 0.0
+        if step < start + warm:
+            return (step - start) / warm
+        return max(0.0, (total - step) / max(1, total - start - warm))
+
+    return (lambda step: ramp(step, 0)), (lambda step: ramp(step, p.freeze_body_steps))
+
+
+def _lp_ft_optimizer(model: Any, p: Preset, n_train: int) -> tuple[Any, Any]:
+    """AdamW with the head at lr × head_lr_multiplier and the body on its own schedule (lp_ft_schedules)."""
+    import torch
+
+    groups: dict[tuple[bool, bool], list[Any]] = {}
+    for name, param in model.named_parameters():
+        is_head, decay = name.startswith("classifier."), not (name.endswith("bias") or "LayerNorm" in name)
+        groups.setdefault((is_head, decay), []).append(param)
+    order = sorted(groups)
+    opt = torch.optim.AdamW([{"params": groups[k], "lr": p.lr * (p.head_lr_multiplier if k[0] else 1.0),
+                              "weight_decay": p.weight_decay if k[1] else 0.0} for k in order])
+    head, body = lp_ft_schedules(p, total_steps(p, n_train))
+    return opt, torch.optim.lr_scheduler.LambdaLR(opt, [head if k[0] else body for k in order])
+
+
+def _freeze_body_callback(model: Any, steps: int) -> Any:
+    """Keep everything but the classifier head frozen for the first `steps` optimizer steps."""
+    from transformers import TrainerCallback
+
+    body = [param for name, param in model.named_parameters() if not name.startswith("classifier.")]
+
+    def set_trainable(flag: bool) -> None:
+        for param in body:
+            param.requires_grad_(flag)
+
+    class FreezeBody(TrainerCallback):
+        def on_train_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            set_trainable(state.global_step >= steps)
+
+        def on_step_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            if state.global_step >= steps:
+                set_trainable(True)
+
+    return FreezeBody()
 
 
 def _seed_everything(seed: int) -> None:
@@ -297,6 +328,10 @@ def train(cfg: TrainConfig) -> TrainResult:
     save_tokenizer(src, out)
     encoder = features.PairEncoder.from_file(out / modeldir.TOKENIZER, p.max_length)
 
+    if p.data_seed is not None:  # another data order, same initialisation (seed)
+        train_ex = list(train_ex)
+        random.Random(p.data_seed).shuffle(train_ex)
+
     # 4. encode
     from rich.progress import Progress
 
@@ -356,93 +391,32 @@ def train(cfg: TrainConfig) -> TrainResult:
         eval_dataset=dev_sub,
         data_collator=DataCollatorWithPadding(hf_tok),
         compute_metrics=_metrics_fn,
-        callbacks=[EarlyStoppingCallback(early_stopping_patience=p.patience), _rich_callback(cfg.quiet)],
+        callbacks=[EarlyStoppingCallback(early_stopping_patience=p.patience), _rich_callback(cfg.quiet),
+                   *([_freeze_body_callback(model, p.freeze_body_steps)] if p.freeze_body_steps else [])],
+        optimizers=_lp_ft_optimizer(model, p, len(train_ds)) if _is_lp_ft(p) else (None, None),
     )
     trainer.remove_callback(PrinterCallback)  # the rich callback reports instead
     t_train = time.monotonic()
     state = trainer.train()
     train_seconds = time.monotonic() - t_train
 
-    # 5. calibration on the full dev split
-    from writegate.training.calibrate import expected_calibration_error, fit_temperature
-    from writegate.classifier.post import softmax
+    # 5–8. calibrate, save, export, evaluate, document (shared with `soup`)
+    from writegate.training.model_card import training_provenance
 
-    dev_pred = trainer.predict(dev_ds)
-    dev_logits = np.asarray(dev_pred.predictions[0] if isinstance(dev_pred.predictions, tuple) else dev_pred.predictions)
-    # label_ids, not dev_ds order: with group_by_length the Trainer's eval sampler reorders too
-    dev_gold = np.asarray(dev_pred.label_ids, dtype=np.int64)
-    temperature = fit_temperature(dev_logits, dev_gold)
-    ece_before = expected_calibration_error(softmax(dev_logits, 1.0), dev_gold)
-    ece_after = expected_calibration_error(softmax(dev_logits, temperature), dev_gold)
-    console.print(f"temperature {temperature:.3f}: dev ECE {ece_before:.4f} → {ece_after:.4f}")
-
-    # 6. save + export
-    model = trainer.model.to("cpu").to(torch.float16)
-    model.config.id2label = dict(enumerate(LABELS))
-    model.config.label2id = dict(LABEL2ID)
-    model.save_pretrained(str(out), safe_serialization=True)
-    meta = modeldir.ModelMeta(name=cfg.name, version=cfg.version, input_format_version=features.INPUT_FORMAT_VERSION,
-                              max_length=p.max_length, labels=list(LABELS), temperature=round(temperature, 6),
-                              fusion=cfg.fusion != "off", metrics={})
-    modeldir.write_meta(out, meta)
-    from writegate.training.export import export_onnx
-
-    export_onnx(out)
-
-    # 7. evaluate the served model (int8 ONNX)
-    from writegate.classifier.model import Classifier
-    from writegate.training.evaluate import evaluate
-
-    clf = Classifier.load(out, "onnx", threads=threads)
-    evals = {"dev": evaluate(clf, dev_ex, "dev")}
-    if test_ex:
-        evals["test"] = evaluate(clf, test_ex, "test")
-    if dev_pairs:
-        evals["dev_pairs"] = evaluate(clf, dev_pairs, "dev_pairs")
-    fusion = {"on": True, "off": False}.get(cfg.fusion, evals["dev"].fused.macro_f1 >= evals["dev"].model_only.macro_f1)
-    parity_set = test_ex or dev_ex
-    par = _int8_parity(out, clf, parity_set[:1000])
-
-    metrics: dict[str, float] = {"dev.temperature": round(temperature, 4), "dev.ece_before": round(ece_before, 4),
-                                 "dev.ece_after": round(ece_after, 4), "train.seconds": round(train_seconds, 1),
-                                 "train.steps": float(state.global_step), "train.pairs": float(len(train_ex)),
-                                 "export.fp32_max_abs_diff": float(f"{par.fp32_max_abs_diff:.3g}"),
-                                 "export.int8_argmax_agreement": round(par.int8_argmax_agreement or 0.0, 4)}
-    for ev in evals.values():
-        metrics |= ev.flat(fusion)
-    meta = meta.model_copy(update={"fusion": fusion, "metrics": metrics})
-    modeldir.write_meta(out, meta)
-
-    # 8. model card
-    from writegate.training.model_card import CardInputs, write_card
-
-    total = time.monotonic() - t0
-    write_card(out, CardInputs(config=cfg, meta=meta, evaluations=list(evals.values()), parity=par,
-                               train_seconds=train_seconds, total_seconds=total, steps=state.global_step,
-                               n_train=len(train_ex), n_dev=len(dev_ex), threads=threads,
-                               device="cuda" if use_cuda else f"cpu ({threads} threads)",
-                               ece_before=ece_before, ece_after=ece_after))
-    if cfg.drop_fp32_onnx:  # keeps models/ small: int8 for onnx serving, fp16 safetensors for torch/--init
-        (out / modeldir.ONNX_FP32).unlink(missing_ok=True)
+    device = "cuda" if use_cuda else f"cpu ({threads} threads)"
+    done = package(trainer.model, dev_ds, hf_tok.pad_token_id, PackageInputs(
+        out=out, name=cfg.name, version=cfg.version, max_length=p.max_length, fusion=cfg.fusion, threads=threads,
+        dev=dev_ex, test=test_ex, dev_pairs=dev_pairs,
+        provenance=training_provenance(cfg, n_train=len(train_ex), n_dev=len(dev_ex), steps=state.global_step,
+                                       train_seconds=train_seconds, device=device),
+        metrics={"train.seconds": round(train_seconds, 1), "train.steps": float(state.global_step),
+                 "train.pairs": float(len(train_ex))},
+        started=t0, drop_fp32_onnx=cfg.drop_fp32_onnx, quiet=cfg.quiet))
     if cfg.work_dir is None:
         shutil.rmtree(work, ignore_errors=True)
-    from writegate.training.evaluate import render
-
-    for ev in evals.values():
-        render(ev, fusion, console)
-    return TrainResult(out=out, steps=state.global_step, train_seconds=train_seconds, total_seconds=total,
-                       temperature=temperature, ece_before=ece_before, ece_after=ece_after, fusion=fusion,
-                       metrics=metrics)
-
-
-def _int8_parity(out: Path, clf: Any, examples: Sequence[Example]) -> Any:
-    """ONNX fp32/int8 vs torch fp32 on up to 1000 examples, in length-sorted batches of 64."""
-    from writegate.training.export import parity
-
-    from writegate.classifier.model import length_ordered_chunks
-
-    items = clf.encode([ex.pair for ex in examples])
-    return parity(out, [clf.collate([items[i] for i in idx]) for idx in length_ordered_chunks(items, 64)])
+    return TrainResult(out=out, steps=state.global_step, train_seconds=train_seconds, total_seconds=done.total_seconds,
+                       temperature=done.temperature, ece_before=done.ece_before, ece_after=done.ece_after,
+                       fusion=done.fusion, metrics=done.metrics)
 
 
 def command_line() -> str:

@@ -1,0 +1,194 @@
+"""Package a fine-tuned torch model as a writegate model dir: calibrate, save, export, evaluate, document.
+
+Shared by `train` (one fine-tuning run) and `soup` (a weight average of several runs), so both
+produce the same files and the same model card sections from the same steps:
+1. fit a softmax temperature on the full dev split (NLL), report ECE before/after;
+2. save fp16 safetensors + writegate.json (the tokenizer is already in `out`), export ONNX fp32 + int8;
+3. evaluate the int8 model on dev, the test split and the dev pairs, model-only and fused; with
+   `fusion="auto"`, keep fusion iff it does not lower dev-split macro-F1 (never the dev pairs);
+4. write metrics into writegate.json and MODEL_CARD.md.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from writegate.classifier import features, modeldir
+from writegate.classifier.labels import LABEL2ID, LABELS
+from writegate.training.datafile import Example
+
+FusionChoice = Literal["auto", "on", "off"]
+
+
+class PairDataset:
+    """Encoded examples as Trainer features (lists of ints; the collator pads and tensorises)."""
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, i: int) -> dict[str, Any]:
+        return self.rows[i]
+
+
+def encode_examples(encoder: features.PairEncoder, examples: Sequence[Example], progress: Any = None) -> PairDataset:
+    """The serving input format (normalize + compare + render + tokenize) for each example."""
+    rows: list[dict[str, Any]] = []
+    step = 512
+    for start in range(0, len(examples), step):
+        chunk = examples[start : start + step]
+        texts = [features.render_pair(ex.pair, features.compare_pair(ex.pair)) for ex in chunk]
+        for ex, (ids, types) in zip(chunk, encoder.encode(texts), strict=True):
+            rows.append({"input_ids": ids, "token_type_ids": types, "attention_mask": [1] * len(ids),
+                         "labels": LABEL2ID[ex.label.value]})
+        if progress is not None:
+            progress(len(chunk))
+    return PairDataset(rows)
+
+
+def predict_logits(model: Any, dataset: PairDataset, pad_id: int, batch_size: int = 64) -> np.ndarray:
+    """Raw logits of a torch sequence classifier, in dataset order (dynamic padding per batch)."""
+    import torch
+
+    device = next(model.parameters()).device
+    was_training = model.training
+    model.eval()
+    out: list[np.ndarray] = []
+    with torch.inference_mode():
+        for start in range(0, len(dataset), batch_size):
+            rows = dataset.rows[start : start + batch_size]
+            width = max(len(r["input_ids"]) for r in rows)
+
+            def pad(key: str, value: int, rows: list[dict[str, Any]] = rows, width: int = width) -> Any:
+                return torch.tensor([r[key] + [value] * (width - len(r[key])) for r in rows], device=device)
+
+            logits = model(input_ids=pad("input_ids", pad_id), token_type_ids=pad("token_type_ids", 0),
+                           attention_mask=pad("attention_mask", 0)).logits
+            out.append(logits.float().cpu().numpy())
+    model.train(was_training)
+    return np.concatenate(out) if out else np.zeros((0, len(LABELS)), dtype=np.float32)
+
+
+class PackageInputs(BaseModel):
+    """What packaging needs besides the model itself."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    out: Path
+    name: str
+    version: str
+    max_length: int = Field(ge=16, le=512)
+    fusion: FusionChoice = "auto"
+    threads: int = Field(ge=1)
+    dev: list[Example] = Field(min_length=1)
+    test: list[Example] | None = None
+    dev_pairs: list[Example] | None = None
+    provenance: list[str] = Field(description="The card's 'How it was made' lines before calibration/export/fusion.")
+    metrics: dict[str, float] = Field(default_factory=dict, description="Metrics of the run itself (train.*).")
+    started: float = Field(description="time.monotonic() when the whole run began.")
+    drop_fp32_onnx: bool = False
+    quiet: bool = False
+
+
+class Packaged(BaseModel):
+    """What packaging produced."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    out: Path
+    temperature: float
+    ece_before: float
+    ece_after: float
+    fusion: bool
+    metrics: dict[str, float]
+    total_seconds: float
+    evaluations: list[Any] = Field(default_factory=list, exclude=True)  # list[Evaluation]
+
+
+def package(model: Any, dev_ds: PairDataset, pad_id: int, inp: PackageInputs) -> Packaged:
+    """Calibrate, save, export, evaluate and document `model` (a torch sequence classifier) in `inp.out`.
+
+    Args:
+        model: the fine-tuned fp32 torch model (any device); it is moved to the CPU and saved as fp16.
+        dev_ds: the encoded dev split (`inp.dev` in the same order), for the temperature.
+        pad_id: the tokenizer's padding id.
+        inp: everything else (see PackageInputs).
+    """
+    import torch
+    from rich.console import Console
+
+    from writegate.classifier.model import Classifier
+    from writegate.classifier.post import softmax
+    from writegate.training.calibrate import expected_calibration_error, fit_temperature
+    from writegate.training.evaluate import evaluate, render
+    from writegate.training.export import export_onnx
+    from writegate.training.model_card import CardInputs, write_card
+
+    console = Console(stderr=True, quiet=inp.quiet)
+    out = inp.out
+
+    # 1. calibration on the full dev split
+    dev_logits = predict_logits(model, dev_ds, pad_id)
+    dev_gold = np.asarray([r["labels"] for r in dev_ds.rows], dtype=np.int64)
+    temperature = fit_temperature(dev_logits, dev_gold)
+    ece_before = expected_calibration_error(softmax(dev_logits, 1.0), dev_gold)
+    ece_after = expected_calibration_error(softmax(dev_logits, temperature), dev_gold)
+    console.print(f"temperature {temperature:.3f}: dev ECE {ece_before:.4f} → {ece_after:.4f}")
+
+    # 2. save + export
+    model = model.to("cpu").to(torch.float16)
+    model.config.id2label = dict(enumerate(LABELS))
+    model.config.label2id = dict(LABEL2ID)
+    model.save_pretrained(str(out), safe_serialization=True)
+    meta = modeldir.ModelMeta(name=inp.name, version=inp.version, input_format_version=features.INPUT_FORMAT_VERSION,
+                              max_length=inp.max_length, labels=list(LABELS), temperature=round(temperature, 6),
+                              fusion=inp.fusion != "off", metrics={})
+    modeldir.write_meta(out, meta)
+    export_onnx(out)
+
+    # 3. evaluate the served model (int8 ONNX)
+    clf = Classifier.load(out, "onnx", threads=inp.threads)
+    evals = {"dev": evaluate(clf, inp.dev, "dev")}
+    if inp.test:
+        evals["test"] = evaluate(clf, inp.test, "test")
+    if inp.dev_pairs:
+        evals["dev_pairs"] = evaluate(clf, inp.dev_pairs, "dev_pairs")
+    fusion = {"on": True, "off": False}.get(inp.fusion, evals["dev"].fused.macro_f1 >= evals["dev"].model_only.macro_f1)
+    par = int8_parity(out, clf, (inp.test or inp.dev)[:1000])
+
+    metrics: dict[str, float] = {"dev.temperature": round(temperature, 4), "dev.ece_before": round(ece_before, 4),
+                                 "dev.ece_after": round(ece_after, 4), **inp.metrics,
+                                 "export.fp32_max_abs_diff": float(f"{par.fp32_max_abs_diff:.3g}"),
+                                 "export.int8_argmax_agreement": round(par.int8_argmax_agreement or 0.0, 4)}
+    for ev in evals.values():
+        metrics |= ev.flat(fusion)
+    meta = meta.model_copy(update={"fusion": fusion, "metrics": metrics})
+    modeldir.write_meta(out, meta)
+
+    # 4. model card
+    total = time.monotonic() - inp.started
+    write_card(out, CardInputs(meta=meta, provenance=inp.provenance, evaluations=list(evals.values()), parity=par,
+                               total_seconds=total, ece_before=ece_before, ece_after=ece_after))
+    if inp.drop_fp32_onnx:  # keeps models/ small: int8 for onnx serving, fp16 safetensors for torch/--init
+        (out / modeldir.ONNX_FP32).unlink(missing_ok=True)
+    for ev in evals.values():
+        render(ev, fusion, console)
+    return Packaged(out=out, temperature=temperature, ece_before=ece_before, ece_after=ece_after, fusion=fusion,
+                    metrics=metrics, total_seconds=total, evaluations=list(evals.values()))
+
+
+def int8_parity(out: Path, clf: Any, examples: Sequence[Example]) -> Any:
+    """ONNX fp32/int8 vs torch fp32 on up to 1000 examples, in length-sorted batches of 64."""
+    from writegate.classifier.model import length_ordered_chunks
+    from writegate.training.export import parity
+
+    items = clf.encode([ex.pair for ex in examples])
+    return parity(out, [clf.collate([items[i] for i in idx]) for idx in length_ordered_chunks(items, 64)])
