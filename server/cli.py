@@ -15,7 +15,6 @@ COMMANDS: dict[str, str] = {
     "normalize": "Normalize memory text into schema records (JSON).",
     "classify": "Label (existing, new) memory pairs from a JSONL file.",
     "train": "Fine-tune the relation classifier.",
-    "soup": "Average fine-tuning runs of the same initialisation into one model.",
     "eval": "Evaluate a model on labelled pairs.",
     "export": "Export a trained model to ONNX (fp32 + int8).",
     "serve": "Run the gRPC service.",

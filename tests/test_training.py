@@ -239,6 +239,29 @@ def test_eval_cli_missing_baseline_fails_before_evaluating(trained: tuple[Path, 
     assert "nope" in captured.err and "macro-F1" not in captured.out
 
 
+def test_eval_cli_breaks_errors_down_by_group(trained: tuple[Path, Path, int], tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out, test, _ = trained
+    js = tmp_path / "r.json"
+    assert main(["eval", "--data", str(test), "--model", str(out), "--by", "slot", "--by", "family", "--top", "3",
+                 "--json", str(js)]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "errors by slot:" in text and "errors by family:" in text
+    report_json = json.loads(js.read_text())
+    by_slot = report_json["breakdown"]["slot"]
+    assert {r["group"] for r in by_slot} == {f"slot{i}" for i in range(5)} and sum(r["pairs"] for r in by_slot) == 10
+    wrong = sum(g != p for g, p in zip((json.loads(x)["label"] for x in test.read_text().splitlines()),
+                                        report_json["predicted"], strict=True))
+    assert sum(r["errors"] for r in by_slot) == wrong
+
+
+def test_eval_cli_by_without_groups_fails_before_loading_a_model(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    data = _write(tmp_path / "d.jsonl", [GOOD, GOOD])
+    assert main(["eval", "--data", str(data), "--model", str(tmp_path / "absent"), "--by", "family"]) == 2
+    assert "--by: family: no pair in the data has a 'family' field" in capsys.readouterr().err
+
+
 def test_eval_cli_bad_resamples(trained: tuple[Path, Path, int], capsys: pytest.CaptureFixture[str]) -> None:
     out, test, _ = trained
     assert main(["eval", "--data", str(test), "--model", str(out), "--baseline", str(out), "--resamples", "0"]) == 2
@@ -291,34 +314,42 @@ def test_domain_fine_tuning_mixes_default_data(trained: tuple[Path, Path, int], 
     assert not (out / modeldir.ONNX_FP32).exists() and (out / modeldir.ONNX_INT8).is_file()
 
 
-# -- linear probing, then fine-tuning -------------------------------------------------------------------
-def test_lp_ft_schedules_start_the_body_when_it_unfreezes() -> None:
-    from writegate.training.presets import Preset
-    from writegate.training.train import lp_ft_schedules, total_steps
 
-    p = Preset(max_steps=100, warmup=0.1, freeze_body_steps=30)
-    head, body = lp_ft_schedules(p, total_steps(p, 10_000))
-    assert [head(s) for s in (0, 5, 10, 55, 100)] == [0.0, 0.5, 1.0, 0.5, 0.0]
-    assert [body(s) for s in (0, 29, 30, 35, 40, 70, 100)] == [0.0, 0.0, 0.0, 0.5, 1.0, 0.5, 0.0]
-    assert total_steps(Preset(max_steps=-1, epochs=1.5, batch_size=8), 20) == 5  # 3 batches an epoch
-
-
-def test_frozen_body_steps_train_only_the_head(tiny_model_dir: Path, tmp_path: Path) -> None:
+# -- data order ---------------------------------------------------------------------------------------
+def _weights(model_dir: Path) -> dict[str, np.ndarray]:
     from safetensors.numpy import load_file
 
-    data = small_data(tmp_path / "train.jsonl", 16)
-    dev = small_data(tmp_path / "dev.jsonl", 10)
+    return load_file(str(model_dir / "model.safetensors"))
+
+
+def test_a_data_seed_changes_the_run_and_the_same_seeds_repeat_it(tiny_model_dir: Path, tmp_path: Path) -> None:
+    data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
     runs = {}
-    for frozen in (3, 1):
-        out = tmp_path / f"frozen{frozen}"
+    for name, extra in (("file-order", []), ("seed7", ["--data-seed", "7"]), ("seed7-again", ["--data-seed", "7"])):
+        out = tmp_path / name
+        # 3 steps, one evaluation at the end: the best checkpoint is the last one, not the untrained start
         assert main(["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out", str(out),
-                     "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-2",
-                     "--freeze-body-steps", str(frozen), "--head-lr-multiplier", "5", "--quiet",
-                     "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx"]) == 0
-        runs[frozen] = load_file(str(out / "model.safetensors"))
-    base = load_file(str(tiny_model_dir / "model.safetensors"))
-    body = [k for k in base if not k.startswith("classifier.")]
-    assert all(np.array_equal(runs[3][k], base[k]) for k in body)  # frozen all along
-    assert not np.array_equal(runs[3]["classifier.weight"], base["classifier.weight"])
-    assert any(not np.array_equal(runs[1][k], base[k]) for k in body)  # unfrozen after one step
-    assert "classifier head only for the first 3 steps, head lr × 5.0" in (tmp_path / "frozen3" / "MODEL_CARD.md").read_text()
+                     "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-3", "--quiet",
+                     "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx", *extra]) == 0
+        runs[name] = _weights(out)
+    assert any(not np.array_equal(runs["file-order"][k], runs["seed7"][k]) for k in runs["seed7"])
+    assert all(np.array_equal(runs["seed7"][k], runs["seed7-again"][k]) for k in runs["seed7"])
+    assert "(shuffled with data seed 7)" in (tmp_path / "seed7" / "MODEL_CARD.md").read_text()
+    assert "(file order)" in (tmp_path / "file-order" / "MODEL_CARD.md").read_text()
+
+
+def test_predict_logits_is_independent_of_padding_and_restores_the_mode(tiny_model_dir: Path) -> None:
+    import torch
+    from transformers import AutoModelForSequenceClassification
+
+    from writegate.training.package import PairDataset, predict_logits
+
+    model = AutoModelForSequenceClassification.from_pretrained(str(tiny_model_dir), dtype=torch.float32)
+    model.train()  # dropout on: predict_logits must switch it off, then restore the mode
+    rows = [{"input_ids": [101] + [1000 + i] * n + [102], "token_type_ids": [0] * (n + 2),
+             "attention_mask": [1] * (n + 2), "labels": 0} for i, n in enumerate((3, 9, 1, 5))]
+    batched = predict_logits(model, PairDataset(rows), pad_id=0, batch_size=4)
+    alone = np.concatenate([predict_logits(model, PairDataset([r]), pad_id=0) for r in rows])
+    assert batched.shape == (4, 5)
+    np.testing.assert_allclose(batched, alone, atol=1e-5)
+    assert model.training is True

@@ -67,9 +67,7 @@ def training_provenance(cfg: Any, *, n_train: int, n_dev: int, steps: int, train
         f"- command: `{cfg.command or '(library call)'}`",
         f"- seed {p.seed}; batch {p.batch_size}; lr {p.lr}; warm-up {p.warmup}; weight decay {p.weight_decay}; "
         f"epochs {p.epochs}; max steps {p.max_steps}; steps run {steps}; early stopping on dev macro-F1 "
-        f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})"
-        + (f"; classifier head only for the first {p.freeze_body_steps} steps, head lr × {p.head_lr_multiplier}"
-           if p.freeze_body_steps or p.head_lr_multiplier != 1.0 else ""),
+        f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})",
         f"- training time: {_fmt_minutes(train_seconds)} on {device}; "
         f"{platform.processor() or platform.machine()}, {datetime.now(timezone.utc):%Y-%m-%d}",
     ]
@@ -131,23 +129,6 @@ def _eval_section(ev: Any, fusion: bool) -> list[str]:
         "```",
         "",
     ]
-    return lines
-
-
-def card_section(path: Path, heading: str) -> list[str]:
-    """The non-empty lines under `heading` in a card, up to the next heading of the same or a higher level."""
-    if not Path(path).is_file():
-        return []
-    level = len(heading) - len(heading.lstrip("#"))
-    lines, inside = [], False
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if line.strip() == heading:
-            inside = True
-            continue
-        if inside and line.startswith("#") and len(line) - len(line.lstrip("#")) <= level:
-            break
-        if inside and line.strip():
-            lines.append(line)
     return lines
 
 

@@ -1,7 +1,6 @@
 """Package a fine-tuned torch model as a writegate model dir: calibrate, save, export, evaluate, document.
 
-Shared by `train` (one fine-tuning run) and `soup` (a weight average of several runs), so both
-produce the same files and the same model card sections from the same steps:
+Steps 5–8 of `train` (training/train.py), given the fine-tuned model:
 1. fit a softmax temperature on the full dev split (NLL), report ECE before/after;
 2. save fp16 safetensors + writegate.json (the tokenizer is already in `out`), export ONNX fp32 + int8;
 3. evaluate the int8 model on dev, the test split and the dev pairs, model-only and fused; with

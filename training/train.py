@@ -17,14 +17,13 @@ Pipeline (`train(TrainConfig)`):
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -208,66 +207,6 @@ def _rich_callback(quiet: bool) -> Any:
     return RichProgress()
 
 
-def _is_lp_ft(p: Preset) -> bool:
-    return p.freeze_body_steps > 0 or p.head_lr_multiplier != 1.0
-
-
-def total_steps(p: Preset, n_train: int) -> int:
-    """Optimizer steps of a run: max_steps, or the epochs' worth of batches."""
-    return p.max_steps if p.max_steps > 0 else math.ceil(math.ceil(n_train / p.batch_size) * p.epochs)
-
-
-def lp_ft_schedules(p: Preset, total: int) -> tuple[Callable[[int], float], Callable[[int], float]]:
-    """LR factors per step for the head and the body: linear warm-up then linear decay to 0 at `total`;
-    the body's warm-up starts when it unfreezes (step `freeze_body_steps`), its factor is 0 before."""
-    warm = max(1, math.ceil(p.warmup * total))
-
-    def ramp(step: int, start: int) -> float:
-        if step < start:
-            return 0.0
-        if step < start + warm:
-            return (step - start) / warm
-        return max(0.0, (total - step) / max(1, total - start - warm))
-
-    return (lambda step: ramp(step, 0)), (lambda step: ramp(step, p.freeze_body_steps))
-
-
-def _lp_ft_optimizer(model: Any, p: Preset, n_train: int) -> tuple[Any, Any]:
-    """AdamW with the head at lr × head_lr_multiplier and the body on its own schedule (lp_ft_schedules)."""
-    import torch
-
-    groups: dict[tuple[bool, bool], list[Any]] = {}
-    for name, param in model.named_parameters():
-        is_head, decay = name.startswith("classifier."), not (name.endswith("bias") or "LayerNorm" in name)
-        groups.setdefault((is_head, decay), []).append(param)
-    order = sorted(groups)
-    opt = torch.optim.AdamW([{"params": groups[k], "lr": p.lr * (p.head_lr_multiplier if k[0] else 1.0),
-                              "weight_decay": p.weight_decay if k[1] else 0.0} for k in order])
-    head, body = lp_ft_schedules(p, total_steps(p, n_train))
-    return opt, torch.optim.lr_scheduler.LambdaLR(opt, [head if k[0] else body for k in order])
-
-
-def _freeze_body_callback(model: Any, steps: int) -> Any:
-    """Keep everything but the classifier head frozen for the first `steps` optimizer steps."""
-    from transformers import TrainerCallback
-
-    body = [param for name, param in model.named_parameters() if not name.startswith("classifier.")]
-
-    def set_trainable(flag: bool) -> None:
-        for param in body:
-            param.requires_grad_(flag)
-
-    class FreezeBody(TrainerCallback):
-        def on_train_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
-            set_trainable(state.global_step >= steps)
-
-        def on_step_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
-            if state.global_step >= steps:
-                set_trainable(True)
-
-    return FreezeBody()
-
-
 def _seed_everything(seed: int) -> None:
     import torch
     from transformers import set_seed
@@ -391,16 +330,14 @@ def train(cfg: TrainConfig) -> TrainResult:
         eval_dataset=dev_sub,
         data_collator=DataCollatorWithPadding(hf_tok),
         compute_metrics=_metrics_fn,
-        callbacks=[EarlyStoppingCallback(early_stopping_patience=p.patience), _rich_callback(cfg.quiet),
-                   *([_freeze_body_callback(model, p.freeze_body_steps)] if p.freeze_body_steps else [])],
-        optimizers=_lp_ft_optimizer(model, p, len(train_ds)) if _is_lp_ft(p) else (None, None),
+        callbacks=[EarlyStoppingCallback(early_stopping_patience=p.patience), _rich_callback(cfg.quiet)],
     )
     trainer.remove_callback(PrinterCallback)  # the rich callback reports instead
     t_train = time.monotonic()
     state = trainer.train()
     train_seconds = time.monotonic() - t_train
 
-    # 5–8. calibrate, save, export, evaluate, document (shared with `soup`)
+    # 5–8. calibrate, save, export, evaluate, document (training/package.py)
     from writegate.training.model_card import training_provenance
 
     device = "cuda" if use_cuda else f"cpu ({threads} threads)"

@@ -23,6 +23,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baseline", metavar="DIR", help="also run this model (same backend) and compare the two on the "
                    "same pairs: macro-F1 and conflict-slice differences with bootstrap intervals, McNemar's test")
     p.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples for --baseline (default 2000)")
+    p.add_argument("--by", action="append", choices=["family", "construction", "slot"], default=[],
+                   help="also print the groups of pairs with the most errors (repeatable): template family, "
+                        "construction (the family without its slot, e.g. supersedes.stop) or slot")
+    p.add_argument("--top", type=int, default=15, help="groups shown per --by (default 15)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -30,17 +34,23 @@ def run(args: argparse.Namespace) -> int:
     from writegate.classifier.labels import LABEL2ID
     from writegate.classifier.model import Classifier
     from writegate.normalizer.errors import InputError
+    from writegate.training.breakdown import error_breakdown, render_breakdown
     from writegate.training.datafile import read_examples
     from writegate.training.evaluate import evaluate, plot_confusion, render, render_comparison
     from writegate.training.paired import compare_predictions
 
     if args.resamples < 1:
         raise InputError("--resamples", f"must be at least 1, got {args.resamples}")
+    if args.top < 1:
+        raise InputError("--top", f"must be at least 1, got {args.top}")
+
     def load(model_dir: str) -> Classifier:
         return Classifier.load(model_dir, args.backend, precision=args.precision,
                                fusion=False if args.no_fusion else None)
 
     examples = read_examples(args.data)
+    for by in args.by:  # a --by the data cannot answer fails before any model runs
+        error_breakdown(examples, [ex.label.value for ex in examples], by)
     clf = load(args.model)
     base = load(args.baseline) if args.baseline else None  # a bad baseline dir fails before any run
     ev = evaluate(clf, examples, name=Path(args.data).stem, batch_size=args.batch_size)
@@ -54,6 +64,11 @@ def run(args: argparse.Namespace) -> int:
                                   groups=None if None in families else families, resamples=args.resamples)
         render_comparison(cmp, args.model, args.baseline)
         extra = {"baseline": ev_base.model_dump(mode="json"), "comparison": cmp.model_dump(mode="json")}
+    if args.by:
+        breakdown = {by: error_breakdown(examples, ev.predicted, by) for by in dict.fromkeys(args.by)}
+        for by, rows in breakdown.items():
+            render_breakdown(rows, by, args.top)
+        extra["breakdown"] = {by: [r.model_dump(mode="json") for r in rows] for by, rows in breakdown.items()}
     if args.plot:
         path = plot_confusion(ev.served(clf.fusion), args.plot, title=f"{ev.name} ({'fused' if clf.fusion else 'model only'})")
         print(f"wrote {path}")

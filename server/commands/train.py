@@ -2,9 +2,7 @@
 
 `writegate train --preset default` (no --data) reproduces models/default: it runs the data
 generator (`python -m writegate.training.data.generate`) into a work dir, then trains on its
-train/dev/test splits with the `default` preset into models/default. A preset with
-`soup_data_seeds` (the default one has) trains one run per data order into `<work dir>/members/`
-and writes their weight average (`writegate soup`) to the output dir.
+train/dev/test splits with the `default` preset into models/default.
 """
 
 from __future__ import annotations
@@ -16,12 +14,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from writegate.normalizer.errors import InputError
-
-if TYPE_CHECKING:
-    from writegate.training.train import TrainConfig
 
 DEV_PAIRS = "../shared/dev/pairs.jsonl"
 
@@ -46,12 +40,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int)
     p.add_argument("--data-seed", type=int,
                    help="shuffle the training pairs with this seed (same initialisation as --seed, another data order)")
-    p.add_argument("--freeze-body-steps", type=int,
-                   help="train only the classifier head for the first N steps (linear probing, then fine-tuning)")
-    p.add_argument("--head-lr-multiplier", type=float, help="the classifier head's learning rate is --lr × this")
-    p.add_argument("--soup-data-seeds", type=int, nargs="*", metavar="SEED",
-                   help="train one more run per data seed and ship the weight average of all runs "
-                        "(overrides the preset's; give no seeds for a single run)")
     p.add_argument("--mix-default-share", type=float, default=0.3,
                    help="with --init: share of default generated pairs in the training set (default 0.3)")
     p.add_argument("--default-data", type=Path, help="default data for mixing (file or dir with train.jsonl)")
@@ -87,10 +75,7 @@ def run(args: argparse.Namespace) -> int:
 
     preset = get_preset(args.preset) if args.preset else Preset()
     overrides = {"epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr, "max_steps": args.max_steps,
-                 "eval_steps": args.eval_steps, "seed": args.seed, "data_seed": args.data_seed, "label_smoothing": args.label_smoothing,
-                 "freeze_body_steps": args.freeze_body_steps, "head_lr_multiplier": args.head_lr_multiplier}
-    if args.soup_data_seeds is not None:
-        overrides["soup_data_seeds"] = tuple(args.soup_data_seeds)
+                 "eval_steps": args.eval_steps, "seed": args.seed, "data_seed": args.data_seed, "label_smoothing": args.label_smoothing}
     preset = Preset.model_validate(preset.model_dump() | {k: v for k, v in overrides.items() if v is not None})
     data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
     drop_fp32 = args.drop_fp32_onnx or (args.data is None and args.preset == "default")
@@ -114,33 +99,6 @@ def run(args: argparse.Namespace) -> int:
         data_manifest=manifest, work_dir=args.work_dir, drop_fp32_onnx=drop_fp32, quiet=args.quiet,
         **{k: v for k, v in (("name", args.name), ("version", args.version)) if v is not None},
     )
-    if not preset.soup_data_seeds:
-        print(json.dumps(train(cfg).model_dump(mode="json"), indent=2))
-        return 0
-    return _train_soup(cfg)
-
-
-def _train_soup(cfg: TrainConfig) -> int:
-    """One run per data order (the preset's own, then each soup data seed) into the work dir, then their average."""
-    from writegate.training.soup import SoupConfig, soup
-    from writegate.training.train import train
-
-    if cfg.dev is None:
-        raise InputError("dev", "a soup needs a fixed dev split for every member: pass --dev (or --preset default without --data)")
-    root = cfg.work_dir or Path(tempfile.mkdtemp(prefix="writegate-soup-"))
-    p = cfg.preset
-    seeds = [p.data_seed, *p.soup_data_seeds]
-    members = []
-    for i, data_seed in enumerate(seeds, start=1):
-        member = root / "members" / f"m{i}"
-        print(f"soup member {i}/{len(seeds)}: data seed {data_seed} → {member}", file=sys.stderr)
-        run = cfg.model_copy(update={
-            "out": member, "work_dir": cfg.work_dir and root / "members" / f"m{i}-work", "version": f"{cfg.version}-m{i}",
-            "drop_fp32_onnx": True, "preset": p.model_copy(update={"data_seed": data_seed, "soup_data_seeds": ()})})
-        train(run)
-        members.append(member)
-    result = soup(SoupConfig(members=members, dev=cfg.dev, test=cfg.test, dev_pairs=cfg.dev_pairs, out=cfg.out,
-                             fusion=cfg.fusion, threads=cfg.threads, name=cfg.name, version=cfg.version,
-                             command=cfg.command, drop_fp32_onnx=cfg.drop_fp32_onnx, quiet=cfg.quiet))
+    result = train(cfg)
     print(json.dumps(result.model_dump(mode="json"), indent=2))
     return 0

@@ -1,0 +1,101 @@
+"""Errors per group of pairs — template family, construction, or slot — to find where a model fails systematically.
+
+One macro-F1 hides that a model's errors come in blocks: a held-out phrasing that one whole
+family shares (0.6.0 reads all 55 held-out ", not {old} like before" changes of the 2.6.0 test split
+as corrections: 55 of the 60 `supersedes.stop` errors), or one slot whose values look like subjects
+(on-call rotations: 78 of 103 dev pairs wrong, 19% of all dev errors). `writegate eval --by family|construction|slot` prints the groups with the most errors
+and each one's commonest confusions; the generated splits carry `family` ("slot.label.construction")
+and `slot` on every line.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from writegate.normalizer.errors import InputError
+from writegate.training.datafile import Example
+
+GroupBy = Literal["family", "construction", "slot"]
+GROUP_BYS: tuple[str, ...] = ("family", "construction", "slot")
+NO_GROUP = "(none)"
+
+
+class Confusion(BaseModel):
+    """One kind of error in a group."""
+
+    gold: str
+    predicted: str
+    count: int = Field(ge=1)
+
+
+class GroupErrors(BaseModel):
+    """How a model does on one group of pairs."""
+
+    group: str
+    pairs: int = Field(ge=1)
+    errors: int = Field(ge=0)
+    error_rate: float = Field(ge=0, le=1)
+    confusions: list[Confusion] = Field(description="Gold → predicted counts, commonest first.")
+
+
+def group_of(ex: Example, by: GroupBy) -> str | None:
+    """The pair's group: its family, its construction (the family without its slot: `supersedes.stop`), or its slot."""
+    if by == "slot":
+        return ex.slot
+    if ex.family is None or by == "family":
+        return ex.family
+    prefix = f"{ex.slot}."
+    return ex.family[len(prefix):] if ex.slot and ex.family.startswith(prefix) else ex.family
+
+
+def error_breakdown(examples: Sequence[Example], predicted: Sequence[str], by: GroupBy) -> list[GroupErrors]:
+    """Per-group errors, the groups with the most errors first (ties: higher rate, then name).
+
+    Raises:
+        InputError: lengths differ, or no pair names the field that `by` needs.
+    """
+    if len(examples) != len(predicted):
+        raise InputError("predicted", f"has {len(predicted)} labels for {len(examples)} pairs")
+    keys = [group_of(ex, by) for ex in examples]
+    if examples and all(k is None for k in keys):
+        field = "slot" if by == "slot" else "family"
+        raise InputError("--by", f"{by}: no pair in the data has a {field!r} field (the generated splits do)")
+    pairs: Counter[str] = Counter()
+    confusions: defaultdict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
+    for ex, key, pred in zip(examples, keys, predicted, strict=True):
+        group = key if key is not None else NO_GROUP
+        pairs[group] += 1
+        if pred != ex.label.value:
+            confusions[group][(ex.label.value, pred)] += 1
+    rows = []
+    for group, n in pairs.items():
+        conf = confusions[group]
+        errors = sum(conf.values())
+        rows.append(GroupErrors(group=group, pairs=n, errors=errors, error_rate=errors / n,
+                                confusions=[Confusion(gold=g, predicted=p, count=c)
+                                            for (g, p), c in sorted(conf.items(), key=lambda kv: (-kv[1], kv[0]))]))
+    return sorted(rows, key=lambda r: (-r.errors, -r.error_rate, r.group))
+
+
+def render_breakdown(rows: Sequence[GroupErrors], by: GroupBy, top: int, console: object | None = None) -> None:
+    """Print the `top` groups with the most errors as a rich table (each with its two commonest confusions)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    con: Console = console if isinstance(console, Console) else Console()
+    total = sum(r.errors for r in rows)
+    shown = [r for r in rows if r.errors][:top]
+    t = Table(title=f"errors by {by}: the {len(shown)} of {len(rows)} groups with the most ({total} errors in all)",
+              caption="confusions: gold→predicted, labels by their first three letters (unr cor ela con sup)")
+    t.add_column("group", no_wrap=True)
+    for col in ("errors", "pairs", "rate", "share"):
+        t.add_column(col, justify="right")
+    t.add_column("commonest confusions")
+    for r in shown:
+        conf = ", ".join(f"{c.gold[:3]}→{c.predicted[:3]} {c.count}" for c in r.confusions[:2])
+        t.add_row(r.group, str(r.errors), str(r.pairs), f"{r.error_rate:.0%}", f"{r.errors / total:.0%}", conf)
+    con.print(t)
