@@ -440,3 +440,21 @@ def test_out_of_office_change_cues_name_no_direction() -> None:
     from writegate.training.data.dom_extra import OOO
 
     assert not [t for t in OOO.change if re.search(r"\b(early|extended|late)\b", t)]
+
+
+def test_the_bare_contrast_not_old_is_a_change_cue_too(big: list[dict]) -> None:
+    """", not {old}" after a new value: a correction soon after, a change (with a change cue) later (v2.8)."""
+    from writegate.training.data.build import CONTRAST_POST
+
+    def contrasts_the_old_value(p: dict) -> bool:
+        m = re.search(r"(?:, | — | \(|; | and )(?:not|rather than) ([^,;()]+?)(?: any more| at this point)?\)?\.?$",
+                      p["new"]["text"])
+        return bool(m) and m.group(1).lower() in p["existing"]["text"].lower()
+
+    sup = [p for p in big if p["label"] == "supersedes" and contrasts_the_old_value(p)]
+    con = [p for p in big if p["label"] == "contradicts" and contrasts_the_old_value(p)]
+    assert len(sup) >= 60 and len(con) >= 40, (len(sup), len(con))
+    assert all(p["new"]["observed_at"] > p["existing"]["observed_at"] for p in sup)
+    contrast = _cue_regex(CONTRAST_POST)
+    groups = {p["family"].rsplit(".", 1)[1] for p in sup if contrast.search(p["new"]["text"])}
+    assert {"temporal", "marker", "implicit"} <= groups, groups

@@ -74,6 +74,11 @@ STOP_POST = (
     ", after {old} was retired", "; {old} is old news", " — {old} is gone", ", {old} having been phased out",
     " (previously {old})", "; forget {old}", ", {old} is outdated",
 )
+# v2.8: the bare contrast ", not {old}" was a correction cue only (0.6.0 read every held-out
+# ", not {old} like before" change as contradicts); after a change cue and a later date it is a change
+CONTRAST_POST = ("!, not {old}", " — not {old}", " (not {old})", ", rather than {old}", " and not {old}",
+                 ", not {old} any more", "; not {old}", " — and not {old}", ", not {old} at this point")
+CONTRAST_SHARE = 0.25
 MARKER_PRE = ("!Update: ", "UPDATE - ", "!Heads up: ", "Change: ", "FYI, changed — ", "New info: ", "Edit: ",
               "Latest: ", "Changed as of today: ", "Revised: ",
     # v2.4
@@ -375,16 +380,19 @@ class Builder:
                 s = new_state(B, 0.3)
                 n = pre(STOP_PRE, s, B) if rng.random() < 0.6 or "?" in s else post(STOP_POST, s, B)
                 return [Built(e, n, LATER, label)]
+            def contrast(n: str) -> str:  # ", not {old}" on some changes of a single value
+                return post(CONTRAST_POST, n, B) if d.kind != "multi" and rng.random() < CONTRAST_SHARE else n
+
             if group == "temporal":
                 s = new_state(B, 0.3)
                 n = pre(TEMPORAL_PRE, s, B) if rng.random() < 0.75 else post(("! starting {month}", "! as of {month}", " since the reorg", " since {month}", " from {month} on", " effective next week"), s, B)
-                return [Built(e, n, LATER, label)]
+                return [Built(e, contrast(n), LATER, label)]
             if group == "marker":
-                return [Built(e, pre(MARKER_PRE, new_state(B, 0.4), B), LATER, label)]
+                return [Built(e, contrast(pre(MARKER_PRE, new_state(B, 0.4), B)), LATER, label)]
             if group == "implicit":
                 s = new_state(B, 0.3)
                 n = post(IMPLICIT_POST, s, B) if rng.random() < 0.55 else pre(IMPLICIT_PRE, s, B)
-                return [Built(e, n, LATER, label)]
+                return [Built(e, contrast(n), LATER, label)]
             if group == "nocue":
                 return [Built(e, new_state(B, 0.4), LONG, label)]
             if group == "subtle":
