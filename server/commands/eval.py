@@ -23,7 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--baseline", metavar="DIR", help="also run this model (same backend) and compare the two on the "
                    "same pairs: macro-F1 and conflict-slice differences with bootstrap intervals, McNemar's test")
     p.add_argument("--resamples", type=int, default=2000, help="bootstrap resamples for --baseline (default 2000)")
-    p.add_argument("--by", action="append", choices=["family", "construction", "slot"], default=[],
+    from writegate.training.breakdown import GROUP_BYS
+
+    p.add_argument("--by", action="append", choices=GROUP_BYS, default=[],
                    help="also print the groups of pairs with the most errors (repeatable): template family, "
                         "construction (the family without its slot, e.g. supersedes.stop) or slot")
     p.add_argument("--top", type=int, default=15, help="groups shown per --by (default 15)")
