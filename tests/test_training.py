@@ -338,18 +338,15 @@ def test_a_data_seed_changes_the_run_and_the_same_seeds_repeat_it(tiny_model_dir
     assert "(file order)" in (tmp_path / "file-order" / "MODEL_CARD.md").read_text()
 
 
-def test_predict_logits_is_independent_of_padding_and_restores_the_mode(tiny_model_dir: Path) -> None:
-    import torch
-    from transformers import AutoModelForSequenceClassification
+def test_package_refuses_dev_logits_that_do_not_match_the_dev_split(tmp_path: Path) -> None:
+    from writegate.training.datafile import parse_example
+    from writegate.training.package import PackageInputs, package
 
-    from writegate.training.package import PairDataset, predict_logits
-
-    model = AutoModelForSequenceClassification.from_pretrained(str(tiny_model_dir), dtype=torch.float32)
-    model.train()  # dropout on: predict_logits must switch it off, then restore the mode
-    rows = [{"input_ids": [101] + [1000 + i] * n + [102], "token_type_ids": [0] * (n + 2),
-             "attention_mask": [1] * (n + 2), "labels": 0} for i, n in enumerate((3, 9, 1, 5))]
-    batched = predict_logits(model, PairDataset(rows), pad_id=0, batch_size=4)
-    alone = np.concatenate([predict_logits(model, PairDataset([r]), pad_id=0) for r in rows])
-    assert batched.shape == (4, 5)
-    np.testing.assert_allclose(batched, alone, atol=1e-5)
-    assert model.training is True
+    row = {"existing": {"text": "Tz is EST", "observed_at": "2026-01-01"},
+           "new": {"text": "Tz is PST", "observed_at": "2026-02-01"}, "label": "supersedes"}
+    dev = [parse_example(row, 1), parse_example(row, 2)]
+    inp = PackageInputs(out=tmp_path, name="m", version="0", max_length=128, threads=1, dev=dev, provenance=[],
+                        started=0.0)
+    with pytest.raises(ValueError, match=r"dev_logits has shape \(1, 5\), expected \(2, 5\)"):
+        package(None, np.zeros((1, 5), dtype=np.float32), inp)
+    assert not any(tmp_path.iterdir())  # refused before anything was written

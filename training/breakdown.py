@@ -52,6 +52,13 @@ def group_of(ex: Example, by: GroupBy) -> str | None:
     return ex.family[len(prefix):] if ex.slot and ex.family.startswith(prefix) else ex.family
 
 
+def check_groupable(examples: Sequence[Example], by: GroupBy) -> None:
+    """Raise InputError unless some pair names the field that `by` groups on (none needed for no pairs)."""
+    if examples and all(group_of(ex, by) is None for ex in examples):
+        field = "slot" if by == "slot" else "family"
+        raise InputError("--by", f"{by}: no pair in the data has a {field!r} field (the generated splits do)")
+
+
 def error_breakdown(examples: Sequence[Example], predicted: Sequence[str], by: GroupBy) -> list[GroupErrors]:
     """Per-group errors, the groups with the most errors first (ties: higher rate, then name).
 
@@ -60,10 +67,8 @@ def error_breakdown(examples: Sequence[Example], predicted: Sequence[str], by: G
     """
     if len(examples) != len(predicted):
         raise InputError("predicted", f"has {len(predicted)} labels for {len(examples)} pairs")
+    check_groupable(examples, by)
     keys = [group_of(ex, by) for ex in examples]
-    if examples and all(k is None for k in keys):
-        field = "slot" if by == "slot" else "family"
-        raise InputError("--by", f"{by}: no pair in the data has a {field!r} field (the generated splits do)")
     pairs: Counter[str] = Counter()
     confusions: defaultdict[str, Counter[tuple[str, str]]] = defaultdict(Counter)
     for ex, key, pred in zip(examples, keys, predicted, strict=True):

@@ -53,29 +53,6 @@ def encode_examples(encoder: features.PairEncoder, examples: Sequence[Example], 
     return PairDataset(rows)
 
 
-def predict_logits(model: Any, dataset: PairDataset, pad_id: int, batch_size: int = 64) -> np.ndarray:
-    """Raw logits of a torch sequence classifier, in dataset order (dynamic padding per batch)."""
-    import torch
-
-    device = next(model.parameters()).device
-    was_training = model.training
-    model.eval()
-    out: list[np.ndarray] = []
-    with torch.inference_mode():
-        for start in range(0, len(dataset), batch_size):
-            rows = dataset.rows[start : start + batch_size]
-            width = max(len(r["input_ids"]) for r in rows)
-
-            def pad(key: str, value: int, rows: list[dict[str, Any]] = rows, width: int = width) -> Any:
-                return torch.tensor([r[key] + [value] * (width - len(r[key])) for r in rows], device=device)
-
-            logits = model(input_ids=pad("input_ids", pad_id), token_type_ids=pad("token_type_ids", 0),
-                           attention_mask=pad("attention_mask", 0)).logits
-            out.append(logits.float().cpu().numpy())
-    model.train(was_training)
-    return np.concatenate(out) if out else np.zeros((0, len(LABELS)), dtype=np.float32)
-
-
 class PackageInputs(BaseModel):
     """What packaging needs besides the model itself."""
 
@@ -109,18 +86,21 @@ class Packaged(BaseModel):
     fusion: bool
     metrics: dict[str, float]
     total_seconds: float
-    evaluations: list[Any] = Field(default_factory=list, exclude=True)  # list[Evaluation]
 
 
-def package(model: Any, dev_ds: PairDataset, pad_id: int, inp: PackageInputs) -> Packaged:
+def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
     """Calibrate, save, export, evaluate and document `model` (a torch sequence classifier) in `inp.out`.
 
     Args:
         model: the fine-tuned fp32 torch model (any device); it is moved to the CPU and saved as fp16.
-        dev_ds: the encoded dev split (`inp.dev` in the same order), for the temperature.
-        pad_id: the tokenizer's padding id.
+        dev_logits: its raw logits on `inp.dev`, in that order (the Trainer's `predict`), for the temperature.
         inp: everything else (see PackageInputs).
+
+    Raises:
+        ValueError: `dev_logits` is not one row of len(LABELS) logits per dev pair.
     """
+    if dev_logits.shape != (len(inp.dev), len(LABELS)):
+        raise ValueError(f"dev_logits has shape {dev_logits.shape}, expected ({len(inp.dev)}, {len(LABELS)})")
     import torch
     from rich.console import Console
 
@@ -135,8 +115,7 @@ def package(model: Any, dev_ds: PairDataset, pad_id: int, inp: PackageInputs) ->
     out = inp.out
 
     # 1. calibration on the full dev split
-    dev_logits = predict_logits(model, dev_ds, pad_id)
-    dev_gold = np.asarray([r["labels"] for r in dev_ds.rows], dtype=np.int64)
+    dev_gold = np.asarray([LABEL2ID[ex.label.value] for ex in inp.dev], dtype=np.int64)
     temperature = fit_temperature(dev_logits, dev_gold)
     ece_before = expected_calibration_error(softmax(dev_logits, 1.0), dev_gold)
     ece_after = expected_calibration_error(softmax(dev_logits, temperature), dev_gold)
@@ -181,7 +160,7 @@ def package(model: Any, dev_ds: PairDataset, pad_id: int, inp: PackageInputs) ->
     for ev in evals.values():
         render(ev, fusion, console)
     return Packaged(out=out, temperature=temperature, ece_before=ece_before, ece_after=ece_after, fusion=fusion,
-                    metrics=metrics, total_seconds=total, evaluations=list(evals.values()))
+                    metrics=metrics, total_seconds=total)
 
 
 def int8_parity(out: Path, clf: Any, examples: Sequence[Example]) -> Any:

@@ -9,7 +9,7 @@ Pipeline (`train(TrainConfig)`):
    AutoModelForSequenceClassification (5 labels) with transformers' Trainer: dynamic padding,
    length-grouped batches, dev macro-F1 every `eval_steps` on a dev subsample, early stopping,
    fixed seeds, a rich progress bar;
-5–8. `training/package.py`: fit a softmax temperature on the full dev split, save fp16 safetensors +
+5–8. `training/package.py`: fit a softmax temperature on the full dev split (logits from `Trainer.predict`), save fp16 safetensors +
    writegate.json, export ONNX fp32 + int8, evaluate the int8 model (dev, test, dev pairs; model-only
    and fused, fusion kept iff it does not lower dev macro-F1), write metrics and MODEL_CARD.md.
 """
@@ -341,7 +341,8 @@ def train(cfg: TrainConfig) -> TrainResult:
     from writegate.training.model_card import training_provenance
 
     device = "cuda" if use_cuda else f"cpu ({threads} threads)"
-    done = package(trainer.model, dev_ds, hf_tok.pad_token_id, PackageInputs(
+    dev_logits = trainer.predict(dev_ds).predictions  # the full dev split, in order, the Trainer's own padding
+    done = package(trainer.model, np.asarray(dev_logits[0] if isinstance(dev_logits, tuple) else dev_logits), PackageInputs(
         out=out, name=cfg.name, version=cfg.version, max_length=p.max_length, fusion=cfg.fusion, threads=threads,
         dev=dev_ex, test=test_ex, dev_pairs=dev_pairs,
         provenance=training_provenance(cfg, n_train=len(train_ex), n_dev=len(dev_ex), steps=state.global_step,

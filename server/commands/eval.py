@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from writegate.classifier.labels import LABEL2ID
     from writegate.classifier.model import Classifier
     from writegate.normalizer.errors import InputError
-    from writegate.training.breakdown import error_breakdown, render_breakdown
+    from writegate.training.breakdown import check_groupable, error_breakdown, render_breakdown
     from writegate.training.datafile import read_examples
     from writegate.training.evaluate import evaluate, plot_confusion, render, render_comparison
     from writegate.training.paired import compare_predictions
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
     examples = read_examples(args.data)
     for by in args.by:  # a --by the data cannot answer fails before any model runs
-        error_breakdown(examples, [ex.label.value for ex in examples], by)
+        check_groupable(examples, by)
     clf = load(args.model)
     base = load(args.baseline) if args.baseline else None  # a bad baseline dir fails before any run
     ev = evaluate(clf, examples, name=Path(args.data).stem, batch_size=args.batch_size)
