@@ -9,9 +9,10 @@ Pipeline (`train(TrainConfig)`):
    AutoModelForSequenceClassification (5 labels) with transformers' Trainer: dynamic padding,
    length-grouped batches, dev macro-F1 every `eval_steps` on a dev subsample, early stopping,
    fixed seeds, a rich progress bar;
-5–8. `training/package.py`: fit a softmax temperature on the full dev split (logits from `Trainer.predict`), save fp16 safetensors +
-   writegate.json, export ONNX fp32 + int8, evaluate the int8 model (dev, test, dev pairs; model-only
-   and fused, fusion kept iff it does not lower dev macro-F1), write metrics and MODEL_CARD.md.
+5–8. `training/package.py`: fit a softmax temperature on the full dev split (logits from
+   `Trainer.predict`), save fp16 safetensors + writegate.json, export ONNX fp32 + int8, evaluate
+   the int8 model (dev, test, dev pairs; model-only and fused, fusion kept iff it does not lower
+   dev macro-F1), write metrics and MODEL_CARD.md.
 """
 
 from __future__ import annotations
@@ -154,12 +155,15 @@ def save_tokenizer(src: Path, out: Path) -> None:
     (out / "special_tokens_map.json").write_text(json.dumps(special, indent=2) + "\n", encoding="utf-8")
 
 
+def _logits(predictions: Any) -> np.ndarray:
+    """The logits among a Trainer's predictions (the first output when the model returns several)."""
+    return np.asarray(predictions[0] if isinstance(predictions, tuple) else predictions)
+
+
 def _metrics_fn(eval_pred: Any) -> dict[str, float]:
     from writegate.training.metrics import report
 
-    logits, labels = eval_pred.predictions, eval_pred.label_ids
-    logits = logits[0] if isinstance(logits, tuple) else logits
-    rep = report(np.asarray(labels).tolist(), np.asarray(logits).argmax(-1).tolist())
+    rep = report(np.asarray(eval_pred.label_ids).tolist(), _logits(eval_pred.predictions).argmax(-1).tolist())
     return {"macro_f1": rep.macro_f1, "conflict_accuracy": rep.conflict.accuracy, "accuracy": rep.accuracy}
 
 
@@ -341,8 +345,8 @@ def train(cfg: TrainConfig) -> TrainResult:
     from writegate.training.model_card import training_provenance
 
     device = "cuda" if use_cuda else f"cpu ({threads} threads)"
-    dev_logits = trainer.predict(dev_ds).predictions  # the full dev split, in order, the Trainer's own padding
-    done = package(trainer.model, np.asarray(dev_logits[0] if isinstance(dev_logits, tuple) else dev_logits), PackageInputs(
+    dev_logits = _logits(trainer.predict(dev_ds).predictions)  # the full dev split, in order
+    done = package(trainer.model, dev_logits, PackageInputs(
         out=out, name=cfg.name, version=cfg.version, max_length=p.max_length, fusion=cfg.fusion, threads=threads,
         dev=dev_ex, test=test_ex, dev_pairs=dev_pairs,
         provenance=training_provenance(cfg, n_train=len(train_ex), n_dev=len(dev_ex), steps=state.global_step,
