@@ -350,3 +350,62 @@ def test_package_refuses_dev_logits_that_do_not_match_the_dev_split(tmp_path: Pa
     with pytest.raises(ValueError, match=r"dev_logits has shape \(1, 5\), expected \(2, 5\)"):
         package(None, np.zeros((1, 5), dtype=np.float32), inp)
     assert not any(tmp_path.iterdir())  # refused before anything was written
+
+
+# -- frozen word embeddings ------------------------------------------------------------------------
+WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
+
+
+@pytest.mark.parametrize(("flag", "frozen"), [("--freeze-word-embeddings", True), ("--no-freeze-word-embeddings", False)],
+                         ids=["frozen", "trained"])
+def test_freeze_word_embeddings_keeps_the_base_rows_and_trains_the_rest(tiny_model_dir: Path, tmp_path: Path,
+                                                                      flag: str, frozen: bool) -> None:
+    data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
+    out = tmp_path / "model"
+    # 3 steps, one evaluation at the end: the best checkpoint is the last one, not the untrained start
+    assert main(["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out", str(out),
+                 "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-3", "--quiet",
+                 "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx", flag]) == 0
+    base, tuned = _weights(tiny_model_dir), _weights(out)
+    assert np.array_equal(base[WORD_EMBEDDINGS], tuned[WORD_EMBEDDINGS]) is frozen
+    layer = "bert.encoder.layer.0.attention.self.query.weight"
+    assert not np.array_equal(base[layer], tuned[layer])  # the encoder trains either way
+    assert ("word embeddings frozen" in (out / "MODEL_CARD.md").read_text()) is frozen
+
+
+def test_the_default_preset_freezes_word_embeddings_iff_the_shipped_model_was_trained_so() -> None:
+    """`writegate train --preset default` reproduces models/default: its card says whether they were frozen."""
+    from writegate.training.presets import PRESETS, Preset
+
+    card = (Path(__file__).parent.parent / "models" / "default" / "MODEL_CARD.md").read_text(encoding="utf-8")
+    assert ("word embeddings frozen" in card) is PRESETS["default"].freeze_word_embeddings
+    assert not Preset().freeze_word_embeddings
+
+
+# -- dev logits for the temperature ------------------------------------------------------------------
+def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: Path, tmp_path: Path) -> None:
+    """Under group_by_length, Trainer.predict returns its rows permuted (run 0.10.0 fitted T = 20 on them)."""
+    import torch
+    from transformers import (AutoModelForSequenceClassification, AutoTokenizer, DataCollatorWithPadding, Trainer,
+                              TrainingArguments)
+
+    from writegate.classifier import features
+    from writegate.training.package import encode_examples
+    from writegate.training.train import predict_in_order
+
+    rows = [{**GOOD, "existing": {**GOOD["existing"], "text": "Michelle owns the Acme account" + " again" * (i % 9)}}
+            for i in range(24)]  # nine lengths, so length grouping has something to reorder
+    dev = read_examples(_write(tmp_path / "dev.jsonl", rows))
+    ds = encode_examples(features.PairEncoder.from_file(tiny_model_dir / "tokenizer.json", 128), dev)
+    model = AutoModelForSequenceClassification.from_pretrained(str(tiny_model_dir), dtype=torch.float32).eval()
+    args = TrainingArguments(output_dir=str(tmp_path / "out"), per_device_eval_batch_size=4, use_cpu=True,
+                             train_sampling_strategy="group_by_length", report_to=[], disable_tqdm=True)
+    trainer = Trainer(model=model, args=args,
+                      data_collator=DataCollatorWithPadding(AutoTokenizer.from_pretrained(str(tiny_model_dir))))
+    with torch.no_grad():
+        one_by_one = np.stack([model(**{k: torch.tensor([v]) for k, v in row.items() if k != "labels"}).logits[0].numpy()
+                               for row in ds.rows])
+    got = predict_in_order(trainer, ds)
+    assert got.shape == (24, len(LABELS))
+    np.testing.assert_allclose(got, one_by_one, atol=1e-4)
+    assert len({round(float(x), 5) for x in one_by_one[:, 0]}) > 1  # distinct rows: a permutation would show

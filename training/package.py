@@ -93,7 +93,7 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
 
     Args:
         model: the fine-tuned fp32 torch model (any device); it is moved to the CPU and saved as fp16.
-        dev_logits: its raw logits on `inp.dev`, in that order (the Trainer's `predict`), for the temperature.
+        dev_logits: its raw logits on `inp.dev`, in that order (`train.predict_in_order`), for the temperature.
         inp: everything else (see PackageInputs).
 
     Raises:

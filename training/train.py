@@ -9,10 +9,11 @@ Pipeline (`train(TrainConfig)`):
    AutoModelForSequenceClassification (5 labels) with transformers' Trainer: dynamic padding,
    length-grouped batches, dev macro-F1 every `eval_steps` on a dev subsample, early stopping,
    fixed seeds, a rich progress bar;
-5–8. `training/package.py`: fit a softmax temperature on the full dev split (logits from
-   `Trainer.predict`), save fp16 safetensors + writegate.json, export ONNX fp32 + int8, evaluate
-   the int8 model (dev, test, dev pairs; model-only and fused, fusion kept iff it does not lower
-   dev macro-F1), write metrics and MODEL_CARD.md.
+5–8. `training/package.py`: fit a softmax temperature on the full dev split (logits from the
+   Trainer's loop over a sequential loader, `predict_in_order`), save fp16 safetensors +
+   writegate.json, export ONNX fp32 + int8, evaluate the int8 model (dev, test, dev pairs;
+   model-only and fused, fusion kept iff it does not lower dev macro-F1), write metrics and
+   MODEL_CARD.md.
 """
 
 from __future__ import annotations
@@ -160,6 +161,22 @@ def _logits(predictions: Any) -> np.ndarray:
     return np.asarray(predictions[0] if isinstance(predictions, tuple) else predictions)
 
 
+def predict_in_order(trainer: Any, dataset: Any) -> np.ndarray:
+    """The trained model's logits on `dataset`, one row per item, in the dataset's order.
+
+    `Trainer.predict` draws through the Trainer's eval sampler, which under
+    `train_sampling_strategy="group_by_length"` is a `LengthGroupedSampler`: its rows come back
+    permuted, and a temperature fitted on them against the dev labels in file order lands on the
+    upper bound (every probability ≈ 1/5). A plain sequential loader keeps the order and still runs
+    the Trainer's own loop (its collator, device placement and eval mode).
+    """
+    from torch.utils.data import DataLoader
+
+    loader = DataLoader(dataset, batch_size=trainer.args.per_device_eval_batch_size, shuffle=False,
+                        collate_fn=trainer.data_collator)
+    return _logits(trainer.evaluation_loop(loader, "predict", prediction_loss_only=False).predictions)
+
+
 def _metrics_fn(eval_pred: Any) -> dict[str, float]:
     from writegate.training.metrics import report
 
@@ -293,6 +310,8 @@ def train(cfg: TrainConfig) -> TrainResult:
         str(src), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=dict(LABEL2ID),
         dtype=torch.float32, local_files_only=True, ignore_mismatched_sizes=cfg.init is None,
     )
+    if p.freeze_word_embeddings:
+        model.get_input_embeddings().weight.requires_grad_(False)
     hf_tok = AutoTokenizer.from_pretrained(str(out), local_files_only=True)
     work = cfg.work_dir or Path(tempfile.mkdtemp(prefix="writegate-train-"))
     use_cuda = torch.cuda.is_available()
@@ -345,7 +364,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     from writegate.training.model_card import training_provenance
 
     device = "cuda" if use_cuda else f"cpu ({threads} threads)"
-    dev_logits = _logits(trainer.predict(dev_ds).predictions)  # the full dev split, in order
+    dev_logits = predict_in_order(trainer, dev_ds)  # the full dev split, in file order
     done = package(trainer.model, dev_logits, PackageInputs(
         out=out, name=cfg.name, version=cfg.version, max_length=p.max_length, fusion=cfg.fusion, threads=threads,
         dev=dev_ex, test=test_ex, dev_pairs=dev_pairs,
