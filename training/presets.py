@@ -79,6 +79,9 @@ class Preset(BaseModel):
         "Shuffles the training pairs before the sampler sees them, so runs with the same `seed` (the same "
         "initialisation and dropout stream) see the data in another order; None keeps the file order."))
     generate_n: int | None = Field(default=None, description="Pairs to generate (None = the generator's default).")
+    layer_lr_decay: float = Field(default=1.0, gt=0, le=1, description=(
+        "Layer-wise learning-rate decay (training/layerwise.py): the head trains at `lr`, each encoder layer "
+        "below at this factor times the rate above it, the embeddings lowest; 1 = one rate for all."))
     freeze_word_embeddings: bool = Field(default=False, description=(
         "Keep the base model's word-embedding matrix fixed. Fine-tuning moves the rows of the words that the "
         "training templates use and leaves every other row where it was, so a held-out phrasing's words drift "

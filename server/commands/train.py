@@ -14,8 +14,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from writegate.normalizer.errors import InputError
+
+if TYPE_CHECKING:
+    from writegate.training.presets import Preset
 
 DEV_PAIRS = "../shared/dev/pairs.jsonl"
 
@@ -40,6 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int)
     p.add_argument("--data-seed", type=int,
                    help="shuffle the training pairs with this seed (same initialisation as --seed, another data order)")
+    p.add_argument("--layer-lr-decay", type=float,
+                   help="layer-wise learning-rate decay in (0, 1]: each encoder layer trains at this factor times "
+                        "the rate of the one above it (1 = off, as in every preset; see training/presets.py)")
     p.add_argument("--freeze-word-embeddings", action=argparse.BooleanOptionalAction, default=None,
                    help="keep the base model's word embeddings fixed (off in every preset; see training/presets.py)")
     p.add_argument("--mix-default-share", type=float, default=0.3,
@@ -70,6 +77,19 @@ def _generate(work: Path, seed: int, n: int | None) -> Path:
     return out
 
 
+def _with_overrides(preset: Preset, overrides: dict[str, object]) -> Preset:
+    """`preset` with the command line's values; a value out of range is an InputError naming its flag."""
+    from pydantic import ValidationError
+
+    try:
+        return type(preset).model_validate(preset.model_dump() | overrides)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = str(err["loc"][0]) if err["loc"] else "preset"
+        flag = f"--{field.replace('_', '-')}" if field in overrides else f"preset field {field}"
+        raise InputError(flag, f"{err['msg'].lower()} (got {err.get('input')!r})") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     from writegate.training.presets import Preset, get_preset
@@ -78,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
     preset = get_preset(args.preset) if args.preset else Preset()
     overrides = {"epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr, "max_steps": args.max_steps,
                  "eval_steps": args.eval_steps, "seed": args.seed, "data_seed": args.data_seed, "label_smoothing": args.label_smoothing,
-                 "freeze_word_embeddings": args.freeze_word_embeddings}
-    preset = Preset.model_validate(preset.model_dump() | {k: v for k, v in overrides.items() if v is not None})
+                 "layer_lr_decay": args.layer_lr_decay, "freeze_word_embeddings": args.freeze_word_embeddings}
+    preset = _with_overrides(preset, {k: v for k, v in overrides.items() if v is not None})
     data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
     drop_fp32 = args.drop_fp32_onnx or (args.data is None and args.preset == "default")
     if data is None:
