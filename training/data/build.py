@@ -369,9 +369,6 @@ class Builder:
             sfx = R("x" + self.t(suffixes), ctx, sn)[1:]
             return text.rstrip(".") + sfx + ("" if sfx.endswith((".", "!", "?")) else ".")
 
-        def contrast(n: str) -> str:  # ", not {old}" after some new values of a single-valued slot
-            return post(CONTRAST_POST, n, B) if d.kind != "multi" and rng.random() < CONTRAST_SHARE else n
-
         if label == "supersedes":
             if group == "verb":
                 tpl = self.t(d.change + d.stop) if d.kind == "multi" else self.t(d.change)
@@ -383,6 +380,9 @@ class Builder:
                 s = new_state(B, 0.3)
                 n = pre(STOP_PRE, s, B) if rng.random() < 0.6 or "?" in s else post(STOP_POST, s, B)
                 return [Built(e, n, LATER, label)]
+            def contrast(n: str) -> str:  # ", not {old}" on some changes of a single value
+                return post(CONTRAST_POST, n, B) if d.kind != "multi" and rng.random() < CONTRAST_SHARE else n
+
             if group == "temporal":
                 s = new_state(B, 0.3)
                 n = pre(TEMPORAL_PRE, s, B) if rng.random() < 0.75 else post(("! starting {month}", "! as of {month}", " since the reorg", " since {month}", " from {month} on", " effective next week"), s, B)
@@ -393,15 +393,15 @@ class Builder:
                 s = new_state(B, 0.3)
                 n = post(IMPLICIT_POST, s, B) if rng.random() < 0.55 else pre(IMPLICIT_PRE, s, B)
                 return [Built(e, contrast(n), LATER, label)]
-            if group == "nocue":  # v2.9: the bare contrast too, so a later ", not {old}" alone is a change
-                return [Built(e, contrast(new_state(B, 0.4)), LONG, label)]
+            if group == "nocue":
+                return [Built(e, new_state(B, 0.4), LONG, label)]
             if group == "subtle":
                 s = new_state(B, 0.2)
                 n = pre(SUBTLE_PRE, s, B) if rng.random() < 0.45 or "?" in s else post(SUBTLE_POST, s, B)
                 return [Built(e, n, LATER if rng.random() < 0.5 else LONG, label)]
         if label == "contradicts":
-            if group == "source":  # v2.9: a bare ", not {old}" on the same day is a disagreement
-                return [Built(e, contrast(new_state(B, 0.5)), SAME, label)]
+            if group == "source":
+                return [Built(e, new_state(B, 0.5), SAME, label)]
             if group == "deny":
                 if d.neg and rng.random() < 0.6:
                     n = R(self.t(d.neg), B, sn)
@@ -410,8 +410,7 @@ class Builder:
                 return [Built(e, n, SOON, label)]
             if group == "correct":
                 s = new_state(B, 0.3)
-                # v2.9: a question–answer shape takes no trailing cue, so it gets its correction up front
-                n = pre(CORRECT_PRE, s, B) if rng.random() < 0.6 or "?" in s else post(CORRECT_POST, s, B)
+                n = pre(CORRECT_PRE, s, B) if rng.random() < 0.6 else post(CORRECT_POST, s, B)
                 if d.kind == "multi" and "{old}" not in n:
                     n = post(CORRECT_POST[:0] + ("!, not {old}", " — not {old}", ", not {old} as noted"), n, B)
                 return [Built(e, n, SOON, label)]
@@ -419,7 +418,7 @@ class Builder:
                 s = new_state(B, 0.4)
                 if d.change and rng.random() < 0.15:
                     s = R(self.t(d.change), B, sn)
-                return [Built(e, contrast(s), OLDER, label)]
+                return [Built(e, s, OLDER, label)]
             if group == "laterdeny":  # the new record is later, but it denies or corrects, it does not report a change
                 s = new_state(B, 0.3)
                 n = pre(LATERDENY_PRE, s, B) if rng.random() < 0.55 or "?" in s else post(LATERDENY_POST, s, B)

@@ -38,8 +38,6 @@ def s_ownership(p: Pools) -> Ctx:
     b = p.other_person(a)
     base = {"acct": _acct(p), "kind": p.rng.choice(KINDS), "team": p.pick(TEAMS)}
     other = {**base, "acct": _acct(p)}
-    while other["acct"] == base["acct"]:  # another account, never the same one under another draw
-        other["acct"] = _acct(p)
     return Ctx(base, {"v": _name(p, a), "vf": a.first}, {"v": _name(p, b), "vf": b.first}, person=a, other_base=other,
                extra={"why": p.pick(OWN_WHY), "amt": money(p.amount(), p.rng), "q": f"Q{p.rng.randint(1, 4)}"})
 
@@ -324,7 +322,7 @@ def s_budget(p: Pools) -> Ctx:
     base = {"proj": p.codename(), "what": p.pick(("project", "initiative", "migration", "launch", "campaign", "program")),
             "yr": str(p.rng.randint(2019, 2027))}
     return Ctx(base, {"v": money(a, p.rng)}, {"v": money(b, p.rng)}, person=p.person(),
-               other_base={**base, "proj": p.codename(base["proj"])},
+               other_base={**base, "proj": p.codename()},
                extra={"split": p.pick(("half of it on contractors", "most of it on cloud costs", "about a third on tooling",
                                        "the bulk on hiring")), "q": f"Q{p.rng.randint(1, 4)}"})
 
@@ -382,7 +380,7 @@ def s_launch(p: Pools) -> Ctx:
     d2 = d + dt.timedelta(days=delta * p.rng.choice((1, -1)))
     base = {"proj": p.codename(), "what": p.pick(("launch", "release", "go-live", "beta", "GA", "cutover", "rollout"))}
     return Ctx(base, {"v": date_text(d, p.rng)}, {"v": date_text(d2, p.rng)}, person=p.person(),
-               other_base={**base, "proj": p.codename(base["proj"])},
+               other_base={**base, "proj": p.codename()},
                extra={"reg": p.pick(("EU", "US", "APAC", "internal users", "beta customers")), "t": p.pick(("9am", "noon", "5pm", "10am"))})
 
 

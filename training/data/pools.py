@@ -74,11 +74,9 @@ class Pools:
     def job(self) -> str:
         return self.rng.choice(self.jobs)
 
-    def codename(self, *avoid: str) -> str:
-        """A project code name (capitalised Faker word) that is none of `avoid`."""
-        while (name := self.rng.choice(self.words).capitalize()) in avoid:
-            pass
-        return name
+    def codename(self) -> str:
+        """A project code name (capitalised Faker word)."""
+        return self.rng.choice(self.words).capitalize()
 
     def pick(self, seq: list[str] | tuple[str, ...], *avoid: str) -> str:
         """A random item of `seq` that is not in `avoid`."""
