@@ -411,73 +411,11 @@ def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: P
     assert len({round(float(x), 5) for x in one_by_one[:, 0]}) > 1  # distinct rows: a permutation would show
 
 
-# -- layer-wise learning-rate decay ----------------------------------------------------------------
-def _tiny_classifier(model_dir: Path):  # noqa: ANN202 - a transformers model
-    from transformers import AutoModelForSequenceClassification
-
-    return AutoModelForSequenceClassification.from_pretrained(str(model_dir), local_files_only=True)
-
-
-def test_layerwise_groups_give_each_depth_its_rate_and_every_parameter_once(tiny_model_dir: Path) -> None:
-    from writegate.training.layerwise import param_groups
-
-    model = _tiny_classifier(tiny_model_dir)
-    model.get_input_embeddings().weight.requires_grad_(False)
-    groups = param_groups(model, 1e-3, 0.5, 0.01)
-    n_layers = model.config.num_hidden_layers
-    rate = {id(p): g["lr"] for g in groups for p in g["params"]}
-    wd = {id(p): g["weight_decay"] for g in groups for p in g["params"]}
-    named = dict(model.named_parameters())
-    trainable = [n for n, p in named.items() if p.requires_grad]
-    assert sum(len(g["params"]) for g in groups) == len(trainable) == len(rate)  # each once, frozen left out
-    assert id(named["bert.embeddings.word_embeddings.weight"]) not in rate
-    assert rate[id(named["classifier.weight"])] == 1e-3
-    assert rate[id(named[f"bert.encoder.layer.{n_layers - 1}.attention.self.query.weight"])] == 1e-3 * 0.5
-    assert rate[id(named["bert.encoder.layer.0.attention.self.query.weight"])] == pytest.approx(1e-3 * 0.5 ** n_layers)
-    assert rate[id(named["bert.embeddings.position_embeddings.weight"])] == pytest.approx(1e-3 * 0.5 ** (n_layers + 1))
-    assert wd[id(named["bert.encoder.layer.0.attention.self.query.bias"])] == 0.0
-    assert wd[id(named["bert.embeddings.LayerNorm.weight"])] == 0.0
-    assert wd[id(named["classifier.weight"])] == 0.01
-    assert {g["lr"] for g in param_groups(model, 1e-3, 1.0, 0.01)} == {1e-3}  # decay 1: one rate
-
-
-@pytest.mark.parametrize(("name", "message"), [
-    ("bert.encoder.layer.7.output.dense.weight", "is in layer 7, but the model has 2 layers"),
-    ("bert.adapter.weight", "neither embeddings, an encoder layer, the pooler nor the classifier"),
-], ids=["layer-out-of-range", "unknown-module"])
-def test_layerwise_depth_refuses_names_it_does_not_know(name: str, message: str) -> None:
-    from writegate.training.layerwise import depth
-
-    with pytest.raises(ValueError, match=message):
-        depth(name, 2)
-
-
-def test_layerwise_decay_out_of_range_is_refused(tiny_model_dir: Path) -> None:
-    from writegate.training.layerwise import param_groups
-
-    with pytest.raises(ValueError, match=r"decay must be in \(0, 1\], got 1.5"):
-        param_groups(_tiny_classifier(tiny_model_dir), 1e-3, 1.5, 0.0)
-
-
-def test_train_with_layer_lr_decay_moves_the_embeddings_least(tiny_model_dir: Path, tmp_path: Path) -> None:
-    data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
-    out = tmp_path / "model"
-    assert main(["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out", str(out),
-                 "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-2", "--quiet",
-                 "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx", "--layer-lr-decay", "0.01"]) == 0
-    base, tuned = _weights(tiny_model_dir), _weights(out)
-
-    def moved(name: str) -> float:
-        return float(np.abs(tuned[name].astype(np.float32) - base[name].astype(np.float32)).max())
-
-    assert moved(WORD_EMBEDDINGS) < 1e-3 < moved("classifier.weight")
-    assert "layer-wise lr decay 0.01" in (out / "MODEL_CARD.md").read_text()
-
-
+# -- train flags out of range ---------------------------------------------------------------------
 @pytest.mark.parametrize(("flag", "value", "message"), [
-    ("--layer-lr-decay", "1.5", "--layer-lr-decay: input should be less than or equal to 1 (got 1.5)"),
+    ("--label-smoothing", "1.5", "--label-smoothing: input should be less than 1 (got 1.5)"),
     ("--lr", "0", "--lr: input should be greater than 0 (got 0.0)"),
-], ids=["decay-above-1", "zero-lr"])
+], ids=["smoothing-above-1", "zero-lr"])
 def test_train_flags_out_of_range_name_the_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str,
                                                 value: str, message: str) -> None:
     data = small_data(tmp_path / "train.jsonl", 8)

@@ -51,6 +51,21 @@ subsample checkpoint 0.935 at step 3000; 0.923 dev / 0.939 test (conflict 0.907 
 right, under the 0.85 target): not told apart on the generated splits, worse on the 40, not shipped.
 That run also found that `Trainer.predict` returns the dev rows permuted under group_by_length
 (fitted T hit its bound, 20); the temperature now comes from `train.predict_in_order`.
+Generator 2.9.0 (commit 0096f2f, reverted next: label noise and a one-label cue, see
+training/data/README.md) with the 0.9.0 recipe (run 0.11.0, not shipped; ~46 min of training, best
+subsample checkpoint 0.930 at step 3500): on the same 2.9.0 pairs 0.918 dev / 0.940 test (conflict
+0.897 / 0.937) against 0.9235 / 0.937 (0.910 / 0.922) for 0.9.0 — dev −0.006, family interval
+[−0.019, +0.006]; test +0.003, [−0.012, +0.020]; test conflict +0.014, [−0.017, +0.052] — and 0.854
+(model only) against 0.889 on the 40 pairs: not told apart on the generated splits, worse on the 40,
+not shipped. Per construction the two models trade whole families (test `contradicts.deny` 65 → 6
+errors, `elaborates.swap` 37 → 72): one run's test figure moves by whole held-out families either
+way. The same data and recipe with layer-wise learning-rate decay 0.8 (each encoder layer at 0.8×
+the rate of the one above, the embeddings at 0.8^7 ≈ 0.21×; commit 0230937, removed next): 0.898 dev
+/ 0.925 test / 0.808 on the 40 pairs, worse than the plain run on dev (−0.020, [−0.036, −0.004]) and
+test (−0.015, [−0.028, −0.004]); its subsample curve trailed by ~0.02 all the way (0.912 against 0.930
+at step 3000). With freezing the word embeddings (neutral), this says the held-out families are not
+missed because fine-tuning moves the lower layers too far from the pretrained model: slowing them
+down loses accuracy everywhere.
 """
 
 from __future__ import annotations
@@ -79,9 +94,6 @@ class Preset(BaseModel):
         "Shuffles the training pairs before the sampler sees them, so runs with the same `seed` (the same "
         "initialisation and dropout stream) see the data in another order; None keeps the file order."))
     generate_n: int | None = Field(default=None, description="Pairs to generate (None = the generator's default).")
-    layer_lr_decay: float = Field(default=1.0, gt=0, le=1, description=(
-        "Layer-wise learning-rate decay (training/layerwise.py): the head trains at `lr`, each encoder layer "
-        "below at this factor times the rate above it, the embeddings lowest; 1 = one rate for all."))
     freeze_word_embeddings: bool = Field(default=False, description=(
         "Keep the base model's word-embedding matrix fixed. Fine-tuning moves the rows of the words that the "
         "training templates use and leaves every other row where it was, so a held-out phrasing's words drift "

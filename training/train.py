@@ -346,16 +346,9 @@ def train(cfg: TrainConfig) -> TrainResult:
     )
     from transformers.trainer_callback import PrinterCallback
 
-    optimizer = None
-    if p.layer_lr_decay < 1:
-        from writegate.training.layerwise import param_groups
-
-        optimizer = torch.optim.AdamW(param_groups(model, p.lr, p.layer_lr_decay, p.weight_decay), lr=p.lr,
-                                      betas=(args.adam_beta1, args.adam_beta2), eps=args.adam_epsilon)
     trainer = Trainer(
         model=model,
         args=args,
-        optimizers=(optimizer, None),  # None, None: the Trainer's own AdamW; the schedule is always its own
         train_dataset=train_ds,
         eval_dataset=dev_sub,
         data_collator=DataCollatorWithPadding(hf_tok),

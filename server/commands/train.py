@@ -44,9 +44,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int)
     p.add_argument("--data-seed", type=int,
                    help="shuffle the training pairs with this seed (same initialisation as --seed, another data order)")
-    p.add_argument("--layer-lr-decay", type=float,
-                   help="layer-wise learning-rate decay in (0, 1]: each encoder layer trains at this factor times "
-                        "the rate of the one above it (1 = off, as in every preset; see training/presets.py)")
     p.add_argument("--freeze-word-embeddings", action=argparse.BooleanOptionalAction, default=None,
                    help="keep the base model's word embeddings fixed (off in every preset; see training/presets.py)")
     p.add_argument("--mix-default-share", type=float, default=0.3,
@@ -98,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     preset = get_preset(args.preset) if args.preset else Preset()
     overrides = {"epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr, "max_steps": args.max_steps,
                  "eval_steps": args.eval_steps, "seed": args.seed, "data_seed": args.data_seed, "label_smoothing": args.label_smoothing,
-                 "layer_lr_decay": args.layer_lr_decay, "freeze_word_embeddings": args.freeze_word_embeddings}
+                 "freeze_word_embeddings": args.freeze_word_embeddings}
     preset = _with_overrides(preset, {k: v for k, v in overrides.items() if v is not None})
     data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
     drop_fp32 = args.drop_fp32_onnx or (args.data is None and args.preset == "default")
