@@ -60,7 +60,7 @@ subsample checkpoint 0.930 at step 3500): on the same 2.9.0 pairs 0.918 dev / 0.
 not shipped. Per construction the two models trade whole families (test `contradicts.deny` 65 → 6
 errors, `elaborates.swap` 37 → 72): one run's test figure moves by whole held-out families either
 way. The same data and recipe with layer-wise learning-rate decay 0.8 (each encoder layer at 0.8×
-the rate of the one above, the embeddings at 0.8^7 ≈ 0.21×; commit 0230937, removed next): 0.898 dev
+the rate of the one above, the embeddings at 0.8^7 ≈ 0.21×; commit 0230937, removed in eb493dc): 0.898 dev
 / 0.925 test / 0.808 on the 40 pairs, worse than the plain run on dev (−0.020, [−0.036, −0.004]) and
 test (−0.015, [−0.028, −0.004]); its subsample curve trailed by ~0.02 all the way (0.912 against 0.930
 at step 3000). With freezing the word embeddings (neutral), this says the held-out families are not
