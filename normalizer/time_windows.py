@@ -18,8 +18,9 @@ Each sentence is read on its own:
   spec gets all named days. Days without a time give whole-day windows when the sentence is about
   scheduling ("no meetings on Fridays"). A sentence whose only days are one-off dates ("on call this weekend",
   "out through Friday", "next Monday") states no recurring window: nothing.
-* **polarity**, per clause: a negated complement ("don't book her outside 9-11am", "no calls except
-  from 1 to 3pm", "anywhere but …") is require; then avoid (no, not, never, don't, avoid, off limits,
+* **polarity**, per clause: a negated complement ("don't book her outside 9-11am", "she never takes
+  1:1s outside the morning", "no calls except from 1 to 3pm", "anywhere but …") is require — but
+  "no calls outside business hours" avoids the two windows that phrase already is; then avoid (no, not, never, don't, avoid, off limits,
   keep … clear, busy, unavailable…) over require (must, only, has to, needs to, required…) over
   prefer (prefer, likes, best, ideally, fine…); "no change" is no cue; a clause without a cue takes
   the nearest clause's; default prefer.
@@ -162,12 +163,19 @@ _POD_RE = re.compile(
     r")(?![\w-])",
     re.I,
 )
+# what follows "outside"/"except" in a negated complement must be a window ("outside 9-11am", "except in the
+# morning"), not "business hours" (the window itself is already the complement: "no calls outside business
+# hours" avoids 0-9 and 17-24) nor a place ("outside the office")
+_WINDOW_AHEAD = (
+    r"(?=\s+(?:of\s+)?(?:the\s+)?(?:from\b|between\b|at\b|during\b|in\s+the\b|\d"
+    r"|(?:early\s+|late\s+)?(?:mornings?|afternoons?|evenings?|lunch)\b))"
+)
 _CUE_RE = re.compile(
     r"\b(?:"
     r"(?P<neutral>no\s+change|nothing\s+new|no\s+news)"
-    r"|(?P<only>(?:don['’]?t|do\s+not|never)\s+(?:book|schedule|put|invite)\b[^.;!?]{0,40}?\b(?:outside|except|other\s+than)"
-    r"|anywhere\s+(?:but|except|other\s+than)|nothing\s+(?:outside|except)"
-    r"|no\s+[^.;!?]{0,40}?\bexcept(?=\s+(?:from|between|at|during|in\s+the|\d)))"
+    r"|(?P<only>(?:(?:don['’]?t|doesn['’]?t|do\s+not|does\s+not|never|won['’]?t|will\s+not|wouldn['’]?t|can['’]?t|cannot"
+    r"|no|nothing)(?!\s+mind)\b[^.;!?]{0,40}?\b(?:outside|except|other\s+than)" + _WINDOW_AHEAD +
+    r")|anywhere\s+(?:but|except|other\s+than))"
     r"|(?P<ok>(?:don['’]?t|doesn['’]?t|do\s+not|does\s+not|wouldn['’]?t|would\s+not)\s+mind|no\s+problem|not\s+a\s+problem"
     r"|no\s+issue|happy\s+to|fine\s+with)"
     r"|(?P<avoid>avoid\w*|never|no|not|nothing|none|nobody|don['’]?t|doesn['’]?t|do\s+not|does\s+not|can['’]?t|cannot"
