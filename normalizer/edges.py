@@ -18,6 +18,17 @@ Approvals: the scope is the noun before "spend/expenses/budget…" (`budget:trav
 `budget:general`; `max_amount`/`currency` only for a cap ("up to", "under", "limit of"), never for a
 threshold ("over $10K"); `exclusive` only when stated (sole approver / only one who can approve /
 decision-maker → true; "no longer the sole approver" → false).
+
+Label and Q/A forms: "My manager: Lee", "Manager of Ana Ruiz: Lee", "My job: analyst" (a role only
+with a role head noun: analyst, manager, head of …), "Main contact for Acme: Lee", "Approval cap
+(travel): $5k for Lee". A "Q: <question>? A: <answer>" pair whose question is in `_QA_QUESTIONS`
+(who does X report to / who is X's manager / what does X do / how much can X approve / who owns X)
+gives the edge its answer fills in (record text: the whole pair); an answer that is negated,
+"unknown", or not a name / role / amount gives nothing. Also: "answers to Lee"; "Lee is who I
+report to"; "holds / stepped into the <role> position|role" (role head noun required); "needs only
+Sam's approval" (a cap left of it becomes `max_amount`); "the relationship with Acme" is
+`account:acme`. April, June and August are names when directly left of the cue ("June is Lee's
+boss"), not after a time word ("in June").
 """
 
 from __future__ import annotations
@@ -29,10 +40,13 @@ from writegate.normalizer.context import Context
 from writegate.normalizer.entities import (
     FIRST_PERSON,
     THIRD_PERSON,
+    USER_WORDS,
     entity_id,
+    name_mention,
     pronoun_antecedent,
     resolve_person,
     slugify,
+    strip_possessive,
 )
 from writegate.normalizer.schema import SINGLE_VALUED_EDGES, Edge, EdgeType, Record, RecordKind
 
@@ -53,6 +67,10 @@ _NAME_STOP = frozenset(
      "april", "june", "july", "august", "september", "october", "november", "december", "q1", "q2", "q3", "q4",
      "crm", "hr", "it", "ceo"}
 )
+_NAME_MONTHS = frozenset({"april", "june", "august"})
+"""Months that are also first names: a name when directly left of the cue and not after a time word."""
+_TIME_WORDS = frozenset({"in", "on", "since", "by", "until", "till", "from", "during", "before", "after", "of", "this",
+                         "next", "last", "early", "late", "mid", "through", "to", "starting", "around"})
 _NEG_RE = re.compile(
     r"\b(?:not|never|no longer|n't|used to|formerly|previously|once|former|ex|no one|nobody|if|whether|might|"
     r"should|would)\b|n't\b",
@@ -93,6 +111,7 @@ _THING_WORDS = r"(?:" + "|".join(_THING_KINDS) + r")"
 _THING_RE = re.compile(
     r"^(?:the\s+)?(?P<name>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})(?:'s|’s)?\s+(?P<kind>" + _THING_WORDS + r")s?\b"
     r"|^(?:the\s+)?(?P<kind2>" + _THING_WORDS + r")\s+(?P<name2>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})"
+    r"|^(?:the\s+|our\s+|their\s+|my\s+)?relationship\s+with\s+(?:the\s+)?(?P<name4>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})"
     r"|^(?P<name3>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})",
 )
 _SPEND_RE = re.compile(
@@ -221,6 +240,8 @@ def _thing(right: str) -> str | None:
         name, kind = m.group("name"), _THING_KINDS[m.group("kind").lower()]
     elif m.group("name2"):
         name, kind = m.group("name2"), _THING_KINDS[m.group("kind2").lower()]
+    elif m.group("name4"):
+        name, kind = m.group("name4"), "account"
     else:
         name, kind = m.group("name3"), "account"
     words = [w for w in name.split() if w.lower().strip("'’s") not in _NAME_STOP]
@@ -280,34 +301,42 @@ _POSS = r"(?P<poss>my|her|his|their|(?:the )?user's|'s|’s)"
 
 
 _RULES: tuple[tuple[EdgeType, re.Pattern[str], str], ...] = (
-    (EdgeType.REPORTS_TO, _r(r"\b(?:reports?|reporting|reported)\s+(?:directly\s+)?(?:in)?to\b|\bworks?\s+(?:directly\s+)?under\b|\b(?:is|are)\s+(?:now\s+)?managed\s+by\b"), "person"),
-    (EdgeType.REPORTS_TO, _r(r"(?:" + _POSS + r")\s+(?:new\s+|current\s+|direct\s+|line\s+)?(?:manager|boss|supervisor|line manager|reporting line)\s+(?:is(?:\s+now)?|:)"), "person"),
+    (EdgeType.REPORTS_TO, _r(r"\b(?:reports?|reporting|reported)\s+(?:directly\s+)?(?:in)?to\b|\banswers?\s+(?:directly\s+)?to\b|\bworks?\s+(?:directly\s+)?under\b|\b(?:is|are)\s+(?:now\s+)?managed\s+by\b"), "person"),
+    (EdgeType.REPORTS_TO, _r(r"(?:" + _POSS + r")\s+(?:new\s+|current\s+|direct\s+|line\s+)?(?:manager|boss|supervisor|line manager|reporting line)(?:\s+is(?:\s+now)?|\s*:)"), "person"),
     (EdgeType.MANAGES, _r(r"(?:" + _POSS + r")\s+(?:direct\s+)?reports\s+(?:are|include)\b"), "people"),
     (EdgeType.MANAGES, _r(r"\b(?:manages|managed|manage|runs|run|ran|leads|lead|led|heads|head|headed|oversees|oversee|oversaw|handles|covers|looks after|is in charge of|is responsible for)\b"), "manages"),
     (EdgeType.MEMBER_OF, _r(r"\b(?:a\s+)?member\s+of\b|\bpart\s+of\b|\bjoined\b|\b(?:moved|transferred|switched|moving)\s+(?:over\s+)?to\b|(?:\b(?:is|am|are|was|sits|works|working)|'m|’m|'re|’re)\s+(?:now\s+)?(?:on|in|with)\b"), "team"),
     (EdgeType.OWNED_BY, _r(r"\b(?:owns|own|owned|took over|takes over|has taken over|taking over|inherited|is taking over)\b|\bis\s+(?:now\s+)?(?:(?:the|our|their|its)\s+)?(?:point of contact|poc|main contact|contact|owner|account manager|account owner|account lead|relationship manager)\s+(?:for|on|of)\b"), "thing"),
-    (EdgeType.HAS_ROLE, _r(r"(?:" + _POSS + r")\s+(?:new\s+|current\s+|official\s+)?(?:role|title|job title|position|job)\s+(?:is(?:\s+now)?|:)|\bpromoted\s+to\b|\bworks?\s+as\b|\bworking\s+as\b|\b(?:was|got|has been)\s+(?:named|appointed|made|hired as)\b"), "role"),
+    (EdgeType.HAS_ROLE, _r(r"(?:" + _POSS + r")\s+(?:new\s+|current\s+|official\s+)?(?:role|title|job title|position|job)\s+is(?:\s+now)?|\bpromoted\s+to\b|\bworks?\s+as\b|\bworking\s+as\b|\b(?:was|got|has been)\s+(?:named|appointed|made|hired as)\b"), "role"),
     (EdgeType.HAS_ROLE, _r(r"(?:\b(?:is|am|was|became|becomes|has become)|'m|’m)\s+(?:now\s+)?(?=(?:a|an|the|our|their|now)\s)"
                            r"|\b(?:became|becomes|has become)\b|\b(?:is|am)\s+(?:now\s+)?(?=(?:head|vp|director|chief)\s+of\b)"), "role-strict"),
+    (EdgeType.HAS_ROLE, _r(_POSS + r"\s+(?:new\s+|current\s+|official\s+)?(?:role|title|job title|position|job)\s*:"), "role-label"),
+    (EdgeType.HAS_ROLE, _r(r"\b(?:holds?|holding|(?:has\s+)?taken\s+on|took\s+on|takes\s+on|taking\s+on|"
+                           r"(?:has\s+)?stepped\s+into|steps\s+into|stepping\s+into|moved\s+into|moves\s+into|accepted|accepts|"
+                           r"assumed|assumes)\s+(?:the|a|an|her|his|their|my|our)\s+"
+                           r"(?:(?:role|position|title|post)\s+of\s+(?P<role2>[^,.;:!?]{1,60})|"
+                           r"(?P<role>(?:[\w-]+\s+){0,5}?[\w-]+)\s+(?:role|position|title|post|job)\b)"), "role-held"),
     (EdgeType.LOCATED_IN, _r(r"\b(?:based|located|living|lives|live|moved|relocated|relocating|moving|works?|working)\s+(?:remotely\s+)?(?:in|to|from|out of)\b|(?:\b(?:is|am)|'m|’m)\s+(?:now\s+|currently\s+)?in\b"), "place"),
     (EdgeType.OWNED_BY, _r(r"\b(?:is|are|was|were|has been|have been|got|gets)?\s*(?:now\s+)?(?:owned|handled|managed|run|covered|looked after|taken over|led)\s+by\b|\b(?:was|were|has been|have been|is being|got|is|are)\s+(?:now\s+)?(?:handed|passed|transferred|reassigned|assigned|given|moved)\s+(?:off\s+|over\s+)?to\b"), "passive-owner"),
     (EdgeType.APPROVES, _r(r"\b(?:can\s+)?(?:approves?|approved|approving|signs?\s+off(?:\s+on)?|signed\s+off(?:\s+on)?|authori[sz]es|authori[sz]ed to approve)\b|\b(?:sole|only|final|primary|main)?\s*(?:approver|decision[- ]?maker|signatory)\s*(?:for|on|of)?|\bthe only (?:one|person) who can (?:approve|sign off(?: on)?)\b|\bhas (?:the )?final say (?:on|over)\b"), "budget"),
-    (EdgeType.APPROVES, _r(r"(?:" + _POSS + r")?\s*(?:approval|signing|spending|sign-off)\s+(?:limit|authority|threshold)\s*(?:is|of|:)?"), "budget-limit"),
+    (EdgeType.APPROVES, _r(r"(?:" + _POSS + r")?\s*(?:(?:approval|signing|spending|sign-off)\s+(?:limit|authority|threshold)|(?:approval|signing|sign-off)\s+cap)\s*(?:is|of|:)?"), "budget-limit"),
     (EdgeType.DELEGATES_TO, _r(r"\bdelegat(?:es|ed|ing|e)\b"), "delegate"),
     (EdgeType.MEMBER_OF, _r(r"\b(?:on|in)\b(?=\s+(?:the\s+)?[\w&'’-]+(?:\s+[\w&'’-]+)?\s+" + _TEAM_WORDS + r"\b)"), "team-on"),
 )
 _RULE_KEYS: dict[str, tuple[str, ...]] = {
-    "person": ("report", "under", "managed by", "manager", "boss", "supervisor"),
+    "person": ("report", "under", "managed by", "manager", "boss", "supervisor", "answer"),
     "people": ("reports",),
     "manages": ("manag", "run", "ran ", "lead", "led ", "head", "overs", "handles", "covers", "looks after", "charge", "responsible"),
     "team": ("member", "part of", "joined", "moved", "transfer", "switched", "moving", " on ", " in ", " with "),
     "role": ("role", "title", "position", "job", "promoted", " as ", "named", "appointed", "made", "hired"),
     "role-strict": ("is ", "am ", "was ", "'m ", "’m ", "bec"),
+    "role-label": (":",),
+    "role-held": ("role", "position", "title", "post", "job"),
     "place": ("based", "located", "liv", "moved", "relocat", "moving", "work", " in ", " in"),
     "passive-owner": (" by", " to"),
     "thing": ("own", "took over", "takes over", "taken over", "taking over", "inherited", "contact", "poc", "owner", "account", "manager"),
     "budget": ("approv", "sign", "authori", "decision", "signatory", "final say"),
-    "budget-limit": ("limit", "authority", "threshold"),
+    "budget-limit": ("limit", "authority", "threshold", "cap"),
     "delegate": ("delegat",),
     "team-on": ("on ", "in "),
 }
@@ -316,7 +345,7 @@ _QUICK_RE = re.compile(
     r"report|under|manag|boss|supervisor|runs|ran\b|lead|led\b|head|oversee|oversaw|handle|cover|look|charge|responsib|member|part of|"
     r"joined|moved|transfer|switch|moving|\bon\b|\bin\b|with|role|title|position|job|promot|works?|working|named|appointed|made|"
     r"hired|\bis\b|\bam\b|was|became|becom|based|located|liv|reloc|own|taken|took|takes|inherit|contact|poc|approv|sign|authori|"
-    r"decision|signatory|limit|delegat|hand|pass|assign|given",
+    r"decision|signatory|limit|delegat|hand|pass|assign|given|answer|hold|\bcap\b|step|\bq(?:uestion)?\s*:",
     re.I,
 )
 _GIVE_RE = re.compile(
@@ -324,16 +353,53 @@ _GIVE_RE = re.compile(
     re.I,
 )
 _OWNER_IS_RE = re.compile(
-    r"\b(?:the\s+)?(?:owner|point of contact|poc|main contact|contact|account manager|account owner|account lead)\s+(?:for|of|on)\s+(?P<thing>.+?)\s+is\s+(?:now\s+)?(?P<rest>.+)$",
+    r"\b(?:the\s+)?(?:owner|point of contact|poc|main contact|contact|account manager|account owner|account lead|relationship manager)\s+(?:for|of|on)\s+(?P<thing>.+?)(?:\s+is\s+(?:now\s+)?|\s*:\s*)(?P<rest>.+)$",
     re.I,
 )
 _INVERSE_MANAGER_RE = re.compile(
     r"\bis\s+(?:now\s+)?(?P<owner>my|her|his|their|the user's|[A-ZÀ-ÖØ-Þ][\w-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w-]*)?(?:'s|’s))\s+(?:new\s+|current\s+|direct\s+|line\s+)?(?:manager|boss|supervisor)\b"
 )
 _APPROVED_BY_RE = re.compile(
-    r"\b(?:must|needs? to|has to|have to|should)?\s*(?:be\s+)?(?:approved|signed off)\s+by\s+(?P<rest>.+)$|\b(?:needs?|requires?)\s+(?P<who>my|her|his|their|the user's|[A-ZÀ-ÖØ-Þ][\w-]*(?:'s|’s))\s+(?:sign-?off|approval|ok)\b",
+    r"\b(?:must|needs? to|has to|have to|should)?\s*(?:be\s+)?(?:approved|signed off)\s+by\s+(?P<rest>.+)$|\b(?:needs?|requires?)\s+(?:only\s+|just\s+)?(?P<who>my|her|his|their|the user's|[A-ZÀ-ÖØ-Þ][\w-]*(?:'s|’s))\s+(?:sign-?off|approval|ok)\b",
     re.I,
 )
+
+_NAME_RX = _CAP + r"[\w'’-]*(?:\s+" + _CAP + r"[\w'’-]*){0,3}"
+_MANAGER_OF_RE = re.compile(
+    r"^\s*(?i:(?:the\s+)?(?:direct\s+|line\s+)?(?:manager|boss|supervisor)\s+of)\s+(?P<who>(?i:the\s+user|user)|" + _NAME_RX + r")"
+    r"\s*:\s*(?P<rest>.+)$"
+)
+"""Label form "Manager of Ana Ruiz: Lee" (at the clause start; the named one reports to the value)."""
+_CLEFT_REPORTS_RE = re.compile(
+    r"\bis\s+(?:now\s+)?(?i:the\s+(?:one|person)\s+(?:(?:who|whom|that)\s+)?|(?:who|whom)\s+)"
+    r"(?P<who>(?i:the\s+user|user)|I|he|she|they|" + _NAME_RX + r")\s+(?:now\s+)?(?:directly\s+)?(?i:reports?|answers?)\s+to\b"
+)
+"""Cleft form "Lee is who I report to" / "Lee is the person Sam answers to" (the left name is the manager)."""
+_CAP_FOR_RE = re.compile(
+    r"\b(?:(?:approval|signing|sign-off)\s+(?:cap|limit|authority)|spending\s+(?:limit|authority))\s*(?:\((?P<scope>[^()]{1,80})\))?\s*:\s*"
+    r"(?P<amount>[^;:()]{1,40}?)\s+for\s+(?P<rest>.+)$",
+    re.I,
+)
+"""Label form "Approval cap (travel): $5,000 for Lee"."""
+_QA_RE = re.compile(
+    r"(?<!\w)(?:q|question)\s*:\s*(?P<q>[^?\n]{1,200}\?)\s*(?:a|answer)\s*:\s*(?P<a>(?:[^\n.;!?]|\.(?=\d))+)", re.I
+)
+"""A question/answer note pair ("Q: who is my manager? A: Lee")."""
+_WHO = r"(?P<who>\S+(?:\s+\S+){0,3}?)"
+_QA_QUESTIONS: tuple[tuple[EdgeType, re.Pattern[str]], ...] = (
+    (EdgeType.REPORTS_TO, _r(r"^\s*who(?:m)?\s+(?:does|do|did)\s+" + _WHO + r"\s+(?:directly\s+)?(?:report|answer)\s+to\s*\?$")),
+    (EdgeType.REPORTS_TO, _r(r"^\s*who(?:\s+is|'s|’s)\s+" + _WHO + r"\s+(?:direct\s+|line\s+|current\s+)?(?:manager|boss|supervisor)\s*\?$")),
+    (EdgeType.HAS_ROLE, _r(r"^\s*what\s+(?:does|do)\s+" + _WHO + r"\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?\s*\?$")),
+    (EdgeType.HAS_ROLE, _r(r"^\s*what(?:\s+is|'s|’s)\s+" + _WHO + r"\s+(?:current\s+|official\s+)?(?:role|title|job title|job|position)\s*\?$")),
+    (EdgeType.APPROVES, _r(r"^\s*how\s+much\s+can\s+" + _WHO + r"\s+(?:approve|sign\s+off(?:\s+on)?|authori[sz]e)"
+                           r"(?:\s+(?:for|on))?(?:\s+(?P<scope>[^?]{1,80}?))?\s*\?$")),
+    (EdgeType.APPROVES, _r(r"^\s*what(?:\s+is|'s|’s)\s+" + _WHO + r"\s+(?:approval|signing|sign-off)\s+(?:limit|cap|authority)"
+                           r"(?:\s+(?:for|on)\s+(?P<scope>[^?]{1,80}?))?\s*\?$")),
+    (EdgeType.OWNED_BY, _r(r"^\s*who\s+(?:owns|handles|is\s+the\s+(?:main\s+)?(?:point\s+of\s+contact|contact|owner)\s+(?:for|on|of))\s+"
+                           r"(?P<thing>[^?]{1,80}?)\s*\?$")),
+)
+"""Q/A questions whose answer completes an edge: (type, question pattern with `who` / `scope` / `thing`)."""
+_QA_NONE = frozenset({"none", "unknown", "n/a", "na", "tbd", "tbc", "nobody", "no", "nothing", "idk", "unsure", "unclear", "?"})
 
 
 _CONTRACTION_RE = re.compile(r"['’](?:m|ve|d|ll|re|s)$", re.I)
@@ -349,6 +415,11 @@ def _words(text: str) -> list[str]:
             word = base  # "I'm" → "i", "she's" → "she"
         out.append(word)
     return out
+
+
+def _month_name(words: list[str], i: int) -> bool:
+    """True when words[i] ("June") is a first name: the last word left of the cue, not after a time word."""
+    return i == len(words) - 1 and words[i].lower() in _NAME_MONTHS and (i == 0 or words[i - 1].lower() not in _TIME_WORDS)
 
 
 def _leading_mention(clause: str) -> list[str]:
@@ -378,7 +449,7 @@ def _left_mention(left: str) -> tuple[str, list[str]]:
     while i >= 0:
         word = words[i]
         low = word.lower()
-        if word[:1].isupper() and low.removesuffix("'s").removesuffix("’s") not in _NAME_STOP:
+        if word[:1].isupper() and (low.removesuffix("'s").removesuffix("’s") not in _NAME_STOP or _month_name(words, i)):
             current.insert(0, word.removesuffix("'s").removesuffix("’s"))
         elif (word in (",", "&") or low == "and") and current:
             names.insert(0, " ".join(current))
@@ -450,7 +521,7 @@ def _clause_edges(c: _Clause) -> list[Edge]:
     low = text.lower()
     # whole-clause forms first (cheap substring guards before each regex)
     give = _GIVE_RE.search(text) if " to " in low and any(k in low for k in ("hand", "pass", "transfer", "gave", "assign")) else None
-    owner_is = _OWNER_IS_RE.search(text) if " is " in low and any(k in low for k in ("owner", "contact", "poc", "account")) else None
+    owner_is = _OWNER_IS_RE.search(text) if (" is " in low or ":" in low) and any(k in low for k in ("owner", "contact", "poc", "account", "relationship")) else None
     for m in (give, owner_is):
         if m and not _negated(text[: m.start()]):
             thing = _thing(m.group("thing"))
@@ -468,11 +539,31 @@ def _clause_edges(c: _Clause) -> list[Edge]:
     if m and not _negated(text[: m.start()]):
         who = [c.person(re.sub(r"(?:'s|’s)$", "", m.group("who")).replace("the ", ""))] if m.group("who") else \
             _person_targets(m.group("rest"), c.ctx, c.before)
-        target, _ = _budget(text[: m.start()], False)
+        target, attrs = _budget(text[: m.start()], False)
         for src in who:
             if src:
-                add(src, EdgeType.APPROVES, target, {})
+                add(src, EdgeType.APPROVES, target, attrs)
         taken.append((m.start(), m.end()))
+    m = _MANAGER_OF_RE.search(text) if ":" in low else None
+    if m:
+        who = c.person(m.group("who"))
+        for target in _person_targets(m.group("rest"), c.ctx, c.before):
+            add(who, EdgeType.REPORTS_TO, target)
+        taken.append((m.start(), m.end()))
+    m = _CLEFT_REPORTS_RE.search(text) if " to" in low else None
+    if m and not _negated(text[: m.start()]):
+        kind, bosses = _left_mention(text[: m.start()])
+        src = c.person(m.group("who"))
+        for boss in bosses if kind == "people" else []:
+            add(src, EdgeType.REPORTS_TO, c.person(boss))
+        taken.append((m.start(), m.end()))
+    m = _CAP_FOR_RE.search(text) if ":" in low else None
+    amounts = find_amounts(m.group("amount")) if m else []
+    if m and amounts and not _negated(text[: m.start()]):
+        target = _budget(m.group("scope"), False)[0] if m.group("scope") else "budget:general"
+        for src in _person_targets(m.group("rest"), c.ctx, c.before):
+            add(src, EdgeType.APPROVES, target, {"max_amount": amounts[0].value, "currency": amounts[0].currency})
+            taken.append((m.start(), m.end()))
 
     for etype, cue, how in _RULES:
         if not any(k in low for k in _RULE_KEYS[how]):
@@ -521,9 +612,13 @@ def _clause_edges(c: _Clause) -> list[Edge]:
                 sources = (c.first_sources or c.sources(left, None)) if how == "team-on" else c.sources(left, None)
                 for src in sources if team else []:
                     add(src, EdgeType.MEMBER_OF, team)
-            elif how in ("role", "role-strict"):
-                role = _role(right, strict=how == "role-strict")
+            elif how in ("role", "role-strict", "role-label"):
+                role = _role(right, strict=how != "role")
                 for src in c.sources(left, possessive) if role else []:
+                    add(src, EdgeType.HAS_ROLE, role)
+            elif how == "role-held":
+                role = _role(m.group("role") or m.group("role2"), strict=True)
+                for src in c.sources(left, None) if role else []:
                     add(src, EdgeType.HAS_ROLE, role)
             elif how == "place":
                 if _team(right):
@@ -558,6 +653,44 @@ def _clause_edges(c: _Clause) -> list[Edge]:
     return edges
 
 
+def _qa_person(mention: str, ctx: Context, before: str) -> str | None:
+    """The entity a Q/A question is about ("the user", "my", "Lee's"); None for anything else."""
+    bare = strip_possessive(mention)
+    low = bare.lower()
+    if low in FIRST_PERSON or low in THIRD_PERSON or low in USER_WORDS or name_mention(bare) == bare:
+        return resolve_person(bare, ctx, pronoun_antecedent(before, ctx))
+    return None
+
+
+def _qa_edges(question: str, answer: str, ctx: Context, before: str) -> list[Edge]:
+    """Edges from a Q/A pair whose question is in `_QA_QUESTIONS` and whose answer fills it in."""
+    if _NEG_RE.search(question) or _NEG_RE.search(answer) or answer.strip(" .").lower() in _QA_NONE:
+        return []
+    for etype, pattern in _QA_QUESTIONS:
+        m = pattern.match(question)
+        if not m:
+            continue
+        groups = m.groupdict()
+        source: str | None = _qa_person(groups["who"], ctx, before) if groups.get("who") else None
+        targets: list[str] = []
+        attrs: Attrs = {}
+        if etype is EdgeType.REPORTS_TO:
+            targets = _person_targets(answer, ctx, before)
+        elif etype is EdgeType.HAS_ROLE:
+            role = _role(answer, strict=True)
+            targets = [role] if role else []
+        elif etype is EdgeType.APPROVES:
+            amounts = find_amounts(answer)
+            if amounts and not _THRESH_RE.search(answer[: amounts[0].start]):
+                targets = [_budget(groups["scope"], False)[0] if groups.get("scope") else "budget:general"]
+                attrs = {"max_amount": amounts[0].value, "currency": amounts[0].currency}
+        else:  # owned_by: the thing asked about is owned by the answer
+            source = _thing(groups["thing"])
+            targets = _person_targets(answer, ctx, before)
+        return [Edge(source=source, type=etype, target=t, attributes=attrs) for t in targets if source and t != source]
+    return []
+
+
 def extract(text: str, ctx: Context) -> list[Record]:
     """Organisational edge records in `text` (several facts → several records).
 
@@ -571,6 +704,9 @@ def extract(text: str, ctx: Context) -> list[Record]:
     if not _QUICK_RE.search(text):
         return []
     records: list[Record] = []
+    for qa in _QA_RE.finditer(text) if "?" in text else ():
+        for edge in _qa_edges(qa.group("q"), qa.group("a"), ctx, text[: qa.start()]):
+            records.append(ctx.record(RecordKind.EDGE, _slot(edge, ctx.subject), qa.group(0).strip(), edge=edge))
     offset = 0
     for clause in _CLAUSE_SPLIT_RE.split(text):
         start = text.find(clause, offset)

