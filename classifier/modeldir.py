@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from writegate.classifier.labels import LABELS
-from writegate.normalizer.errors import InputError
+from writegate.normalizer.errors import InputError, first_error
 
 META_FILE = "writegate.json"
 ONNX_FP32 = "model.onnx"
@@ -70,9 +70,8 @@ def read_meta(model_dir: str | Path) -> ModelMeta:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError("model", f"{path} is not valid JSON: {exc}") from None
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"]) or "(root)"
-        raise InputError("model", f"{path}: field {loc}: {first['msg']}") from None
+        first = first_error(exc)
+        raise InputError("model", f"{path}: field {first.dotted or '(root)'}: {first.message}") from None
     if tuple(meta.labels) != LABELS:
         raise InputError("model", f"{path}: labels {meta.labels} differ from {list(LABELS)}")
     return meta

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
-from writegate.normalizer.errors import InputError
+from writegate.normalizer.errors import InputError, first_error
 from writegate.normalizer.schema import MAX_TEXT_BYTES
 from writegate.server.validate import Limits
 
@@ -191,6 +191,6 @@ def load_config(
     try:
         return ServerConfig(**merged)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        key = str(first["loc"][0]) if first["loc"] else "config"
-        raise InputError(source.get(key, key), first["msg"]) from None
+        first = first_error(exc)
+        key = first.head or "config"
+        raise InputError(source.get(key, key), first.message) from None

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from writegate.classifier.labels import Label
 from writegate.classifier.model import ModelInfo
 from writegate.classifier.types import Evidence
-from writegate.normalizer.errors import InputError
+from writegate.normalizer.errors import InputError, first_error
 from writegate.normalizer.schema import (
     Edge,
     EdgeType,
@@ -117,9 +117,8 @@ def _validated(model: type, field: str, **values: object):  # noqa: ANN202 - a p
     try:
         return model(**values)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"])
-        raise InputError(f"{field}.{loc}" if loc else field, first["msg"]) from None
+        first = first_error(exc)
+        raise InputError(f"{field}.{first.dotted}" if first.loc else field, first.message) from None
 
 
 # -- timestamps --------------------------------------------------------------------------------

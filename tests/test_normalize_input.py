@@ -53,3 +53,21 @@ def test_inferred_provenance_lowers_confidence_and_half_life() -> None:
     assert stated[0].confidence > inferred[0].confidence
     assert stated[0].half_life_days > inferred[0].half_life_days
     assert inferred[0].provenance.kind.value == "inferred"
+
+
+def test_first_error_names_where_what_and_the_input() -> None:
+    from pydantic import BaseModel, Field, ValidationError
+
+    from writegate.normalizer.errors import first_error
+
+    class Inner(BaseModel):
+        n: int = Field(ge=1)
+
+    class Outer(BaseModel):
+        items: list[Inner]
+
+    with pytest.raises(ValidationError) as caught:
+        Outer.model_validate({"items": [{"n": 3}, {"n": 0}]})
+    first = first_error(caught.value)
+    assert (first.loc, first.dotted, first.head, first.input) == (("items", 1, "n"), "items.1.n", "items", 0)
+    assert first.message == "Input should be greater than or equal to 1"

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from writegate.normalizer.errors import InputError
+from writegate.normalizer.errors import InputError, first_error
 
 if TYPE_CHECKING:
     from writegate.training.presets import Preset
@@ -81,10 +81,10 @@ def _with_overrides(preset: Preset, overrides: dict[str, object]) -> Preset:
     try:
         return type(preset).model_validate(preset.model_dump() | overrides)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        field = str(err["loc"][0]) if err["loc"] else "preset"
+        first = first_error(exc)
+        field = first.head or "preset"
         flag = f"--{field.replace('_', '-')}" if field in overrides else f"preset field {field}"
-        raise InputError(flag, f"{err['msg'].lower()} (got {err.get('input')!r})") from None
+        raise InputError(flag, f"{first.message.lower()} (got {first.input!r})") from None
 
 
 def run(args: argparse.Namespace) -> int:
