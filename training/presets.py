@@ -65,7 +65,17 @@ the rate of the one above, the embeddings at 0.8^7 ≈ 0.21×; commit 0230937, r
 test (−0.015, [−0.028, −0.004]); its subsample curve trailed by ~0.02 all the way (0.912 against 0.930
 at step 3000). With freezing the word embeddings (neutral), this says the held-out families are not
 missed because fine-tuning moves the lower layers too far from the pretrained model: slowing them
-down loses accuracy everywhere.
+down loses accuracy everywhere. The 0.11.0 run again with only another data order (`--data-seed 7`,
+generator 2.9.0; run 0.12.0, not shipped, 59 min): best subsample checkpoint 0.926 at step 3500; 0.921 dev /
+0.928 test / 0.797 on the 40 pairs. Averaging its last five checkpoints' weights (steps 3000–4000, every
+250; torch fp32) gave 0.921 dev / 0.928 test against 0.924 / 0.928 for the best checkpoint alone, 0.920 dev
+for the last seven: no gain. Averaging *probabilities* of separate runs does help on these splits (it did
+not for 0.6.0 and its weaker `data_seed` twin): 0.9.0 with 0.11.0 reaches 0.947 test / 0.928 dev against
+0.940 / 0.9235 for the better member, and with 0.12.0 as a third 0.945 / 0.930, conflict slice 0.937 (no
+better than 0.11.0 alone). Even so it stays under 0.95, because most errors are shared: of the 9,241 test
+pairs, 291 are wrong in all three runs and 223 in two, so a majority vote still errs on ~5.6%. Variance
+levers (ensembles, their distillation, weight averaging, seeds) cannot close the gap to the test target;
+only training phrasings that cover what the held-out families say can.
 """
 
 from __future__ import annotations
