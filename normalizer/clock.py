@@ -187,6 +187,8 @@ def resolve_range(start: ClockTime, end: ClockTime) -> tuple[int, int] | None:
     return s, e
 
 
+_QUESTION_RE = re.compile(r"\s*Q\s*[:.]", re.I)
+_ANSWER_RE = re.compile(r"\s*A\s*[:.]", re.I)
 _SENT_END_RE = re.compile(r"[.!?;]+(?=\s|$)|\n+")
 _ABBREV_DOT_RE = re.compile(r"(?:\b[eE]\.g|\b[iI]\.e|\bvs|\betc|\b[A-Z]|\bSt|\bDr|\bMr|\bMrs|\bMs|\bapprox)\.$")
 _MERIDIEM_DOT_RE = re.compile(r"\b[aApP]\.[mM]\.$")
@@ -205,7 +207,8 @@ def _ends_sentence(text: str, dot_start: int, dot_end: int) -> bool:
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the sentences of `text` (split at . ! ? ; and newlines).
 
-    "9 a.m. EST", "e.g. Mondays" and initials do not end a sentence.
+    "9 a.m. EST", "e.g. Mondays" and initials do not end a sentence. A question note and its answer
+    ("Q: where is the user based? A: Denver") are one sentence: together they state one fact.
     """
     spans: list[tuple[int, int]] = []
     start = 0
@@ -217,4 +220,17 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
         start = m.end()
     if text[start:].strip():
         spans.append((start, len(text)))
-    return spans
+    return _join_answers(text, spans)
+
+
+def _join_answers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` with each "Q: …?" sentence joined to the "A: …" sentence right after it."""
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        question = out[-1] if out else None
+        if (question is not None and _ANSWER_RE.match(text, a) and _QUESTION_RE.match(text, question[0])
+                and text[question[0]:question[1]].rstrip().endswith("?")):
+            out[-1] = (question[0], b)
+        else:
+            out.append((a, b))
+    return out

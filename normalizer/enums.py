@@ -146,12 +146,13 @@ _NEGATION_RE = re.compile(
     r"goodbye to|used to (?:be|want|prefer|like)|previously|moved on from|done with|gone are the days of|out with)\b[^,;]*$",
     re.I,
 )
-# "move from X to Y": X is the old value, so a cue after "from" with no "to" before it is negated
-_FROM_RE = re.compile(
+# "move (over) from": a switch names the old value next
+_SWITCH_FROM = (
     r"\b(?:mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|chang(?:e|es|ed|ing)|go|goes|going|went|migrat\w*|transition\w*)\s+"
-    r"(?:(?:over|back|everything|things|us|them)\s+)?from\b(?:(?!\bto\b)[^,;])*$",
-    re.I,
+    r"(?:(?:over|back|everything|things|us|them)\s+)?from"
 )
+# "move from X to Y": X is the old value, so a cue after "from" with no "to" before it is negated
+_FROM_RE = re.compile(_SWITCH_FROM + r"\b(?:(?!\bto\b)[^,;])*$", re.I)
 _OVER_RE = re.compile(r"\bover\s+(?:\w+\s+)?$", re.I)
 # A stop cue just after the value ("concise is outdated", "casual no longer applies", "a phone call
 # ended"): the value is the old one.
@@ -224,8 +225,7 @@ _LANG_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"(?i:\blanguage\s+(?:for|with|to)\s+)(?:me|us|(?i:(?:the\s+)?user)|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s*(?i:is|:)\s*"
         r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r")|[a-z]{2})\b",
         # "move from Portuguese to French": both must be languages (see _clause_cues); the new one counts
-        r"(?i:\b(?:mov(?:e|es|ed|ing)|switch(?:es|ed|ing)?|chang(?:e|es|ed|ing)|go|goes|went|migrat\w*|transition\w*)\s+"
-        r"(?:(?:over|back|everything|things|us|them)\s+)?from)\s+(?P<old>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r"))\s+(?i:to)\s+"
+        r"(?i:" + _SWITCH_FROM + r")\s+(?P<old>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r"))\s+(?i:to)\s+"
         r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r"))\b",
     )
 )

@@ -1,8 +1,8 @@
 """Time-window rule family: text → recurring cron windows with a duration, polarity and zone.
 
-Each sentence is read on its own, except that a question and its answer ("Q: when does the user
-like to meet? A: in the afternoon") are read as one sentence, so that the question's scheduling
-words and cues apply to the answer's window:
+Each sentence is read on its own; a question and its answer ("Q: when does the user like to meet? A:
+in the afternoon") are one sentence (`clock.sentence_spans`), so the question's scheduling words and
+cues apply to the answer's window:
 
 * **times**: clock times (9am, 9 a.m., 9:30, 9.30pm, 14:00, noon, midnight, 3 o'clock), ranges
   (9-10am, 9–10am, between 2 and 4pm, from 9 to 11, 14:00–15:30, 10pm-2am), open ends ("before T"
@@ -200,8 +200,6 @@ _MEETING_RE = re.compile(
     re.I,
 )
 _CONTEXT_RE = re.compile(r"\b(?:free|busy|work\w*|office|slots?|windows?|block\w*|hours)\b", re.I)
-_QUESTION_RE = re.compile(r"\s*Q\s*[:.]", re.I)
-_ANSWER_RE = re.compile(r"\s*A\s*[:.]", re.I)
 
 
 # ---------------------------------------------------------------- internal specs
@@ -611,19 +609,6 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
     return records
 
 
-def _qa_spans(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """`spans` with each "Q: …?" sentence joined to the "A: …" sentence right after it."""
-    out: list[tuple[int, int]] = []
-    for a, b in spans:
-        question = out[-1] if out else None
-        if (question is not None and _ANSWER_RE.match(text, a) and _QUESTION_RE.match(text, question[0])
-                and text[question[0]:question[1]].rstrip().endswith("?")):
-            out[-1] = (question[0], b)
-        else:
-            out.append((a, b))
-    return out
-
-
 def extract(text: str, ctx: Context) -> list[Record]:
     """Time-window records for every window the text states (see the module docstring).
 
@@ -637,7 +622,7 @@ def extract(text: str, ctx: Context) -> list[Record]:
     if not _QUICK_RE.search(text):
         return []
     records: list[Record] = []
-    for a, b in _qa_spans(text, sentence_spans(text)):
+    for a, b in sentence_spans(text):
         sentence = text[a:b]
         if _QUICK_RE.search(sentence):
             records.extend(_sentence_records(sentence, ctx))

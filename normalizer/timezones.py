@@ -404,8 +404,7 @@ def extract(text: str, ctx: Context) -> list[Record]:
             by_zone[m.zone] = m
     records: list[Record] = []
     for m in sorted(by_zone.values(), key=lambda mm: mm.span):
-        a = next((s for s, e in spans if s <= m.span[0] < e), 0)
-        b = next((e for s, e in spans if s < m.span[1] <= e), len(text))  # a Q–A pair spans two sentences
+        a, b = next(((s, e) for s, e in spans if s <= m.span[0] < e), (0, len(text)))
         records.append(
             ctx.record(
                 RecordKind.TIMEZONE,

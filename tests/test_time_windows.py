@@ -228,8 +228,11 @@ def test_dow_field(days: set[int], field: str) -> None:
         ("Standup at 9 a.m. EST on Mondays. Sam likes mornings.", ["Standup at 9 a.m. EST on Mondays.", " Sam likes mornings."]),
         ("e.g. Mondays work; Fridays don't", ["e.g. Mondays work;", " Fridays don't"]),
         ("Call at 3 p.m. Then lunch.", ["Call at 3 p.m.", " Then lunch."]),
+        ("Sam likes 1:1s. Q: when do we meet? A: at 3pm. Thanks.", ["Sam likes 1:1s.", " Q: when do we meet? A: at 3pm.", " Thanks."]),
+        ("Why not? A lot of calls.", ["Why not?", " A lot of calls."]),
     ],
-    ids=["meridiem-then-zone", "abbreviation-and-semicolon", "meridiem-ends-sentence"],
+    ids=["meridiem-then-zone", "abbreviation-and-semicolon", "meridiem-ends-sentence", "question-and-answer-are-one",
+         "question-without-q-note"],
 )
 def test_sentence_spans(text: str, expected: list[str]) -> None:
     assert [text[a:b] for a, b in clock.sentence_spans(text)] == expected
