@@ -73,12 +73,6 @@ STOP_POST = (
     ". {old} is a thing of the past", "; {old} ended", " — goodbye {old}", ", {old} no longer applies",
     ", after {old} was retired", "; {old} is old news", " — {old} is gone", ", {old} having been phased out",
     " (previously {old})", "; forget {old}", ", {old} is outdated",
-    # v2.10: the past-reference shape ", not {old} <when it held>" (a correction names the record, a change the past)
-    ", not {old} as before", ", where it used to be {old}", ", unlike before, when it was {old}",
-    " rather than {old} as it used to be", ", and not {old} any more", " (it was {old} until recently)",
-    ", not {old} as it was last time", " — before that it was {old}", ", which used to be {old}",
-    ", not {old} like last year", ", not {old} as in the past", " — it was {old} back then",
-    ", not {old} as it was at first", ", no longer {old} as it once was", ", not {old} like it used to be",
 )
 # v2.8: the bare contrast ", not {old}" was a correction cue only (0.6.0 read every held-out
 # ", not {old} like before" change as contradicts); after a change cue and a later date it is a change
@@ -121,17 +115,7 @@ CORRECT_PRE = ("!Correction: ", "!Actually, ", "Fixing an error: ", "Earlier not
                "Erratum: ", "My mistake earlier, ", "The {old} entry was a typo; ", "Wrong in the notes before: ",
                "Clarification (it was never {old}): ")
 CORRECT_POST = ("! — always has been", "!; it was never {old}", ". It's always been that way.", ", not {old} as noted",
-                " (the earlier note was wrong)", ", and always was", " — the {old} bit was an error",
-    # v2.10: many correction tails, so that no single one (", not {old} as noted") stands for the shape
-    ", not {old} as recorded", " — the {old} in the notes was a mistake", ", not {old} as it was written down",
-    "; {old} was entered by mistake", " (not {old}: that was a typo)", ", not {old} as the profile said",
-    "; the note saying {old} was wrong", " — {old} was a data-entry error", ", not {old} as someone put down",
-    " (the record had {old} by mistake)", ", not {old} as listed", "; {old} was never correct",
-    " — whoever wrote {old} was mistaken", ", not {old}; the old entry was a mix-up")
-# v2.10: the correction tail of a multi-valued slot's correction (the value it replaces must be named)
-CORRECT_NOT = ("!, not {old}", " — not {old}", ", not {old} as noted", ", not {old} as recorded",
-               ", not {old} — that entry was wrong", ", not {old} as the form said", " (not {old}, that was a typo)",
-               ", not {old} as someone wrote", ", not {old} — a mix-up in the notes")
+                " (the earlier note was wrong)", ", and always was", " — the {old} bit was an error")
 NARRATIVE = (
     "{S} [be] out sick on {wd}.", "{S} mentioned a trip to {city} last {season}.", "{S} asked about the {proj} roadmap in standup.",
     "{S} gave a talk on {topic} at the all-hands.", "{S} finished the {topic} course.", "Lunch with {O} — we talked about {topic}.",
@@ -188,12 +172,7 @@ LATERDENY_PRE = ("!That was never true — ", "!Correction: ", "The old note was
                  "Old record is incorrect: ", "Looked into it — the note was wrong, ", "It was never {old}: ")
 LATERDENY_POST = (" — it's always been that way", "; it was never {old}", ", and it always has been",
                   " (the {old} note was wrong all along)", " — {old} was never right", ", not {old} — that was a mix-up",
-                  "; the {old} thing was never true", " (always was, the old entry was an error)", " — never {old}, not once",
-    # v2.10
-    " — the {old} entry was a mistake from the start", ", not {old}; that note was never accurate",
-    " (the old {old} record was an error)", "; {old} was a mistake all along", " — {old} was never accurate",
-    ", never {old} — the note was simply wrong", "; {old} was entered in error", " — {old} was a mix-up from day one",
-    ", and {old} was never the case")
+                  "; the {old} thing was never true", " (always was, the old entry was an error)", " — never {old}, not once")
 # subtle change cues (supersedes "subtle")
 SUBTLE_PRE = ("Since {pp} promotion, ", "After the move, ", "Post-reorg: ", "New setup: ", "Going forward, ",
               "This quarter, ", "After the {month} changes, ", "Ever since the {proj} launch, ", "Fresh from the {wd} sync: ",
@@ -252,11 +231,7 @@ def twin_ok(d: Domain) -> bool:
 class Builder:
     """Builds pairs for one split from the phrasings assigned to that split."""
 
-    def __init__(self, pools: Pools, split: str, domains: tuple[Domain, ...],
-                 held: frozenset[tuple[str, str]] = frozenset()) -> None:
-        """`held`: (slot, phrasing list) pairs whose phrasings this split's hard negatives must not borrow,
-        because the family that owns them is held out (see `generate.held_phrasings`)."""
-        self.held = held
+    def __init__(self, pools: Pools, split: str, domains: tuple[Domain, ...]) -> None:
         self.p = pools
         self.rng: random.Random = pools.rng
         self.split = split
@@ -270,10 +245,6 @@ class Builder:
     # ------------------------------------------------------------ helpers
     def t(self, items: tuple[str, ...]) -> str:
         return choose(self.rng, items, self.split)
-
-    def lent(self, d: Domain, *fields: str) -> tuple[str, ...]:
-        """A slot's own phrasings (`change`, `stop`, `neg`) that a hard negative may borrow (v2.10)."""
-        return tuple(t for f in fields if (d.slot, f) not in self.held for t in getattr(d, f))
 
     def glob(self) -> dict[str, str]:
         r = self.rng
@@ -440,8 +411,8 @@ class Builder:
             if group == "correct":
                 s = new_state(B, 0.3)
                 n = pre(CORRECT_PRE, s, B) if rng.random() < 0.6 else post(CORRECT_POST, s, B)
-                if d.kind == "multi" and B["old"] not in n:  # v2.10: a rendered text never holds "{old}"
-                    n = post(CORRECT_NOT, n, B)
+                if d.kind == "multi" and "{old}" not in n:
+                    n = post(CORRECT_POST[:0] + ("!, not {old}", " — not {old}", ", not {old} as noted"), n, B)
                 return [Built(e, n, SOON, label)]
             if group == "older":
                 s = new_state(B, 0.4)
@@ -527,17 +498,17 @@ class Builder:
                     so = self.other_subject(c, se)
                     ctx = B if rng.random() < 0.5 else A
                     x = rng.random()
-                    if (moved := self.lent(d, "change", "stop")) and x < 0.35:
-                        n = R(self.t(moved), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
-                    elif x < 0.5 and (plain := tuple(t for t in self.lent(d, "neg") if not _DISPUTE.search(t))):
+                    if (d.change or d.stop) and x < 0.35:
+                        n = R(self.t(d.change + d.stop), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
+                    elif x < 0.5 and (plain := tuple(t for t in d.neg if not _DISPUTE.search(t))):
                         n = R(rng.choice(plain), {**B, "old": A["v"]}, so)
                     else:
                         n = self.state(d, ctx, so, avoid=etpl)[0] if rng.random() < 0.5 else R(etpl, ctx, so)
                     return [Built(e, n, self.mixed(), label)]
                 ob = c.other_base or {**c.base}
                 octx = {**B, **ob} if rng.random() < 0.5 else {**A, **ob}
-                if (moved := self.lent(d, "change")) and rng.random() < 0.35:
-                    n = R(self.t(moved), {**B, **ob, "old": self.p.person().first}, sn)
+                if d.change and rng.random() < 0.35:
+                    n = R(self.t(d.change), {**B, **ob, "old": self.p.person().first}, sn)
                 else:
                     n = R(etpl, octx, sn) if rng.random() < 0.5 else self.state(d, octx, sn)[0]
                 if n == e:
@@ -551,10 +522,10 @@ class Builder:
                 oc.person = person
                 octx = {**self.glob(), **oc.a()}
                 x = rng.random()
-                if (moved := self.lent(od, "change", "stop")) and od.kind != "multi" and x < 0.3:
-                    n = R(self.t(moved), {**self.glob(), **oc.b()}, sn)
-                elif (denied := self.lent(od, "neg")) and x < 0.45:
-                    n = R(self.t(denied), {**self.glob(), **oc.b()}, sn)
+                if (od.change or od.stop) and od.kind != "multi" and x < 0.3:
+                    n = R(self.t(od.change + od.stop), {**self.glob(), **oc.b()}, sn)
+                elif od.neg and x < 0.45:
+                    n = R(self.t(od.neg), {**self.glob(), **oc.b()}, sn)
                 else:
                     n = self.state(od, octx, sn)[0]
                 if not d.person_subject and person is not None:
@@ -568,8 +539,8 @@ class Builder:
                 s = sn if d.person_subject or c.person is None else named(c.person, rng.choice(("first", "first", "full")))
                 octx = {**self.glob(), **oc.b()}
                 x = rng.random()
-                if (moved := self.lent(od, "change", "stop")) and od.kind != "multi" and x < 0.4:
-                    n = R(self.t(moved), octx, s)
+                if (od.change or od.stop) and od.kind != "multi" and x < 0.4:
+                    n = R(self.t(od.change + od.stop), octx, s)
                 elif x < 0.55 and od.kind != "multi":  # v2.5: a generic stop cue about the other slot's old value
                     st = self.state(od, octx, s)[0]
                     n = pre(STOP_PRE, st, octx) if rng.random() < 0.6 or "?" in st else post(STOP_POST, st, octx)
