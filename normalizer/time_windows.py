@@ -23,9 +23,9 @@ cues apply to the answer's window:
 * **polarity**, per clause: a negated complement ("don't book her outside 9-11am", "she never takes
   1:1s outside the morning", "no calls except from 1 to 3pm", "anywhere but …") is require — but
   "no calls outside business hours" avoids the two windows that phrase already is; then avoid (no,
-  not, never, don't, avoid, off limits, keep … clear, busy, unavailable…) over require (must, only, has to, needs to, required…) over
-  prefer (prefer, likes, best, ideally, fine…); "no change" is no cue; a clause without a cue takes
-  the nearest clause's; default prefer.
+  not, never, don't, avoid, off limits, keep … clear, busy, unavailable…) over require (must, only,
+  has to, needs to, required…) over prefer (prefer, likes, best, ideally, fine…); "no change" is no
+  cue; a clause without a cue takes the nearest clause's; default prefer.
 * **slot**: `schedule.meetings` (meetings, calls, 1:1s, anything, availability…) unless the nearest
   named event is one of `EVENTS` (`schedule.standup`, `schedule.gym`, `schedule.focus-time`,
   `schedule.school-run`, `schedule.lunch`…). "Lunch" with no clock time is the part of day.
