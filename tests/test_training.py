@@ -382,6 +382,53 @@ def test_the_default_preset_freezes_word_embeddings_iff_the_shipped_model_was_tr
     assert not Preset().freeze_word_embeddings
 
 
+# -- token masking ----------------------------------------------------------------------------------
+def test_token_masking_hides_ordinary_tokens_in_training_only(tiny_model_dir: Path) -> None:
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    from writegate.training.token_mask import TokenMasking
+
+    tok = AutoTokenizer.from_pretrained(str(tiny_model_dir))
+    model = AutoModelForSequenceClassification.from_pretrained(str(tiny_model_dir), dtype=torch.float32)
+    seen: list[torch.Tensor] = []
+    model.get_input_embeddings().register_forward_hook(lambda m, a, o: seen.append(a[0].clone()))
+    ids = tok(["Michelle owns the Acme account " * 20], ["Marcus owns it now " * 20], truncation=True,
+              max_length=128, return_tensors="pt")["input_ids"]
+    handle = TokenMasking(0.25, tok.mask_token_id, tok.all_special_ids, seed=1).attach(model)
+    model.train()
+    model(input_ids=ids)
+    model.eval()
+    model(input_ids=ids)
+    handle.remove()
+    model.train()
+    model(input_ids=ids)
+    masked, evaluated, removed = seen
+    hit = masked != ids
+    assert torch.all(masked[hit] == tok.mask_token_id)
+    specials = torch.isin(ids, torch.tensor(tok.all_special_ids))
+    assert not hit[specials].any()  # [CLS] and [SEP] stay
+    assert 0.15 < hit[~specials].float().mean().item() < 0.35  # ~p of the ordinary tokens
+    assert torch.equal(evaluated, ids) and torch.equal(removed, ids)
+
+
+@pytest.mark.parametrize("p", [-0.1, 1.0], ids=["negative", "one"])
+def test_token_masking_rejects_a_probability_out_of_range(p: float) -> None:
+    from writegate.training.token_mask import TokenMasking
+
+    with pytest.raises(ValueError, match=f"token mask probability must be in \\[0, 1\\), got {p}"):
+        TokenMasking(p, 4, [0], seed=1)
+
+
+def test_train_with_token_masking_records_it_on_the_card(tiny_model_dir: Path, tmp_path: Path) -> None:
+    data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
+    out = tmp_path / "model"
+    assert main(["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out", str(out),
+                 "--max-steps", "2", "--eval-steps", "2", "--batch-size", "4", "--quiet", "--token-mask", "0.1",
+                 "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx"]) == 0
+    assert "token masking 0.1" in (out / "MODEL_CARD.md").read_text()
+
+
 # -- dev logits for the temperature ------------------------------------------------------------------
 def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: Path, tmp_path: Path) -> None:
     """Under group_by_length, Trainer.predict returns its rows permuted (run 0.10.0 fitted T = 20 on them)."""
@@ -415,7 +462,8 @@ def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: P
 @pytest.mark.parametrize(("flag", "value", "message"), [
     ("--label-smoothing", "1.5", "--label-smoothing: input should be less than 1 (got 1.5)"),
     ("--lr", "0", "--lr: input should be greater than 0 (got 0.0)"),
-], ids=["smoothing-above-1", "zero-lr"])
+    ("--token-mask", "0.5", "--token-mask: input should be less than 0.5 (got 0.5)"),
+], ids=["smoothing-above-1", "zero-lr", "token-mask-half"])
 def test_train_flags_out_of_range_name_the_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str,
                                                 value: str, message: str) -> None:
     data = small_data(tmp_path / "train.jsonl", 8)

@@ -68,7 +68,8 @@ def training_provenance(cfg: Any, *, n_train: int, n_dev: int, steps: int, train
         f"- seed {p.seed}; batch {p.batch_size}; lr {p.lr}; warm-up {p.warmup}; weight decay {p.weight_decay}; "
         f"epochs {p.epochs}; max steps {p.max_steps}; steps run {steps}; early stopping on dev macro-F1 "
         f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})"
-        + ("; word embeddings frozen" if p.freeze_word_embeddings else ""),
+        + ("; word embeddings frozen" if p.freeze_word_embeddings else "")
+        + (f"; token masking {p.token_mask}" if p.token_mask else ""),
         f"- training time: {_fmt_minutes(train_seconds)} on {device}; "
         f"{platform.processor() or platform.machine()}, {datetime.now(timezone.utc):%Y-%m-%d}",
     ]

@@ -132,6 +132,10 @@ class Preset(BaseModel):
         "training templates use and leaves every other row where it was, so a held-out phrasing's words drift "
         "away from their trained synonyms; a fixed matrix keeps the pretrained lexical geometry."))
 
+    token_mask: float = Field(default=0.0, ge=0, lt=0.5, description=(
+        "Probability that one ordinary token of a training batch is replaced by [MASK] (training/token_mask.py); "
+        "0 = off."))
+
 
 PRESETS: dict[str, Preset] = {
     "default": Preset(epochs=4.0, max_steps=4000, batch_size=32, lr=5e-5, label_smoothing=0.1, eval_steps=250,

@@ -313,6 +313,11 @@ def train(cfg: TrainConfig) -> TrainResult:
     if p.freeze_word_embeddings:
         model.get_input_embeddings().weight.requires_grad_(False)
     hf_tok = AutoTokenizer.from_pretrained(str(out), local_files_only=True)
+    masking = None
+    if p.token_mask > 0:
+        from writegate.training.token_mask import TokenMasking
+
+        masking = TokenMasking(p.token_mask, hf_tok.mask_token_id, hf_tok.all_special_ids, p.seed).attach(model)
     work = cfg.work_dir or Path(tempfile.mkdtemp(prefix="writegate-train-"))
     use_cuda = torch.cuda.is_available()
     args = TrainingArguments(
@@ -359,6 +364,8 @@ def train(cfg: TrainConfig) -> TrainResult:
     t_train = time.monotonic()
     state = trainer.train()
     train_seconds = time.monotonic() - t_train
+    if masking is not None:
+        masking.remove()
 
     # 5–8. calibrate, save, export, evaluate, document (training/package.py)
     from writegate.training.model_card import training_provenance
