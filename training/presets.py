@@ -139,7 +139,7 @@ class Preset(BaseModel):
 
 PRESETS: dict[str, Preset] = {
     "default": Preset(epochs=4.0, max_steps=4000, batch_size=32, lr=5e-5, label_smoothing=0.1, eval_steps=250,
-                      dev_subsample=1200, patience=6, seed=13, generate_n=96000),
+                      dev_subsample=1200, patience=6, seed=13, generate_n=192000),
     # For quick checks: a few minutes on 2 cores.
     "smoke": Preset(epochs=1.0, max_steps=60, batch_size=16, lr=1e-4, eval_steps=30, dev_subsample=200,
                     patience=2, seed=13, generate_n=3000),
