@@ -453,43 +453,8 @@ def test_the_bare_contrast_not_old_is_a_change_cue_too(big: list[dict]) -> None:
 
     sup = [p for p in big if p["label"] == "supersedes" and contrasts_the_old_value(p)]
     con = [p for p in big if p["label"] == "contradicts" and contrasts_the_old_value(p)]
-    # v2.11: a multi-valued correction takes a ", not {old}" tail only when it names no old value yet
-    assert len(sup) >= 60 and len(con) >= 10, (len(sup), len(con))
+    assert len(sup) >= 60 and len(con) >= 40, (len(sup), len(con))
     assert all(p["new"]["observed_at"] > p["existing"]["observed_at"] for p in sup)
     contrast = _cue_regex(CONTRAST_POST)
     groups = {p["family"].rsplit(".", 1)[1] for p in sup if contrast.search(p["new"]["text"])}
     assert {"temporal", "marker", "implicit"} <= groups, groups
-
-
-def test_held_out_slot_phrasings_are_never_borrowed_by_train_negatives(big: list[dict]) -> None:
-    """v2.11: when a slot's `supersedes.verb`/`stop` or `contradicts.deny` family is held out, its own change,
-    stop and denial phrasings (short lists are shared by all splits) appear in no train hard negative, so
-    they are never trained on as `unrelated` alone (2.8.0: "has never set foot in" 25 times in train, all
-    `countries_visited.unrelated.othersubj`)."""
-    doms = {d.slot: d for d in gen.all_domains()}
-    held = gen.held_phrasings("train")
-    fields = {f for _, f in held}
-    assert fields == {"change", "stop", "neg"} and gen.held_phrasings("test") == frozenset()
-    hole = re.compile(r"\\\{[^}]*\\\}|\\\[[^\]]*\\\]")  # an escaped {key} or [verb]
-    pats = []
-    for slot, field in sorted(held):
-        for t in getattr(doms[slot], field):
-            t = t.lstrip("!").rstrip(".")
-            if len(re.sub(r"\{[^}]*\}|\[[^\]]*\]", " ", t).split()) >= 3:  # specific enough to search for
-                pats.append(re.compile(hole.sub(".+?", re.escape(t)), re.IGNORECASE))
-    train = gen.split(big)["train"]
-    unrel = [p["new"]["text"] for p in train if p["label"] == "unrelated"]
-    other = [p["new"]["text"] for p in train if p["label"] != "unrelated"]
-    assert len(pats) >= 10 and len(unrel) > 1000, len(pats)
-    # a shape that a trained family also uses ("{x} moved from {old} to {v}") is trained under its own label too
-    alone = [(r.pattern, t) for r in pats for t in unrel if r.search(t) and not any(r.search(x) for x in other)]
-    assert not alone[:3]
-
-
-def test_multi_valued_corrections_name_the_old_value_once(big: list[dict]) -> None:
-    """v2.11: a correction of a multi-valued slot gets a ", not {old}" tail only when it names no old value
-    (2.8.0 appended one to every such correction: "… the bass as noted (not the bass, that was a typo)")."""
-    multi = {d.slot for d in gen.all_domains() if d.kind == "multi"}
-    rows = [p for p in big if p["slot"] in multi and p["family"].endswith(".contradicts.correct")]
-    doubled = [p["new"]["text"] for p in rows if len(re.findall(r"\b(?:not|never)\b(?! 100%| mistaken)", p["new"]["text"])) > 1]
-    assert len(rows) >= 50 and not doubled[:3], len(rows)

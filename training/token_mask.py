@@ -7,6 +7,9 @@ then removes that cue from some pairs, so the loss also rewards the other eviden
 change words, the dates, the gap). BERT was pre-trained to read [MASK], so the masked pairs stay in
 its input distribution. Only training forward passes are masked: the hook does nothing in eval mode,
 and it is removed before the model is saved or exported.
+
+Measured (training/presets.py): at p = 0.1 on the default recipe the dev curve trailed the unmasked
+run by ~0.04 for 1000 steps, so every preset leaves it off.
 """
 
 from __future__ import annotations

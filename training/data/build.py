@@ -116,8 +116,6 @@ CORRECT_PRE = ("!Correction: ", "!Actually, ", "Fixing an error: ", "Earlier not
                "Clarification (it was never {old}): ")
 CORRECT_POST = ("! — always has been", "!; it was never {old}", ". It's always been that way.", ", not {old} as noted",
                 " (the earlier note was wrong)", ", and always was", " — the {old} bit was an error")
-# v2.11: the tail of a multi-valued slot's correction that names no old value yet (the one it replaces)
-CORRECT_NOT = ("!, not {old}", " — not {old}", ", not {old} as noted")
 NARRATIVE = (
     "{S} [be] out sick on {wd}.", "{S} mentioned a trip to {city} last {season}.", "{S} asked about the {proj} roadmap in standup.",
     "{S} gave a talk on {topic} at the all-hands.", "{S} finished the {topic} course.", "Lunch with {O} — we talked about {topic}.",
@@ -222,10 +220,7 @@ def groups(d: Domain, label: str) -> tuple[str, ...]:
 
 # v2.5: how often a (label, group) is drawn relative to the label's other groups of the same slot
 # (the weakest groups of the 0.4.0 model: unseen stop phrasings, change cues about another topic)
-# v2.12: an immutable slot's later restatement of another value (a year, a date, a city) is still a conflict;
-# these two groups were ~725 of 78k train pairs, so year-only conflicts read as elaborates
-GROUP_WEIGHT: dict[tuple[str, str], int] = {("supersedes", "stop"): 2, ("unrelated", "topicchange"): 2,
-                                            ("contradicts", "later"): 3, ("contradicts", "restate"): 3}
+GROUP_WEIGHT: dict[tuple[str, str], int] = {("supersedes", "stop"): 2, ("unrelated", "topicchange"): 2}
 
 
 def twin_ok(d: Domain) -> bool:
@@ -236,11 +231,7 @@ def twin_ok(d: Domain) -> bool:
 class Builder:
     """Builds pairs for one split from the phrasings assigned to that split."""
 
-    def __init__(self, pools: Pools, split: str, domains: tuple[Domain, ...],
-                 held: frozenset[tuple[str, str]] = frozenset()) -> None:
-        """`held`: (slot, phrasing list) pairs whose phrasings this split's hard negatives must not borrow,
-        because the family that owns them is held out (see `generate.held_phrasings`)."""
-        self.held = held
+    def __init__(self, pools: Pools, split: str, domains: tuple[Domain, ...]) -> None:
         self.p = pools
         self.rng: random.Random = pools.rng
         self.split = split
@@ -254,10 +245,6 @@ class Builder:
     # ------------------------------------------------------------ helpers
     def t(self, items: tuple[str, ...]) -> str:
         return choose(self.rng, items, self.split)
-
-    def lent(self, d: Domain, *fields: str) -> tuple[str, ...]:
-        """A slot's own phrasings (`change`, `stop`, `neg`) that a hard negative may borrow (v2.11)."""
-        return tuple(t for f in fields if (d.slot, f) not in self.held for t in getattr(d, f))
 
     def glob(self) -> dict[str, str]:
         r = self.rng
@@ -424,8 +411,8 @@ class Builder:
             if group == "correct":
                 s = new_state(B, 0.3)
                 n = pre(CORRECT_PRE, s, B) if rng.random() < 0.6 else post(CORRECT_POST, s, B)
-                if d.kind == "multi" and B["old"] not in n:  # v2.11: a rendered text never holds "{old}"
-                    n = post(CORRECT_NOT, n, B)
+                if d.kind == "multi" and "{old}" not in n:
+                    n = post(CORRECT_POST[:0] + ("!, not {old}", " — not {old}", ", not {old} as noted"), n, B)
                 return [Built(e, n, SOON, label)]
             if group == "older":
                 s = new_state(B, 0.4)
@@ -511,17 +498,17 @@ class Builder:
                     so = self.other_subject(c, se)
                     ctx = B if rng.random() < 0.5 else A
                     x = rng.random()
-                    if (moved := self.lent(d, "change", "stop")) and x < 0.35:
-                        n = R(self.t(moved), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
-                    elif x < 0.5 and (plain := tuple(t for t in self.lent(d, "neg") if not _DISPUTE.search(t))):
+                    if (d.change or d.stop) and x < 0.35:
+                        n = R(self.t(d.change + d.stop), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
+                    elif x < 0.5 and (plain := tuple(t for t in d.neg if not _DISPUTE.search(t))):
                         n = R(rng.choice(plain), {**B, "old": A["v"]}, so)
                     else:
                         n = self.state(d, ctx, so, avoid=etpl)[0] if rng.random() < 0.5 else R(etpl, ctx, so)
                     return [Built(e, n, self.mixed(), label)]
                 ob = c.other_base or {**c.base}
                 octx = {**B, **ob} if rng.random() < 0.5 else {**A, **ob}
-                if (moved := self.lent(d, "change")) and rng.random() < 0.35:
-                    n = R(self.t(moved), {**B, **ob, "old": self.p.person().first}, sn)
+                if d.change and rng.random() < 0.35:
+                    n = R(self.t(d.change), {**B, **ob, "old": self.p.person().first}, sn)
                 else:
                     n = R(etpl, octx, sn) if rng.random() < 0.5 else self.state(d, octx, sn)[0]
                 if n == e:
@@ -535,10 +522,10 @@ class Builder:
                 oc.person = person
                 octx = {**self.glob(), **oc.a()}
                 x = rng.random()
-                if (moved := self.lent(od, "change", "stop")) and od.kind != "multi" and x < 0.3:
-                    n = R(self.t(moved), {**self.glob(), **oc.b()}, sn)
-                elif (denied := self.lent(od, "neg")) and x < 0.45:
-                    n = R(self.t(denied), {**self.glob(), **oc.b()}, sn)
+                if (od.change or od.stop) and od.kind != "multi" and x < 0.3:
+                    n = R(self.t(od.change + od.stop), {**self.glob(), **oc.b()}, sn)
+                elif od.neg and x < 0.45:
+                    n = R(self.t(od.neg), {**self.glob(), **oc.b()}, sn)
                 else:
                     n = self.state(od, octx, sn)[0]
                 if not d.person_subject and person is not None:
@@ -552,8 +539,8 @@ class Builder:
                 s = sn if d.person_subject or c.person is None else named(c.person, rng.choice(("first", "first", "full")))
                 octx = {**self.glob(), **oc.b()}
                 x = rng.random()
-                if (moved := self.lent(od, "change", "stop")) and od.kind != "multi" and x < 0.4:
-                    n = R(self.t(moved), octx, s)
+                if (od.change or od.stop) and od.kind != "multi" and x < 0.4:
+                    n = R(self.t(od.change + od.stop), octx, s)
                 elif x < 0.55 and od.kind != "multi":  # v2.5: a generic stop cue about the other slot's old value
                     st = self.state(od, octx, s)[0]
                     n = pre(STOP_PRE, st, octx) if rng.random() < 0.6 or "?" in st else post(STOP_POST, st, octx)

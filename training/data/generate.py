@@ -25,7 +25,7 @@ from writegate.training.data.build import GROUP_WEIGHT, Builder, groups, twin_ok
 from writegate.training.data.core import SPLITS, Domain
 from writegate.training.data.pools import make_pools
 
-GENERATOR_VERSION = "2.12.0"
+GENERATOR_VERSION = "2.8.0"
 LABELS: tuple[str, ...] = ("supersedes", "contradicts", "elaborates", "corroborates", "unrelated")
 MIN_WORDS, MAX_WORDS = 3, 45
 
@@ -38,34 +38,6 @@ def all_domains() -> tuple[Domain, ...]:
 def family_id(slot: str, label: str, group: str) -> str:
     """The template family id of a construction (twin families carry no label)."""
     return f"{slot}.twin" if group == "twin" else f"{slot}.{label}.{group}"
-
-
-# which family owns a slot's own phrasing list (for multi slots `stop` phrasings are `verb` changes)
-_OWNERS: dict[str, tuple[str, str]] = {"change": ("supersedes", "verb"), "stop": ("supersedes", "stop"),
-                                       "neg": ("contradicts", "deny")}
-
-
-def held_phrasings(split: str) -> frozenset[tuple[str, str]]:
-    """The (slot, phrasing list) pairs whose phrasings `split`'s hard negatives must not borrow.
-
-    Short domain lists (under 5) are shared by all splits, so when a slot's `supersedes.verb` or
-    `contradicts.deny` family is held out, its change or denial phrasings would reach train only inside
-    another subject's or another topic's news, i.e. as `unrelated` alone, and the held-out family's own
-    phrasing would be read as unrelated (2.8.0: "has never set foot in" 25 times in train, all
-    `countries_visited.unrelated.othersubj`). Dev and test borrow freely: their phrasings are their own.
-    """
-    if split != "train":
-        return frozenset()
-    table = family_splits()
-    held = set()
-    for d in all_domains():
-        for field, (label, group) in _OWNERS.items():
-            if field == "stop" and d.kind == "multi":
-                group = "verb"
-            fam = family_id(d.slot, label, group)
-            if fam in table and table[fam] != "train":
-                held.add((d.slot, field))
-    return frozenset(held)
 
 
 def _h(s: str) -> str:
@@ -132,8 +104,8 @@ def generate(n: int, seed: int) -> list[dict]:
     pools = make_pools(seed)
     rng = pools.rng
     doms = all_domains()
+    builders = {s: Builder(pools, s, doms) for s in SPLITS}
     splits = family_splits()
-    builders = {s: Builder(pools, s, doms, held_phrasings(s)) for s in SPLITS}
     choices = _choices()
     # per label, domains first (uniform), then that domain's groups (uniform)
     by_dom: dict[str, dict[str, list[str]]] = {}
