@@ -420,6 +420,20 @@ def test_token_masking_rejects_a_probability_out_of_range(p: float) -> None:
         TokenMasking(p, 4, [0], seed=1)
 
 
+def test_token_masking_needs_a_tokenizer_with_a_mask_token() -> None:
+    from types import SimpleNamespace
+
+    from writegate.normalizer.errors import InputError
+    from writegate.training.token_mask import TokenMasking
+
+    tok = SimpleNamespace(mask_token_id=None, all_special_ids=[0, 1], name_or_path="/models/gpt-ish")
+    with pytest.raises(InputError, match="token_mask: the tokenizer '/models/gpt-ish' has no mask token; train "
+                                         "without --token-mask"):
+        TokenMasking.for_tokenizer(0.1, tok, seed=1)
+    masking = TokenMasking.for_tokenizer(0.1, SimpleNamespace(mask_token_id=7, all_special_ids=[1, 0], name_or_path=""), 1)
+    assert masking.mask_id == 7 and masking.keep.tolist() == [0, 1]
+
+
 def test_train_with_token_masking_records_it_on_the_card(tiny_model_dir: Path, tmp_path: Path) -> None:
     data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
     out = tmp_path / "model"

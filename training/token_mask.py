@@ -38,6 +38,20 @@ class TokenMasking:
         self.keep = torch.tensor(sorted(set(keep_ids)), dtype=torch.long)
         self.gen = torch.Generator().manual_seed(seed)
 
+    @classmethod
+    def for_tokenizer(cls, p: float, tokenizer: Any, seed: int) -> TokenMasking:
+        """Masking with `tokenizer`'s [MASK] id, keeping its special tokens.
+
+        Raises:
+            InputError: the tokenizer has no mask token (a base model that was not pre-trained with one).
+        """
+        from writegate.normalizer.errors import InputError
+
+        if tokenizer.mask_token_id is None:
+            raise InputError("token_mask", f"the tokenizer {tokenizer.name_or_path!r} has no mask token; "
+                                           "train without --token-mask")
+        return cls(p, tokenizer.mask_token_id, tokenizer.all_special_ids, seed)
+
     def mask(self, input_ids: Any) -> Any:
         """`input_ids` (a LongTensor) with each ordinary token replaced by [MASK] with probability p."""
         import torch

@@ -317,9 +317,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     if p.token_mask > 0:
         from writegate.training.token_mask import TokenMasking
 
-        if hf_tok.mask_token_id is None:
-            raise InputError("token_mask", f"the tokenizer of {src} has no mask token; train without --token-mask")
-        masking = TokenMasking(p.token_mask, hf_tok.mask_token_id, hf_tok.all_special_ids, p.seed).attach(model)
+        masking = TokenMasking.for_tokenizer(p.token_mask, hf_tok, p.seed).attach(model)
     work = cfg.work_dir or Path(tempfile.mkdtemp(prefix="writegate-train-"))
     use_cuda = torch.cuda.is_available()
     args = TrainingArguments(
