@@ -150,7 +150,7 @@ def common_starts(lists: Sequence[Sequence[str]]) -> frozenset[str]:
     out: set[str] = set()
     for items in lists:
         for t in items:
-            w = t.lstrip("!").split(" ", 1)[0]
+            w = t.lstrip(WAVE + "!").split(" ", 1)[0]
             if _WORD.match(w) and w.lower().strip(",:") not in _PROPER:
                 out.add(w.lower().strip(",:"))
     return frozenset(out)
@@ -214,23 +214,38 @@ def _rank(s: str) -> str:
     return hashlib.md5(s.encode()).hexdigest()
 
 
-def partition(items: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """Assign each phrasing to one split by a stable hash; lists under 5 are shared by all splits.
+WAVE = "~"  # marks a phrasing added by a widening (generator 2.13.0); see `partition`
 
-    A leading "!" pins an item to train (the canonical cue words labels.md names); it is
-    stripped from the returned text.
-    """
+
+def _split_by_rank(items: Sequence[str], shared_under: bool) -> dict[str, tuple[str, ...]]:
     pinned = [x[1:] for x in items if x.startswith("!")]
     free = sorted((x for x in items if not x.startswith("!")), key=_rank)
     if len(items) < 5:
         allx = tuple(pinned + free)
-        return {s: allx for s in SPLITS}
+        return {s: allx if shared_under or s == "train" else () for s in SPLITS}
     k = max(1, len(items) // 10)
     return {
         "test": tuple(free[:k]),
         "dev": tuple(free[k : 2 * k]),
         "train": tuple(pinned + free[2 * k :]),
     }
+
+
+def partition(items: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Assign each phrasing to one split by a stable hash; lists under 5 are shared by all splits.
+
+    A leading "!" pins an item to train (the canonical cue words labels.md names); it is
+    stripped from the returned text. Items with a leading "~" (a later widening of the list) are
+    partitioned among themselves, the same way, so adding them moves no older item to another
+    split; a widening of under 5 items goes to train only.
+    """
+    older = [x for x in items if not x.startswith(WAVE)]
+    wave = [x[len(WAVE):] for x in items if x.startswith(WAVE)]
+    out = _split_by_rank(older, shared_under=True)
+    if wave:
+        more = _split_by_rank(wave, shared_under=False)
+        out = {s: out[s] + more[s] for s in SPLITS}
+    return out
 
 
 _PART_CACHE: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
