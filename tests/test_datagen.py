@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from writegate.classifier.labels import LABELS
 from writegate.training.data import generate as gen
-from writegate.training.data.core import conj, partition, render, user
+from writegate.training.data.core import bare, conj, partition, render, user
 from writegate.training.data.pools import Person
 
 N = 6000  # large enough that per-label rates (~1,200 pairs each) are not sampling noise
@@ -288,7 +288,7 @@ def test_typo_touches_only_common_words() -> None:
 def test_surface_shapes_spread_over_labels(pairs: list[dict]) -> None:
     from writegate.training.data.augment import FRAME_PRE, SHAPE_PRE
 
-    starts = tuple(x.lstrip("!~").split("{")[0].strip().lower() for x in FRAME_PRE + SHAPE_PRE if len(x.split("{")[0].strip()) > 2)
+    starts = tuple(bare(x).split("{")[0].strip().lower() for x in FRAME_PRE + SHAPE_PRE if len(x.split("{")[0].strip()) > 2)
     rates = {}
     for label in LABELS:
         rows = [p for p in pairs if p["label"] == label]
@@ -340,7 +340,7 @@ def test_corroborates_paraphrase_adds_no_template_key() -> None:
         c = d.sample(b.p)
         subj = user(c.person or b.p.person(), "User")
         for etpl in d.state:
-            etpl = etpl.lstrip("!~")
+            etpl = bare(etpl)
             known = set(_KEY.findall(etpl)) | {"S", "P", "O", "pr", "pp", "po"}
             extra = {k: "@@EXTRA@@" for t in d.state for k in _KEY.findall(t) if k not in known}
             ctx = {**b.glob(), **c.a(), **extra}
@@ -368,7 +368,7 @@ def test_reason_pairs_always_add_a_detail(big: list[dict]) -> None:
     from writegate.training.data.build import REASON_POST
 
     # each REASON_POST phrasing as a regex: its fixed words, any value where a {key} was
-    patterns = [re.compile(".*".join(re.escape(w) for w in re.split(r"\{\w+\}", t.lstrip("!~").strip(" ,—(")) if w.strip()),
+    patterns = [re.compile(".*".join(re.escape(w) for w in re.split(r"\{\w+\}", bare(t).strip(" ,—(")) if w.strip()),
                            re.IGNORECASE) for t in REASON_POST]
     rows = [p for p in big if p["family"].endswith(".elaborates.reason")]
     assert len(rows) > 50
@@ -425,7 +425,7 @@ def test_meeting_time_change_is_never_the_same_time_in_another_format() -> None:
 
 def _cue_regex(items: tuple[str, ...]) -> re.Pattern[str]:
     """Matches any rendered phrasing of `items` (the {old} value as a wildcard)."""
-    alts = [re.escape(x.lstrip("!~").strip(" ;,.:—-")).replace(re.escape("{old}"), r".+?") for x in items]
+    alts = [re.escape(bare(x).strip(" ;,.:—-")).replace(re.escape("{old}"), r".+?") for x in items]
     return re.compile("|".join(f"(?:{a})" for a in alts if a), re.IGNORECASE)
 
 

@@ -16,6 +16,12 @@ from dataclasses import dataclass, field
 from writegate.training.data.pools import Person, Pools
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
+WAVE = "~"  # marks a phrasing added by a widening of its list (generator 2.13.0); see `partition`
+
+
+def bare(item: str) -> str:
+    """A phrasing list item without its split markers ("!" pinned to train, "~" a later widening)."""
+    return item.lstrip(WAVE + "!")
 
 _IRREGULAR: dict[str, tuple[str, str]] = {
     "be": ("is", "am"),
@@ -150,7 +156,7 @@ def common_starts(lists: Sequence[Sequence[str]]) -> frozenset[str]:
     out: set[str] = set()
     for items in lists:
         for t in items:
-            w = t.lstrip(WAVE + "!").split(" ", 1)[0]
+            w = bare(t).split(" ", 1)[0]
             if _WORD.match(w) and w.lower().strip(",:") not in _PROPER:
                 out.add(w.lower().strip(",:"))
     return frozenset(out)
@@ -212,9 +218,6 @@ class Ctx:
 
 def _rank(s: str) -> str:
     return hashlib.md5(s.encode()).hexdigest()
-
-
-WAVE = "~"  # marks a phrasing added by a widening (generator 2.13.0); see `partition`
 
 
 def _split_by_rank(items: Sequence[str], shared_under: bool) -> dict[str, tuple[str, ...]]:
