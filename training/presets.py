@@ -122,7 +122,7 @@ maximum, so a run that matches it on the generated splits is expected to score l
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 
 class Preset(BaseModel):
@@ -154,6 +154,18 @@ class Preset(BaseModel):
     token_mask: float = Field(default=0.0, ge=0, lt=0.5, description=(
         "Probability that one ordinary token of a training batch is replaced by [MASK] (training/token_mask.py); "
         "0 = off."))
+    soup: tuple[int, ...] = Field(default=(), description=(
+        "Data seeds of further runs whose weights are averaged with this one's (training/soup.py): the same "
+        "recipe and `seed` over other orders of the same pairs; () = a single run."))
+
+    @field_validator("soup")
+    @classmethod
+    def _members_differ(cls, soup: tuple[int, ...], info: ValidationInfo) -> tuple[int, ...]:
+        orders = [info.data.get("data_seed"), *soup]
+        if len(set(orders)) != len(orders):
+            raise ValueError(f"every member needs its own data seed, different from data_seed "
+                             f"({info.data.get('data_seed')}) and from each other")
+        return soup
 
 
 PRESETS: dict[str, Preset] = {

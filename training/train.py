@@ -288,11 +288,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     save_tokenizer(src, out)
     encoder = features.PairEncoder.from_file(out / modeldir.TOKENIZER, p.max_length)
 
-    if p.data_seed is not None:  # another data order, same initialisation (seed)
-        train_ex = list(train_ex)
-        random.Random(p.data_seed).shuffle(train_ex)
-
-    # 4. encode
+    # 4. encode (once: a member's data order is a permutation of these rows)
     from rich.progress import Progress
 
     with Progress(console=console, transient=True) as prog:
@@ -303,88 +299,159 @@ def train(cfg: TrainConfig) -> TrainResult:
     sub_idx = sorted(rng.sample(range(len(dev_ds)), min(p.dev_subsample, len(dev_ds))))
     dev_sub = PairDataset([dev_ds.rows[i] for i in sub_idx])
 
-    from transformers import (AutoModelForSequenceClassification, AutoTokenizer, DataCollatorWithPadding,
-                              EarlyStoppingCallback, Trainer, TrainingArguments)
+    from transformers import AutoTokenizer
 
-    model = AutoModelForSequenceClassification.from_pretrained(
-        str(src), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=dict(LABEL2ID),
-        dtype=torch.float32, local_files_only=True, ignore_mismatched_sizes=cfg.init is None,
-    )
-    if p.freeze_word_embeddings:
-        model.get_input_embeddings().weight.requires_grad_(False)
     hf_tok = AutoTokenizer.from_pretrained(str(out), local_files_only=True)
-    masking = None
-    if p.token_mask > 0:
-        from writegate.training.token_mask import TokenMasking
-
-        masking = TokenMasking.for_tokenizer(p.token_mask, hf_tok, p.seed).attach(model)
     work = cfg.work_dir or Path(tempfile.mkdtemp(prefix="writegate-train-"))
-    use_cuda = torch.cuda.is_available()
-    args = TrainingArguments(
-        output_dir=str(work / "checkpoints"),
-        per_device_train_batch_size=p.batch_size,
-        per_device_eval_batch_size=64,
-        num_train_epochs=p.epochs,
-        max_steps=p.max_steps,
-        learning_rate=p.lr,
-        warmup_steps=p.warmup,
-        weight_decay=p.weight_decay,
-        label_smoothing_factor=p.label_smoothing,
-        eval_strategy="steps",
-        eval_steps=p.eval_steps,
-        save_strategy="steps",
-        save_steps=p.eval_steps,
-        save_total_limit=2,
-        save_only_model=True,
-        load_best_model_at_end=True,
-        metric_for_best_model="macro_f1",
-        greater_is_better=True,
-        logging_steps=max(1, min(20, p.eval_steps)),
-        seed=p.seed,
-        data_seed=p.seed,
-        train_sampling_strategy="group_by_length",
-        report_to=[],
-        disable_tqdm=True,
-        dataloader_num_workers=0,
-        use_cpu=not use_cuda,
-        bf16=use_cuda and torch.cuda.is_bf16_supported(),
-    )
-    from transformers.trainer_callback import PrinterCallback
-
-    trainer = Trainer(
-        model=model,
-        args=args,
-        train_dataset=train_ds,
-        eval_dataset=dev_sub,
-        data_collator=DataCollatorWithPadding(hf_tok),
-        compute_metrics=_metrics_fn,
-        callbacks=[EarlyStoppingCallback(early_stopping_patience=p.patience), _rich_callback(cfg.quiet)],
-    )
-    trainer.remove_callback(PrinterCallback)  # the rich callback reports instead
-    t_train = time.monotonic()
-    state = trainer.train()
-    train_seconds = time.monotonic() - t_train
-    if masking is not None:
-        masking.remove()
+    fitter = _Fitter(cfg=cfg, src=src, hf_tok=hf_tok, train_rows=train_ds.rows, dev_sub=dev_sub, work=work)
+    if p.soup:
+        trainer, members = _fit_soup(fitter, console)
+    else:
+        trainer, member = fitter.fit(0, p.data_seed)
+        members = [member]
+    train_seconds = sum(m.train_seconds for m in members)
+    steps = sum(m.steps for m in members)
 
     # 5–8. calibrate, save, export, evaluate, document (training/package.py)
     from writegate.training.model_card import training_provenance
 
-    device = "cuda" if use_cuda else f"cpu ({threads} threads)"
+    device = "cuda" if fitter.use_cuda else f"cpu ({threads} threads)"
     dev_logits = predict_in_order(trainer, dev_ds)  # the full dev split, in file order
     done = package(trainer.model, dev_logits, PackageInputs(
         out=out, name=cfg.name, version=cfg.version, max_length=p.max_length, fusion=cfg.fusion, threads=threads,
         dev=dev_ex, test=test_ex, dev_pairs=dev_pairs,
-        provenance=training_provenance(cfg, n_train=len(train_ex), n_dev=len(dev_ex), steps=state.global_step,
-                                       train_seconds=train_seconds, device=device),
-        metrics={"train.seconds": round(train_seconds, 1), "train.steps": float(state.global_step),
-                 "train.pairs": float(len(train_ex))},
+        provenance=training_provenance(cfg, n_train=len(train_ex), n_dev=len(dev_ex), members=members,
+                                       device=device),
+        metrics={"train.seconds": round(train_seconds, 1), "train.steps": float(steps),
+                 "train.pairs": float(len(train_ex)), "train.members": float(len(members))},
         started=t0, drop_fp32_onnx=cfg.drop_fp32_onnx, quiet=cfg.quiet))
     if cfg.work_dir is None:
         shutil.rmtree(work, ignore_errors=True)
-    return TrainResult(out=out, steps=state.global_step, train_seconds=train_seconds, total_seconds=done.total_seconds,
+    return TrainResult(out=out, steps=steps, train_seconds=train_seconds, total_seconds=done.total_seconds,
                        temperature=done.temperature, ece_before=done.ece_before, ece_after=done.ece_after,
                        fusion=done.fusion, metrics=done.metrics)
+
+
+class _Fitter:
+    """Fine-tunes one member: the preset's recipe and initialisation (`seed`) over one order of the train rows."""
+
+    def __init__(self, *, cfg: TrainConfig, src: Path, hf_tok: Any, train_rows: list[dict[str, Any]],
+                 dev_sub: PairDataset, work: Path) -> None:
+        import torch
+
+        self.cfg, self.src, self.hf_tok, self.train_rows, self.dev_sub, self.work = cfg, src, hf_tok, train_rows, dev_sub, work
+        self.use_cuda = torch.cuda.is_available()
+
+    def trainer(self, index: int, data_seed: int | None) -> Any:
+        """A Trainer over a freshly initialised model (seeded: every member starts from the same weights)."""
+        import torch
+        from transformers import (AutoModelForSequenceClassification, DataCollatorWithPadding,
+                                  EarlyStoppingCallback, Trainer, TrainingArguments)
+        from transformers.trainer_callback import PrinterCallback
+
+        cfg, p = self.cfg, self.cfg.preset
+        rows = list(self.train_rows)
+        if data_seed is not None:  # another data order, same initialisation (seed)
+            random.Random(data_seed).shuffle(rows)
+        _seed_everything(p.seed)
+        model = AutoModelForSequenceClassification.from_pretrained(
+            str(self.src), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=dict(LABEL2ID),
+            dtype=torch.float32, local_files_only=True, ignore_mismatched_sizes=cfg.init is None,
+        )
+        if p.freeze_word_embeddings:
+            model.get_input_embeddings().weight.requires_grad_(False)
+        args = TrainingArguments(
+            output_dir=str(self.work / "checkpoints" / str(index) if p.soup else self.work / "checkpoints"),
+            per_device_train_batch_size=p.batch_size,
+            per_device_eval_batch_size=64,
+            num_train_epochs=p.epochs,
+            max_steps=p.max_steps,
+            learning_rate=p.lr,
+            warmup_steps=p.warmup,
+            weight_decay=p.weight_decay,
+            label_smoothing_factor=p.label_smoothing,
+            eval_strategy="steps",
+            eval_steps=p.eval_steps,
+            save_strategy="steps",
+            save_steps=p.eval_steps,
+            save_total_limit=2,
+            save_only_model=True,
+            load_best_model_at_end=True,
+            metric_for_best_model="macro_f1",
+            greater_is_better=True,
+            logging_steps=max(1, min(20, p.eval_steps)),
+            seed=p.seed,
+            data_seed=p.seed,
+            train_sampling_strategy="group_by_length",
+            report_to=[],
+            disable_tqdm=True,
+            dataloader_num_workers=0,
+            use_cpu=not self.use_cuda,
+            bf16=self.use_cuda and torch.cuda.is_bf16_supported(),
+        )
+        trainer = Trainer(
+            model=model,
+            args=args,
+            train_dataset=PairDataset(rows),
+            eval_dataset=self.dev_sub,
+            data_collator=DataCollatorWithPadding(self.hf_tok),
+            compute_metrics=_metrics_fn,
+            callbacks=[EarlyStoppingCallback(early_stopping_patience=p.patience), _rich_callback(cfg.quiet)],
+        )
+        trainer.remove_callback(PrinterCallback)  # the rich callback reports instead
+        return trainer
+
+    def fit(self, index: int, data_seed: int | None) -> tuple[Any, Any]:
+        """Train member `index`; returns its Trainer (holding the best checkpoint's model) and its MemberRecord."""
+        from writegate.training.soup import MemberRecord
+
+        p = self.cfg.preset
+        trainer = self.trainer(index, data_seed)
+        masking = None
+        if p.token_mask > 0:
+            from writegate.training.token_mask import TokenMasking
+
+            masking = TokenMasking.for_tokenizer(p.token_mask, self.hf_tok, p.seed).attach(trainer.model)
+        t_train = time.monotonic()
+        state = trainer.train()
+        seconds = time.monotonic() - t_train
+        if masking is not None:
+            masking.remove()
+        return trainer, MemberRecord(fingerprint="", data_seed=data_seed, steps=state.global_step, train_seconds=seconds)
+
+
+def _order(data_seed: int | None) -> str:
+    return "file order" if data_seed is None else f"data seed {data_seed}"
+
+
+def _fit_soup(fitter: _Fitter, console: Any) -> tuple[Any, list[Any]]:
+    """Train (or reuse from the work dir) every member, average their weights (training/soup.py).
+
+    Returns a Trainer whose model holds the averaged weights, and the members' records.
+    """
+    from writegate.training import soup
+
+    p = fitter.cfg.preset
+    weights = next(fitter.src / n for n in ("model.safetensors", "pytorch_model.bin") if (fitter.src / n).is_file())
+    states, records = [], []
+    for index, data_seed in enumerate([p.data_seed, *p.soup]):
+        where = soup.member_dir(fitter.work, index)
+        key = soup.fingerprint(p, data_seed, fitter.train_rows, fitter.dev_sub.rows, weights)
+        found = soup.load_member(where, key)
+        if found is None:
+            console.print(f"member {index + 1}/{len(p.soup) + 1}: {_order(data_seed)}")
+            trainer, record = fitter.fit(index, data_seed)
+            record = record.model_copy(update={"fingerprint": key})
+            state = {k: v.detach().cpu() for k, v in trainer.model.state_dict().items()}
+            soup.save_member(where, state, record)
+        else:
+            state, record = found
+            console.print(f"member {index + 1}/{len(p.soup) + 1}: {_order(data_seed)}, reused from {where}")
+        states.append(state)
+        records.append(record)
+    trainer = fitter.trainer(0, p.data_seed)  # its model is replaced by the average below
+    trainer.model.load_state_dict(soup.average_state_dicts(states))
+    return trainer, records
 
 
 def command_line() -> str:

@@ -44,6 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int)
     p.add_argument("--data-seed", type=int,
                    help="shuffle the training pairs with this seed (same initialisation as --seed, another data order)")
+    p.add_argument("--soup", type=int, nargs="*", metavar="DATA_SEED",
+                   help="average the weights of further runs with these data seeds (same --seed; one run's time each); "
+                        "--soup alone: a single run (the default preset averages two, see training/presets.py)")
     p.add_argument("--freeze-word-embeddings", action=argparse.BooleanOptionalAction, default=None,
                    help="keep the base model's word embeddings fixed (off in every preset; see training/presets.py)")
     p.add_argument("--token-mask", type=float,
@@ -97,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
     preset = get_preset(args.preset) if args.preset else Preset()
     overrides = {"epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr, "max_steps": args.max_steps,
                  "eval_steps": args.eval_steps, "seed": args.seed, "data_seed": args.data_seed, "label_smoothing": args.label_smoothing,
-                 "freeze_word_embeddings": args.freeze_word_embeddings, "token_mask": args.token_mask}
+                 "freeze_word_embeddings": args.freeze_word_embeddings, "token_mask": args.token_mask,
+                 "soup": tuple(args.soup) if args.soup is not None else None}
     preset = _with_overrides(preset, {k: v for k, v in overrides.items() if v is not None})
     data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
     drop_fp32 = args.drop_fp32_onnx or (args.data is None and args.preset == "default")
