@@ -94,7 +94,7 @@ def test_int8_can_keep_ffn_outputs_fp32(tiny_model_dir: Path, tmp_path: Path) ->
     ("argv", "message"),
     [
         pytest.param(["--smooth-alpha", "1.5"], "--smooth-alpha: must be in [0, 1], got 1.5", id="alpha-too-big"),
-        pytest.param(["--smooth-alpha", "x"], "--smooth-alpha: must be a number in [0, 1], got 'x'", id="alpha-not-a-number"),
+        pytest.param(["--smooth-alpha", "x"], "--smooth-alpha: must be auto or a number in [0, 1], got 'x'", id="alpha-not-a-number"),
         pytest.param(["--smooth-alpha", "0.5", "--no-smooth"], "not allowed with argument", id="both-flags"),
     ],
 )

@@ -88,3 +88,27 @@ def test_onnx_export_leaves_the_model_in_eval_mode(tiny_model_dir: Path, tmp_pat
     model = load_torch_fp32(tiny_model_dir)
     trace_to_onnx(model, tmp_path / "m.onnx")
     assert not model.training  # a fresh wrapper is in training mode and export restores it, dropout included
+
+
+def test_auto_alpha_keeps_the_candidate_that_agrees_best_with_fp32(tiny_model_dir: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from writegate.training import export
+
+    scores = {0.7: 0.91, 0.75: 0.95, 0.8: 0.97, 0.85: 0.97, 0.9: 0.96}  # a tie at the top: nearest to 0.75 wins
+    monkeypatch.setattr(export, "_selection_agreement", lambda model, model_dir, candidates: {a: scores[a] for a in candidates})
+    auto = export.export_onnx(tiny_model_dir, tmp_path / "auto")
+    assert auto.smooth_alpha == 0.8 and auto.alpha_agreement == scores
+    assert "SmoothQuant α 0.8, chosen by int8 agreement with fp32 on 2048 generated pairs (0.7 91.00%" in auto.describe()
+    fixed = export.export_onnx(tiny_model_dir, tmp_path / "fixed", smooth_alpha=0.8)
+    assert fixed.smooth_alpha == 0.8 and fixed.alpha_agreement == {}
+    assert (tmp_path / "auto" / "model.int8.onnx").read_bytes() == (tmp_path / "fixed" / "model.int8.onnx").read_bytes()
+    assert export.export_onnx(tiny_model_dir, tmp_path / "plain", smooth_alpha=None).describe() == "plain int8 (no SmoothQuant)"
+
+
+def test_auto_alpha_measures_every_candidate_on_generated_pairs(tiny_model_dir: Path, tmp_path: Path) -> None:
+    from writegate.training import export
+
+    auto = export.export_onnx(tiny_model_dir, tmp_path / "auto")
+    assert sorted(auto.alpha_agreement) == list(export.SMOOTH_ALPHAS)
+    assert all(0.0 <= v <= 1.0 for v in auto.alpha_agreement.values())
+    assert auto.alpha_agreement[auto.smooth_alpha] == max(auto.alpha_agreement.values())

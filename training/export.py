@@ -6,13 +6,14 @@ sequence axes on torch 2.13 without extra dependencies, and its graphs quantize 
 
 from __future__ import annotations
 
+import copy
 import logging
 import shutil
 import tempfile
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -22,10 +23,35 @@ from writegate.classifier.backends.base import Batch
 from writegate.normalizer.errors import InputError
 
 OPSET = 17
-DEFAULT_SMOOTH_ALPHA = 0.75  # SmoothQuant strength for the int8 export (measured: training/smoothquant.py)
+DEFAULT_SMOOTH_ALPHA = 0.75  # SmoothQuant strength when not chosen per model (measured: training/smoothquant.py)
+# `smooth_alpha="auto"` exports int8 at each of these and keeps the one whose labels agree best with torch fp32
+# on SELECTION_PAIRS generated pairs (another seed than the calibration pairs; never a test split).
+SMOOTH_ALPHAS: tuple[float, ...] = (0.7, 0.75, 0.8, 0.85, 0.9)
+SELECTION_PAIRS = 2048
+SELECTION_SEED = 11
+SmoothAlpha = float | Literal["auto"] | None
 INPUTS: tuple[str, ...] = ("input_ids", "attention_mask", "token_type_ids")
 COPY_FILES: tuple[str, ...] = (*modeldir.TOKENIZER_FILES, modeldir.CONFIG, modeldir.SAFETENSORS, modeldir.META_FILE,
                                modeldir.MODEL_CARD)
+
+
+class Exported(BaseModel):
+    """What `export_onnx` wrote and how it smoothed the int8 graph."""
+
+    paths: list[Path] = Field(description="The ONNX files written (fp32, then int8).")
+    smooth_alpha: float | None = Field(default=None, description="SmoothQuant α of the int8 graph; None = plain.")
+    alpha_agreement: dict[float, float] = Field(default_factory=dict, description=(
+        "With smooth_alpha='auto': each candidate α's int8 argmax agreement with torch fp32 on the selection pairs."))
+
+    def describe(self) -> str:
+        """One line for logs and the model card."""
+        if self.smooth_alpha is None:
+            return "plain int8 (no SmoothQuant)"
+        if not self.alpha_agreement:
+            return f"SmoothQuant α {self.smooth_alpha:g}"
+        tried = ", ".join(f"{a:g} {v:.2%}" for a, v in sorted(self.alpha_agreement.items()))
+        return (f"SmoothQuant α {self.smooth_alpha:g}, chosen by int8 agreement with fp32 on {SELECTION_PAIRS} "
+                f"generated pairs ({tried})")
 
 
 class Parity(BaseModel):
@@ -60,18 +86,16 @@ def export_onnx(
     *,
     quantize: bool = True,
     fp32_ffn_out: bool = False,
-    smooth_alpha: float | None = DEFAULT_SMOOTH_ALPHA,
-) -> list[Path]:
+    smooth_alpha: SmoothAlpha = "auto",
+) -> Exported:
     """Export `model_dir`'s torch weights to ONNX fp32 (and int8) in `out_dir` (default: in place).
 
-    The int8 model is quantized from a SmoothQuant-ed copy of the fp32 graph (`smooth_alpha`,
-    None = plain; see `writegate.training.smoothquant`); `model.onnx` itself stays plain.
+    The int8 model is quantized from a SmoothQuant-ed copy of the fp32 graph (`smooth_alpha`: a strength,
+    "auto" = the best of SMOOTH_ALPHAS by agreement with torch fp32 on generated pairs, None = plain;
+    see `writegate.training.smoothquant`); `model.onnx` itself stays plain.
     `fp32_ffn_out` keeps the FFN output projections unquantized (see `quantize_int8`).
     Files the runtime needs (tokenizer, config, writegate.json, weights, card) are copied into a
     different `out_dir`.
-
-    Returns:
-        The written ONNX paths.
 
     Raises:
         InputError: a needed file is missing (the tokenizer too, for SmoothQuant's calibration).
@@ -83,21 +107,44 @@ def export_onnx(
     out.mkdir(parents=True, exist_ok=True)
     model = load_torch_fp32(model_dir)
     fp32 = trace_to_onnx(model, out / modeldir.ONNX_FP32)
-    written = [fp32]
+    result = Exported(paths=[fp32])
     if quantize:
         int8 = out / modeldir.ONNX_INT8
         if smooth_alpha is None:
-            written.append(quantize_int8(fp32, int8, fp32_ffn_out=fp32_ffn_out))
+            result.paths.append(quantize_int8(fp32, int8, fp32_ffn_out=fp32_ffn_out))
         else:
+            alphas = SMOOTH_ALPHAS if smooth_alpha == "auto" else (float(smooth_alpha),)
             with tempfile.TemporaryDirectory(prefix="writegate-smooth-") as tmp:
-                smoothed = trace_to_onnx(smoothed_model(model, model_dir, smooth_alpha), Path(tmp) / "smoothed.onnx")
-                written.append(quantize_int8(smoothed, int8, fp32_ffn_out=fp32_ffn_out))
+                candidates = {a: quantize_int8(trace_to_onnx(smoothed_model(copy.deepcopy(model), model_dir, a),
+                                                             Path(tmp) / f"smoothed-{a}.onnx"),
+                                               Path(tmp) / f"int8-{a}.onnx", fp32_ffn_out=fp32_ffn_out)
+                              for a in alphas}
+                agreement = _selection_agreement(model, model_dir, candidates) if len(alphas) > 1 else {}
+                # best agreement; ties go to the α nearest the measured default
+                best = max(alphas, key=lambda a: (agreement.get(a, 0.0), -abs(a - DEFAULT_SMOOTH_ALPHA)))
+                shutil.copyfile(candidates[best], int8)
+            result = Exported(paths=[fp32, int8], smooth_alpha=best, alpha_agreement=agreement)
     if out.resolve() != model_dir.resolve():
         for name in COPY_FILES:
             src = model_dir / name
             if src.is_file():
                 shutil.copy2(src, out / name)
-    return written
+    return result
+
+
+def _selection_agreement(model: Any, model_dir: Path, candidates: dict[float, Path]) -> dict[float, float]:
+    """Each candidate int8 graph's argmax agreement with torch fp32 `model` on the selection pairs."""
+    from writegate.classifier.backends.onnx import OnnxBackend
+    from writegate.training import smoothquant
+
+    batches = smoothquant.calibration_batches(model_dir, SELECTION_PAIRS, seed=SELECTION_SEED)
+    reference = [torch_logits(model, b).argmax(1) for b in batches]
+    n = sum(b.size for b in batches)
+    out: dict[float, float] = {}
+    for alpha, path in candidates.items():
+        backend = OnnxBackend(path)
+        out[alpha] = sum(int(np.sum(backend.run(b).argmax(1) == ref)) for b, ref in zip(batches, reference, strict=True)) / n
+    return out
 
 
 def smoothed_model(model: Any, model_dir: Path, alpha: float) -> Any:

@@ -27,6 +27,7 @@ class CardInputs(BaseModel):
     total_seconds: float
     ece_before: float
     ece_after: float
+    int8_export: str = ""  # how the int8 graph was made (Exported.describe())
 
 
 def sha256_file(path: Path) -> str:
@@ -98,7 +99,8 @@ def render_card(inp: CardInputs) -> str:
         f"- whole run (including evaluation and export): {_fmt_minutes(inp.total_seconds)}",
         f"- calibration: temperature {meta.temperature:.3f} fitted on dev by NLL; ECE {inp.ece_before:.4f} → {inp.ece_after:.4f}",
         f"- export: ONNX fp32 max |Δlogit| vs torch {inp.parity.fp32_max_abs_diff:.2e}; int8 argmax agreement "
-        f"{(inp.parity.int8_argmax_agreement or 0):.2%} on {inp.parity.n} pairs",
+        f"{(inp.parity.int8_argmax_agreement or 0):.2%} on {inp.parity.n} pairs"
+        + (f"; int8 from {inp.int8_export}" if inp.int8_export else ""),
         f"- fusion with structure: {'on' if meta.fusion else 'off'} (chosen on the dev split: "
         f"{'kept' if meta.fusion else 'dropped'} by macro-F1)",
         "",

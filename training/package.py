@@ -130,7 +130,7 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
                               max_length=inp.max_length, labels=list(LABELS), temperature=round(temperature, 6),
                               fusion=inp.fusion != "off", metrics={})
     modeldir.write_meta(out, meta)
-    export_onnx(out)
+    exported = export_onnx(out)
 
     # 3. evaluate the served model (int8 ONNX)
     clf = Classifier.load(out, "onnx", threads=inp.threads)
@@ -145,7 +145,8 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
     metrics: dict[str, float] = {"dev.temperature": round(temperature, 4), "dev.ece_before": round(ece_before, 4),
                                  "dev.ece_after": round(ece_after, 4), **inp.metrics,
                                  "export.fp32_max_abs_diff": float(f"{par.fp32_max_abs_diff:.3g}"),
-                                 "export.int8_argmax_agreement": round(par.int8_argmax_agreement or 0.0, 4)}
+                                 "export.int8_argmax_agreement": round(par.int8_argmax_agreement or 0.0, 4),
+                                 **({"export.smooth_alpha": exported.smooth_alpha} if exported.smooth_alpha is not None else {})}
     for ev in evals.values():
         metrics |= ev.flat(fusion)
     meta = meta.model_copy(update={"fusion": fusion, "metrics": metrics})
@@ -154,7 +155,8 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
     # 4. model card
     total = time.monotonic() - inp.started
     write_card(out, CardInputs(meta=meta, provenance=inp.provenance, evaluations=list(evals.values()), parity=par,
-                               total_seconds=total, ece_before=ece_before, ece_after=ece_after))
+                               total_seconds=total, ece_before=ece_before, ece_after=ece_after,
+                               int8_export=exported.describe()))
     if inp.drop_fp32_onnx:  # keeps models/ small: int8 for onnx serving, fp16 safetensors for torch/--init
         (out / modeldir.ONNX_FP32).unlink(missing_ok=True)
     for ev in evals.values():

@@ -12,18 +12,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None, help="output directory (default: in place)")
     p.add_argument("--no-int8", action="store_true", help="skip the int8 quantization")
     smooth = p.add_mutually_exclusive_group()
-    smooth.add_argument("--smooth-alpha", type=_alpha, default=None,
-                        help="SmoothQuant strength for the int8 graph, 0..1 (default 0.75; see training/smoothquant.py)")
+    smooth.add_argument("--smooth-alpha", type=_alpha, default="auto",
+                        help="SmoothQuant strength for the int8 graph, 0..1, or auto (default: the best of 0.7-0.9 by "
+                             "int8 agreement with fp32 on generated pairs; see training/smoothquant.py)")
     smooth.add_argument("--no-smooth", action="store_true", help="quantize the plain fp32 graph (no SmoothQuant)")
     p.add_argument("--int8-fp32-ffn", action="store_true",
                    help="keep the FFN output projections in fp32 (closer to fp32, ~20%% slower, +11 MB)")
 
 
-def _alpha(raw: str) -> float:
+def _alpha(raw: str) -> float | str:
+    if raw == "auto":
+        return raw
     try:
         value = float(raw)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number in [0, 1], got {raw!r}") from None
+        raise argparse.ArgumentTypeError(f"must be auto or a number in [0, 1], got {raw!r}") from None
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"must be in [0, 1], got {raw}")
     return value
@@ -32,14 +35,16 @@ def _alpha(raw: str) -> float:
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     from writegate.classifier.model import Classifier
-    from writegate.training.export import DEFAULT_SMOOTH_ALPHA, check_model_dir, export_onnx, parity
+    from writegate.training.export import check_model_dir, export_onnx, parity
 
     src = Path(args.model)
     check_model_dir(src)
-    alpha = None if args.no_smooth else (DEFAULT_SMOOTH_ALPHA if args.smooth_alpha is None else args.smooth_alpha)
-    written = export_onnx(src, args.out, quantize=not args.no_int8, fp32_ffn_out=args.int8_fp32_ffn, smooth_alpha=alpha)
-    for path in written:
+    alpha = None if args.no_smooth else args.smooth_alpha
+    exported = export_onnx(src, args.out, quantize=not args.no_int8, fp32_ffn_out=args.int8_fp32_ffn, smooth_alpha=alpha)
+    for path in exported.paths:
         print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
+    if not args.no_int8:
+        print(f"int8: {exported.describe()}")
     out = Path(args.out) if args.out else src
     if (out / "writegate.json").is_file() and (out / "tokenizer.json").is_file():
         clf = Classifier.load(out, "onnx", precision="fp32", fusion=False)

@@ -20,6 +20,10 @@ FRAME_PRE: tuple[str, ...] = (
     "If I remember right, ", "From what I gather, ", "Apparently ", "As far as I know, ", "IIRC ", "Seems like ",
     "My understanding is that ", "Someone mentioned that ", "It sounds like ", "I gathered that ", "Word is ",
     "If I'm not mistaken, ", "I'm fairly sure ", "Unless I misheard, ", "I wrote down that ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~I could be wrong, but ", "~Last I heard, ", "~Rumor has it ", "~I'm told ", "~To my knowledge, ",
+    "~As I understand it, ", "~I seem to recall that ", "~From memory, ", "~Going by what I heard, ",
+    "~Supposedly, ", "~I reckon ", "~AFAIK ", "~Not sure, but I think ",
 )
 # chat-like and note-like openers
 SHAPE_PRE: tuple[str, ...] = (
@@ -27,11 +31,19 @@ SHAPE_PRE: tuple[str, ...] = (
     "Note to self: ", "Memo: ", "• ", "(note) ", "(from chat) ", ">> ", "Context: ", "Re the {topic} thread: ",
     "Fact: ", "Jotting this down: ", "Noting: ", "so, ", "for context, ", "keep in mind: ", "Remember: ",
     "Background: ", "Info: ", "Talked to {N} today — ", "After the call with {N}: ", "{N} in chat: ", "From my 1:1 with {N}: ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~tl;dr: ", "~NB: ", "~re {topic}: ", "~Quick one: ", "~Snippet from the {topic} doc: ", "~For reference: ",
+    "~Sidebar: ", "~→ ", "~1) ", "~pinging this here: ", "~{N} asked me to log this: ", "~Logging this: ",
+    "~Saving for later: ", "~psst, ", "~From the {topic} channel: ",
 )
 HEDGE_POST: tuple[str, ...] = (
     ", I think", ", if I recall", " (I believe)", ", apparently", ", fwiw", " lol", " btw", " iirc",
     " — need to double-check", ", or so I was told", ", if that matters", " (good to know)", " :)", ", just fyi",
     ", as far as I know", " — noting it here", ", from memory", " (not 100% sure)", ", worth noting",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~, to my knowledge", "~ (unconfirmed)", "~, last I checked", "~ — I'd double-check", "~, I'm fairly sure",
+    "~ (if memory serves)", "~ afaik", "~, or something like that", "~ (don't quote me)", "~ (grain of salt)",
+    "~, supposedly", "~ (someone should verify)", "~ haha",
 )
 # predicate synonyms: (third-person form, first-person form) -> alternatives in the same two forms
 SYNONYMS: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {

@@ -35,11 +35,22 @@ ATTRIB_PRE = (
     "Per {N}'s notes, ", "HR system: ", "From the kickoff notes — ", "Via email from {N}: ", "{N} told me ",
     "Per the org chart, ", "From the weekly sync: ", "Call notes: ", "Heard from {N}: ", "The wiki says ",
     "Per the support ticket, ", "From {N}'s handoff doc: ", "Meeting notes ({wd}): ", "Salesforce shows ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~Per the vendor portal, ", "~According to the {proj} runbook, ", "~As {N} said on {wd}, ",
+    "~Over lunch, {N} told me ", "~Source: the {month} survey — ", "~Via the shared calendar: ",
+    "~The HubSpot record shows ", "~From {N}'s meeting notes: ", "~Screenshot from {N}, via Teams: ",
+    "~In the {month} account review, {N} said ", "~Directory lookup shows ", "~Pulled from the Notion page: ",
+    "~According to the {co} contact sheet, ", "~Per the {month} all-hands slides, ", "~Straight from {N}: ",
 )
 ATTRIB_POST = (
     "! (per the CRM)", "!, according to {N}", " — from the onboarding call", " per the Salesforce record", " (source: {N})",
     " per the org chart", " (from the weekly sync)", ", according to the wiki", ", {N} said", " (via {N})",
     " — noted in the QBR deck", ", per HR", " (from the intake form)", ", as {N} put it", " per the ticket",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~ (per the Jira ticket)", "~, according to the {proj} runbook", "~ — {N} said so on {wd}",
+    "~ (source: the {month} survey)", "~ (via the shared calendar)", "~, per a DM from {N}",
+    "~ — the HubSpot record shows this", "~, as noted in the {month} board deck", "~ (as {N} told me)",
+    "~, per my {wd} call notes", "~ — straight from {N}", "~, via {N} on Slack",
 )
 TEMPORAL_PRE = (
     "!As of {month}, ", "!Since last month, ", "!Starting Monday, ", "!In Q{q}, ", "Effective {month} 1, ",
@@ -49,6 +60,11 @@ TEMPORAL_PRE = (
     # v2.4
     "Since the move, ", "After the merger, ", "Starting {month}, ", "As of last week, ", "Going forward, ",
     "From this sprint on, ", "Since the handover, ", "Since coming back from leave, ", "This quarter, ", "Since {month} <YR>, ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~Effective immediately, ", "~Since early {month}, ", "~As of the {month} planning cycle, ",
+    "~Beginning in Q{q}, ", "~Since the start of <YR>, ", "~Ever since {month}, ", "~Since the {proj} rollout, ",
+    "~Starting with the {month} cycle, ", "~Come {month}, ", "~With effect from {month}, ", "~From Q{q} on, ",
+    "~Since last quarter, ", "~As of yesterday, ", "~Since the {month} offsite, ", "~As of the new fiscal year, ",
 )
 STOP_PRE = ("!No longer {old}: ", "!Not {old} anymore — ", "{old} is out; ", "Dropped {old}. ", "Done with {old} — ",
             "{old} no longer applies: ", "Moved on from {old}: ", "Replaced {old}: ",
@@ -64,6 +80,14 @@ STOP_PRE = ("!No longer {old}: ", "!Not {old} anymore — ", "{old} is out; ", "
     "{old} is off the table; ", "{old} doesn't apply anymore: ", "{old} is no longer current; ", "Swap out {old}: ",
     "{old} got replaced — ", "{old} was the old setup; ", "Used to be {old}; ", "{old} is in the past: ",
     "Retire {old}: ", "{old} belongs to the past — ", "{old} is superseded: ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~{old} has been discontinued; ", "~{old} no longer stands — ", "~{old} is a closed chapter: ",
+    "~Past: {old}. Present: ", "~Was {old}, isn't anymore — ", "~{old} has run its course; ",
+    "~{old} has been scrapped — ", "~{old} is no longer in effect: ", "~{old} was wound down: ",
+    "~The {old} days are over: ", "~RIP {old} — ", "~{old} has lapsed; ", "~{old} was then, this is now: ",
+    "~{old} has come to an end; ", "~Formerly {old}; ", "~{old} isn't a thing anymore — ",
+    "~{old} has been sunset; ", "~Pulled the plug on {old}: ", "~{old} is water under the bridge; ",
+    "~{old} was deprecated — ",
 )
 # v2.5: the stop cue after the new state ("…; {old} is no more")
 STOP_POST = (
@@ -73,27 +97,48 @@ STOP_POST = (
     ". {old} is a thing of the past", "; {old} ended", " — goodbye {old}", ", {old} no longer applies",
     ", after {old} was retired", "; {old} is old news", " — {old} is gone", ", {old} having been phased out",
     " (previously {old})", "; forget {old}", ", {old} is outdated",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~ — {old} no longer stands", "~; {old} has run its course", "~ — {old} was the old arrangement",
+    "~ — it was {old} until recently", "~, having dropped {old}", "~; {old} is a closed chapter",
+    "~ (the {old} days are over)", "~ — RIP {old}", "~; {old} has lapsed", "~, {old} having been scrapped",
+    "~ — {old} was then, this is now", "~ (moved off {old})", "~; {old} got the axe",
+    "~ — {old} is water under the bridge", "~, in place of {old}", "~ (used to be {old}, not anymore)",
+    "~; {old} has been sunset", "~, superseding {old}",
 )
 # v2.8: the bare contrast ", not {old}" was a correction cue only (0.6.0 read every held-out
 # ", not {old} like before" change as contradicts); after a change cue and a later date it is a change
 CONTRAST_POST = ("!, not {old}", " — not {old}", " (not {old})", ", rather than {old}", " and not {old}",
-                 ", not {old} any more", "; not {old}", " — and not {old}", ", not {old} at this point")
+                 ", not {old} any more", "; not {old}", " — and not {old}", ", not {old} at this point",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~ (rather than {old})", "~; rather than {old}", "~ — rather than {old}", "~ — not {old} at this point",
+    "~, and not {old}",
+)
 CONTRAST_SHARE = 0.25
 MARKER_PRE = ("!Update: ", "UPDATE - ", "!Heads up: ", "Change: ", "FYI, changed — ", "New info: ", "Edit: ",
               "Latest: ", "Changed as of today: ", "Revised: ",
     # v2.4
     "Updated: ", "News: ", "Status change: ", "Changelog: ", "Note — this changed: ", "PSA: ", "Just found out: ",
     "Newer info: ", "Profile update: ", "Follow-up: ", "New as of today: ", "Heads-up, changed: ", "Latest news: ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~Upd: ", "~Update ({month}): ", "~What's new: ", "~Quick update — ", "~Changed recently: ", "~Update to the record: ",
+    "~Breaking: ", "~CHANGED: ", "~Heads up, {N} says: ", "~Fresh update: ", "~Update from {N}: ",
+    "~Something changed — ", "~New development: ", "~Just changed: ",
 )
 IMPLICIT_POST = ("! these days", "! now", " nowadays", " currently", " at the moment", " lately", " for the time being", " at present",
     # v2.4
     " right now", " as of today", " as things stand", " for now", " this year", " these past few weeks",
     " as of late", " today", " as it stands",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~ as of now", "~ now-ish", "~ as of this week", "~ these days anyway", "~ as of right now",
+    "~ currently (as of {month})", "~ atm", "~ rn", "~ at the minute", "~ as we speak",
 )
 IMPLICIT_PRE = ("!These days, ", "!Now ", "Currently, ", "Nowadays ", "At this point, ", "Lately, ",
     # v2.4
     "Right now, ", "For now, ", "As things stand, ", "Today, ", "These past weeks, ", "Presently, ", "Of late, ",
     "This year, ", "As it stands, ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~As of now, ", "~As of right now, ", "~These days anyway, ", "~Lately though, ", "~Currently — ",
+    "~At the moment, ", "~At present, ", "~Atm, ", "~As we speak, ", "~Current status: ",
 )
 STILL_PRE = (
     "!Still true: ", "Yes, ", "Right — ", "Correct: ", "Can confirm: ", "As before, ", "Confirmed again: ", "Reconfirmed today: ", "Nothing has changed: ",
@@ -102,20 +147,41 @@ STILL_PRE = (
     # v2.4
     "Still holds: ", "Re-verified: ", "As noted before, ", "Yep, ", "Same as before: ", "Verified with {N}: ",
     "Unchanged: ", "No news here: ", "Checked with {N} — same: ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~Still the same: ", "~As ever, ", "~Still accurate: ", "~Same deal as before: ", "~No update — ",
+    "~Status unchanged: ", "~Reaffirmed by {N}: ", "~Re-confirmed on {wd}: ", "~Yup, still: ", "~Holds true: ",
+    "~Nothing new on this: ", "~Spot-checked in {month} — same: ", "~Ditto: ", "~Still valid as of {month}: ",
 )
 STILL_POST = ("!, still", "! now, same as before", " — unchanged", ", as always", " (still current)", " — no change",
-              " as of {month} too", ", which hasn't changed", ", confirmed again")
+              " as of {month} too", ", which hasn't changed", ", confirmed again",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~ — still accurate", "~, same as ever", "~ (status unchanged)", "~, still true as of {month}",
+    "~ (reconfirmed on {wd})", "~, as before", "~ — still holds", "~, no change there",
+)
 DENY_PRE = ("!That's not right — ", "!No, ", "Wrong: ", "Not true; ", "That's incorrect. ", "{N} says that's wrong: ",
             "Disputed: ", "The note is off — ", "Nope, ", "Conflicting report: ",
     # v2.4
     "That's false — ", "Incorrect: ", "Not so: ", "{N} disputes that: ", "Doesn't match what I have: ",
     "Another source disagrees: ", "Contrary to the note, ", "Hmm, no — ", "I don't think that's right; ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~That's a mistake — ", "~Not accurate: ", "~{N} contradicts this: ", "~Nah, ", "~That doesn't sound right; ",
+    "~That's not what {N} says: ", "~Can't be — ", "~Not the case: ", "~My records say otherwise: ", "~Mismatch: ",
+    "~Disagree — ", "~Inaccurate: ",
 )
 CORRECT_PRE = ("!Correction: ", "!Actually, ", "Fixing an error: ", "Earlier note was mistaken — ", "To correct the record, ",
                "Erratum: ", "My mistake earlier, ", "The {old} entry was a typo; ", "Wrong in the notes before: ",
-               "Clarification (it was never {old}): ")
+               "Clarification (it was never {old}): ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~Corrected: ", "~Small fix: ", "~I had that wrong — ", "~Wrote {old} by mistake earlier; ", "~Actually no — ",
+    "~Oops, wrong earlier: ", "~In fact, ", "~To be accurate, ", "~Earlier entry said {old} in error: ",
+)
 CORRECT_POST = ("! — always has been", "!; it was never {old}", ". It's always been that way.", ", not {old} as noted",
-                " (the earlier note was wrong)", ", and always was", " — the {old} bit was an error")
+                " (the earlier note was wrong)", ", and always was", " — the {old} bit was an error",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~; {old} was a typo", "~ — {old} was entered by mistake", "~, and it never was {old}",
+    "~. The {old} note was wrong.", "~ — has been all along", "~ (not {old}; my mistake)",
+    "~ (fixed: it was never {old})",
+)
 NARRATIVE = (
     "{S} [be] out sick on {wd}.", "{S} mentioned a trip to {city} last {season}.", "{S} asked about the {proj} roadmap in standup.",
     "{S} gave a talk on {topic} at the all-hands.", "{S} finished the {topic} course.", "Lunch with {O} — we talked about {topic}.",
@@ -126,60 +192,128 @@ NARRATIVE = (
     "{S} shared a great article about {topic}.", "{S} [be] hosting the team dinner in {month}.", "{S} won the {month} hackathon.",
     "{S} was late to the {wd} standup because of traffic.", "{S} now [volunteer] at a shelter on weekends.",
     "{S} switched {pp} phone to dark mode.", "{P} kid started school in {city} this fall.",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~{S} presented the {proj} demo to {co} on {wd}.", "~{S} spilled coffee on {pp} keyboard during the {wd} sync.",
+    "~{S} whiteboarded the {proj} architecture with {N} on {wd}.",
+    "~{S} [be] organizing a book swap for the team in {month}.",
+    "~{S} sent everyone photos from the {season} party.", "~{S} filed a bug about the {proj} login page.",
+    "~{S} asked {N} for feedback on the {proj} proposal.", "~{S} cut the {wd} retro short because of a fire drill.",
+    "~{S} recommended a podcast about {topic}.", "~{S} brought donuts for the team on {wd}.",
+    "~{S} missed the {month} all-hands because of a flight delay.",
+    "~{S} reviewed {N}'s pull request for {proj} late on {wd}.", "~{S} [be] writing a blog post on {topic}.",
+    "~{S} double-booked the {wd} design review.",
 )
 RELATIONS = (("sister", "f"), ("brother", "m"), ("manager", None), ("mother", "f"), ("father", "m"), ("wife", "f"),
              ("husband", "m"), ("colleague", None), ("roommate", None), ("cofounder", None), ("assistant", None), ("neighbor", None),
     # v2.4
     ("son", "m"), ("daughter", "f"), ("boss", None), ("teammate", None), ("partner", None),
     ("friend", None), ("intern", None), ("aunt", "f"), ("uncle", "m"), ("cousin", None), ("mentor", None), ("deputy", None),
+    # v2.13 (not partitioned: drawn with rng.choice, so no "~" marker)
+    ("stepbrother", "m"), ("stepsister", "f"), ("grandmother", "f"), ("grandfather", "m"), ("niece", "f"),
+    ("nephew", "m"), ("coworker", None), ("direct report", None), ("business partner", None), ("classmate", None),
+    ("flatmate", None), ("sister-in-law", "f"),
 )
 TOPICS = ("Kubernetes", "negotiation", "pricing strategy", "machine learning", "leadership", "Roman history", "sourdough",
           "climate tech", "UX research", "public speaking", "tax law", "jazz")
 
 ADD_MARK = ("!Update: ", "!Heads up: ", "New info: ", "Latest: ", "FYI: ")
-ADD_PRE = ("!Also: ", "Actually, ", "One more thing: ", "Adding: ", "To add, ", "Worth knowing: ", "Detail: ", "Side note: ")
+ADD_PRE = ("!Also: ", "Actually, ", "One more thing: ", "Adding: ", "To add, ", "Worth knowing: ", "Detail: ", "Side note: ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~Plus: ", "~On top of that, ", "~Additionally, ", "~Another detail: ", "~Adding to the earlier note: ",
+    "~P.S. ", "~Also worth noting: ",
+)
 FILLER_POST = (
     " (came up during the {month} planning call)", ". Mentioned in passing during standup", ". Noted during the {proj} retro",
     ", which came up while we were sorting out the {city} trip", ". Good to keep in mind for the {month} review",
     ". Came up again on {wd}", " — worth remembering before the next sync", ". Heard this over coffee on {wd}",
     ", mentioned at the end of a long call about the {proj} budget", ". Jotted down after the {wd} check-in",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~ — came up while booking the {city} offsite", "~. Mentioned while we waited for the {wd} demo to start",
+    "~, which I jotted down after the {proj} kickoff", "~ (side remark in the {month} 1:1)",
+    "~. Brought up over lunch on {wd}", "~ — from a hallway chat after the {proj} review",
+    "~. Overheard at the {month} team dinner", "~, noted while prepping the {month} board deck",
 )
 NEVER_NARRATIVE = ("{S} has never been to {city}.", "{S} couldn't make the {wd} standup.", "{S} [isn't] a fan of the new {proj} dashboard.",
                    "{S} no longer [sit] near the kitchen after the desk shuffle.", "{S} didn't get the {month} newsletter.",
-                   "{S} moved {pp} 1:1 with {N} to {wd} this week only.")
+                   "{S} moved {pp} 1:1 with {N} to {wd} this week only.",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~{S} [haven't] tried the new {proj} build yet.", "~{S} didn't make it to the {month} offsite.",
+    "~{S} [don't] remember the {wd} meeting at all.", "~{S} wasn't on the {proj} launch call.",
+    "~{S} never got the invite for the {wd} review.",
+)
 
 # change-like words around an unchanged value (corroborates "nowsame")
 NOWSAME_PRE = ("!These days, ", "!Still, ", "Now, as before, ", "To this day, ", "At this point, still ", "Even now, ",
                "Years later, still: ", "Same story today: ", "As of {month}, ", "Currently, ", "Nowadays, ", "Checked again: ",
-               "Still the case in {month}: ", "Update: same as before — ", "Looked again in {month}: ")
+               "Still the case in {month}: ", "Update: same as before — ", "Looked again in {month}: ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~As of today, ", "~Same at present: ", "~Today, just like before, ", "~As of <YR>, ", "~As things stand now, ",
+    "~Fast-forward to {month} — same: ", "~Still today: ", "~Recent check, no change — ", "~Latest from {N}: same — ",
+    "~Years on, still: ",
+)
 NOWSAME_POST = ("! these days", "!, still", " to this day", " even now", " — that hasn't changed", " currently",
                 " at the moment, same as always", ", same as back then", " now too", " — nothing new there",
-                ", still as of {month}", " (no change since)", ", like before")
+                ", still as of {month}", " (no change since)", ", like before",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~ as of today", "~ at present, same as before", "~ right now as well", "~ — same as it ever was", "~, still today",
+    "~ (still, as of <YR>)", "~ these days too", "~ nowadays, as before", "~ — still the case today",
+)
 # added reason / condition / extra detail that keeps the value (elaborates "reason")
 REASON_POST = (" — mostly because it suits {pp} schedule", ", mainly because of the {proj} work",
                " (at least on weekdays)", ", except during the {month} crunch", ", which works well for {po}",
                " — at least until the {proj} launch", ", and has been since the {proj} kickoff", ", mostly for the {city} trips",
                ", partly because of {topic}", ", with {N} as the backup",
                ", unless something urgent comes up", ", which {N} set up", ", except when traveling",
-               " — {N} asked for it after the {month} review", ", though only while {N} is out")
+               " — {N} asked for it after the {month} review", ", though only while {N} is out",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~, mainly to keep things simple for the {proj} team", "~, except over the holidays",
+    "~, as long as the {proj} contract runs", "~ (the {city} team does the same)",
+    "~, mostly because of a bad experience with the alternative", "~, which saves {po} a lot of back-and-forth",
+    "~, except for anything involving {co}", "~ — partly a budget decision",
+    "~, at least while the {proj} migration is ongoing", "~, and {N} is looped in on it",
+    "~, which {N} found works best for the team",
+)
 # v2.2: framing only, never the cue: always followed by a REASON_POST detail
 REASON_PRE = ("Some context: ", "Why: ", "Detail worth keeping: ", "Background on this: ", "More detail: ",
-              "Extra context from {N}: ")
+              "Extra context from {N}: ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~Reasoning: ", "~The why behind it: ", "~For background: ", "~Rationale: ", "~Fuller picture: ",
+)
 # explicit denial / correction of an error, recorded long after the existing note (contradicts "laterdeny")
 LATERDENY_PRE = ("!That was never true — ", "!Correction: ", "The old note was wrong — ", "Whoever wrote that got it wrong: ",
                  "No, that's a mistake: ", "Fixing an old error: ", "That earlier entry was never right; ",
                  "Setting the record straight: ", "Mistake in the old notes — ", "{old} was wrong — ", "The {old} thing was a mix-up; ",
-                 "Old record is incorrect: ", "Looked into it — the note was wrong, ", "It was never {old}: ")
+                 "Old record is incorrect: ", "Looked into it — the note was wrong, ", "It was never {old}: ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~That note was a mistake from the start — ", "~The original entry was in error: ", "~{old} was a data-entry error; ",
+    "~Digging back, the old record was wrong: ", "~{old} was a misunderstanding, never true — ",
+    "~Long-standing error in the notes: ", "~{old} never applied — ", "~{old}? Never — ",
+    "~Revisited the file — it was never {old}; ",
+)
 LATERDENY_POST = (" — it's always been that way", "; it was never {old}", ", and it always has been",
                   " (the {old} note was wrong all along)", " — {old} was never right", ", not {old} — that was a mix-up",
-                  "; the {old} thing was never true", " (always was, the old entry was an error)", " — never {old}, not once")
+                  "; the {old} thing was never true", " (always was, the old entry was an error)", " — never {old}, not once",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~ — {old} was a data-entry error", "~ (never {old}; the old note was off)", "~; {old} never applied",
+    "~ — the original {old} entry was a mistake", "~; never {old} at any point",
+    "~ (it was always this — {old} was a mistake)", "~, as it always was — never {old}",
+)
 # subtle change cues (supersedes "subtle")
 SUBTLE_PRE = ("Since {pp} promotion, ", "After the move, ", "Post-reorg: ", "New setup: ", "Going forward, ",
               "This quarter, ", "After the {month} changes, ", "Ever since the {proj} launch, ", "Fresh from the {wd} sync: ",
-              "With the new org, ", "Following the handover, ")
+              "With the new org, ", "Following the handover, ",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~Since the team split, ", "~After {pp} return from leave, ", "~Post-{proj}: ", "~Under the new manager, ",
+    "~Following the {month} offsite, ", "~With the {proj} migration done, ", "~On the new contract, ",
+    "~Since the {month} shake-up, ",
+)
 SUBTLE_POST = (" (new)", " after the switch", " since the {month} change", " — different from before", ", which is new",
                " for a few weeks now", " these past weeks", " (changed recently)", " going forward", " after the reshuffle",
-               " since the start of the quarter", " — updated")
+               " since the start of the quarter", " — updated",
+    # v2.13 widening: "~" items are partitioned among themselves
+    "~ (recent)", "~ since the team split", "~ — a recent development", "~ post-reorg", "~ since {pp} return",
+    "~ — newly so", "~ (updated in {month})", "~ since a few weeks ago",
+)
 
 SAME, LATER, LONG, OLDER, NEUTRAL, SOON, WIDE = "same", "later", "long", "older", "neutral", "soon", "wide"
 
