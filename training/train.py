@@ -8,7 +8,9 @@ Pipeline (`train(TrainConfig)`):
 4. encode with `classifier/features.py` (the serving input format) and fine-tune
    AutoModelForSequenceClassification (5 labels) with transformers' Trainer: dynamic padding,
    length-grouped batches, dev macro-F1 every `eval_steps` on a dev subsample, early stopping,
-   fixed seeds, a rich progress bar;
+   fixed seeds, a rich progress bar; with `preset.soup`, one such run per data order from the same
+   initialisation, each saved in the work dir (reused on a rerun), and their weights averaged
+   (`training/soup.py`);
 5–8. `training/package.py`: fit a softmax temperature on the full dev split (logits from the
    Trainer's loop over a sequential loader, `predict_in_order`), save fp16 safetensors +
    writegate.json, export ONNX fp32 + int8, evaluate the int8 model (dev, test, dev pairs;
@@ -70,8 +72,8 @@ class TrainResult(BaseModel):
     """What a run produced."""
 
     out: Path
-    steps: int
-    train_seconds: float
+    steps: int  # optimizer steps, summed over a soup's members
+    train_seconds: float  # summed over a soup's members
     total_seconds: float
     temperature: float
     ece_before: float
