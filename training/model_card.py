@@ -75,7 +75,9 @@ def training_provenance(cfg: Any, *, n_train: int, n_dev: int, members: list[Any
         + (f"; token masking {p.token_mask}" if p.token_mask else ""),
     ]
     if len(members) > 1:
-        parts = [f"{'file order' if m.data_seed is None else f'data seed {m.data_seed}'} ({m.steps} steps, "
+        from writegate.training.soup import order_name
+
+        parts = [f"{order_name(m.data_seed)} ({m.steps} steps, "
                  f"{_fmt_minutes(m.train_seconds)}{', reused from the work dir' if m.reused else ''})" for m in members]
         lines.append(f"- weights: the uniform average (model soup, training/soup.py) of {len(members)} runs with "
                      f"seed {p.seed}, one per data order: " + "; ".join(parts))

@@ -36,6 +36,11 @@ class MemberRecord(BaseModel):
     reused: bool = Field(default=False, description="Loaded from the work dir instead of trained in this run.")
 
 
+def order_name(data_seed: int | None) -> str:
+    """A member's data order in words ("file order", "data seed 7")."""
+    return "file order" if data_seed is None else f"data seed {data_seed}"
+
+
 def average_state_dicts(states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The element-wise mean of `states` (torch tensors), computed from their fp16 values, rounded to fp16.
 

@@ -42,6 +42,7 @@ from writegate.training.package import FusionChoice, PackageInputs, PairDataset,
 from writegate.training.presets import Preset
 
 DEV_SHARE = 0.1
+WEIGHT_FILES: tuple[str, ...] = ("model.safetensors", "pytorch_model.bin")  # a base/init dir's weights, either one
 
 
 class TrainConfig(BaseModel):
@@ -96,7 +97,7 @@ def check_model_source(path: Path, field: str) -> Path:
     if not path.is_dir():
         raise InputError(field, f"{path} is not a directory")
     modeldir.require_file(path, modeldir.CONFIG)
-    if not any((path / n).is_file() for n in ("model.safetensors", "pytorch_model.bin")):
+    if not any((path / n).is_file() for n in WEIGHT_FILES):
         raise InputError(field, f"{path} has no model.safetensors or pytorch_model.bin")
     if not any((path / n).is_file() for n in ("tokenizer.json", "vocab.txt")):
         raise InputError(field, f"{path} has no tokenizer.json or vocab.txt")
@@ -422,10 +423,6 @@ class _Fitter:
         return trainer, MemberRecord(fingerprint="", data_seed=data_seed, steps=state.global_step, train_seconds=seconds)
 
 
-def _order(data_seed: int | None) -> str:
-    return "file order" if data_seed is None else f"data seed {data_seed}"
-
-
 def _fit_soup(fitter: _Fitter, console: Any) -> tuple[Any, list[Any]]:
     """Train (or reuse from the work dir) every member, average their weights (training/soup.py).
 
@@ -434,21 +431,21 @@ def _fit_soup(fitter: _Fitter, console: Any) -> tuple[Any, list[Any]]:
     from writegate.training import soup
 
     p = fitter.cfg.preset
-    weights = next(fitter.src / n for n in ("model.safetensors", "pytorch_model.bin") if (fitter.src / n).is_file())
+    weights = next(fitter.src / n for n in WEIGHT_FILES if (fitter.src / n).is_file())
     states, records = [], []
     for index, data_seed in enumerate([p.data_seed, *p.soup]):
         where = soup.member_dir(fitter.work, index)
         key = soup.fingerprint(p, data_seed, fitter.train_rows, fitter.dev_sub.rows, weights)
         found = soup.load_member(where, key)
         if found is None:
-            console.print(f"member {index + 1}/{len(p.soup) + 1}: {_order(data_seed)}")
+            console.print(f"member {index + 1}/{len(p.soup) + 1}: {soup.order_name(data_seed)}")
             trainer, record = fitter.fit(index, data_seed)
             record = record.model_copy(update={"fingerprint": key})
             state = {k: v.detach().cpu() for k, v in trainer.model.state_dict().items()}
             soup.save_member(where, state, record)
         else:
             state, record = found
-            console.print(f"member {index + 1}/{len(p.soup) + 1}: {_order(data_seed)}, reused from {where}")
+            console.print(f"member {index + 1}/{len(p.soup) + 1}: {soup.order_name(data_seed)}, reused from {where}")
         states.append(state)
         records.append(record)
     trainer = fitter.trainer(0, p.data_seed)  # its model is replaced by the average below
