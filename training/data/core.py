@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from writegate.training.data.pools import Person, Pools
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
-WAVE = "~"  # marks a phrasing added by a widening of its list (generator 2.13.0); see `partition`
+WAVE = "~"  # one per widening of a list: "~" generator 2.13.0, "~~" 2.14.0; see `partition`
 
 
 def bare(item: str) -> str:
@@ -238,15 +238,17 @@ def partition(items: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """Assign each phrasing to one split by a stable hash; lists under 5 are shared by all splits.
 
     A leading "!" pins an item to train (the canonical cue words labels.md names); it is
-    stripped from the returned text. Items with a leading "~" (a later widening of the list) are
-    partitioned among themselves, the same way, so adding them moves no older item to another
-    split; a widening of under 5 items goes to train only.
+    stripped from the returned text. Items with leading "~"s (the n-th widening of the list has n)
+    are partitioned among the items of their own widening, the same way, so a widening moves no
+    earlier item to another split; a widening of under 5 items goes to train only.
     """
-    older = [x for x in items if not x.startswith(WAVE)]
-    wave = [x[len(WAVE):] for x in items if x.startswith(WAVE)]
-    out = _split_by_rank(older, shared_under=True)
-    if wave:
-        more = _split_by_rank(wave, shared_under=False)
+    by_wave: dict[int, list[str]] = {}
+    for x in items:
+        n = len(x) - len(x.lstrip(WAVE))
+        by_wave.setdefault(n, []).append(x[n:])
+    out = _split_by_rank(by_wave.pop(0, []), shared_under=True)
+    for n in sorted(by_wave):
+        more = _split_by_rank(by_wave[n], shared_under=False)
         out = {s: out[s] + more[s] for s in SPLITS}
     return out
 
