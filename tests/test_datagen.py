@@ -192,23 +192,6 @@ def test_a_second_widening_moves_no_first_wave_phrasing() -> None:
     assert not any(x.startswith("~") for s in after for x in after[s])
 
 
-def test_no_split_marker_reaches_a_text(big: list[dict]) -> None:
-    # 2.13.0 drew other-person denials straight from `neg`, "~" and all ("~Otilia has never been on Rik's team")
-    marked = [p[s]["text"] for p in big for s in ("existing", "new") if "~" in p[s]["text"]]
-    assert not marked, marked[:3]
-
-
-def test_a_draw_from_several_lists_keeps_each_lists_own_split() -> None:
-    from writegate.training.data.build import Builder
-    from writegate.training.data.pools import make_pools
-
-    short, long_ = tuple(f"s{i}" for i in range(5)), tuple(f"l{i}" for i in range(30))
-    builder = Builder(make_pools(3), "train", gen.all_domains())
-    drawn = {builder.t(short, long_) for _ in range(2000)}
-    # each list keeps its own train share; partitioning the concatenation would move items across splits
-    assert drawn == set(partition(short)["train"]) | set(partition(long_)["train"])
-
-
 def test_a_short_widening_goes_to_train_only() -> None:
     p = partition(["a", "b", "~c", "~d"])
     assert p["train"] == ("a", "b", "c", "d") and p["dev"] == p["test"] == ("a", "b")
@@ -255,10 +238,8 @@ def _gap(p: dict) -> int:
 
 @pytest.mark.parametrize(
     ("label", "group", "cue"),
-    [("corroborates", "nowsame", r"\b(still|now|these days|to this day|currently|nowadays|as of|unchanged|same|again|hasn't changed|"
-                                 r"nothing new|before|no change|to date|re-confirmed|nothing different|matches the old|once more)\b"),
-     ("contradicts", "laterdeny", r"\b(never|wrong|correction|mistake|mix-up|error|incorrect|record straight|misread|misheard|"
-                                  r"misreading|bogus|false|no idea where|cross-checked|source documents)\b"),
+    [("corroborates", "nowsame", r"\b(still|now|these days|to this day|currently|nowadays|as of|unchanged|same|again|hasn't changed|nothing new|before|no change)\b"),
+     ("contradicts", "laterdeny", r"\b(never|wrong|correction|mistake|mix-up|error|incorrect)\b"),
      ("elaborates", "reason", r"."),
      ("supersedes", "subtle", r".")],
     ids=["nowsame", "laterdeny", "reason", "subtle"],
@@ -327,9 +308,7 @@ def test_surface_shapes_spread_over_labels(pairs: list[dict]) -> None:
 
 
 # ------------------------------------------------------------ v2.1 fixes
-CHANGE_CUE = re.compile(r"\b(moved|now|switched|no longer|as of|update|since|starting|these days|currently|changed|anymore|lately|nowadays|"
-                        r"heads up|in q\d|from \w+ on|effective|eff\.|with effect|going forward|rn|atm|recent change|follow-up|"
-                        r"forget|has let|superseded|wound down|in place of|diff vs|has left)\b", re.IGNORECASE)
+CHANGE_CUE = re.compile(r"\b(moved|now|switched|no longer|as of|update|since|starting|these days|currently|changed|anymore|lately|nowadays|heads up|in q\d|from \w+ on|effective)\b", re.IGNORECASE)
 DENIAL = re.compile(r"\b(never|wrong|not right|correction|actually|typo|mistake|incorrect|error|mix-up)\b", re.IGNORECASE)
 
 
@@ -493,8 +472,7 @@ def test_the_bare_contrast_not_old_is_a_change_cue_too(big: list[dict]) -> None:
     from writegate.training.data.build import CONTRAST_POST
 
     def contrasts_the_old_value(p: dict) -> bool:
-        m = re.search(r"(?:, | — | \(|; | and | )(?:not|rather than|as opposed to|in contrast to|instead of|vs\.) ([^,;()]+?)"
-                      r"(?: any more| at this point)?\)?\.?$",
+        m = re.search(r"(?:, | — | \(|; | and )(?:not|rather than) ([^,;()]+?)(?: any more| at this point)?\)?\.?$",
                       p["new"]["text"])
         return bool(m) and m.group(1).lower() in p["existing"]["text"].lower()
 

@@ -24,10 +24,6 @@ FRAME_PRE: tuple[str, ...] = (
     "~I could be wrong, but ", "~Last I heard, ", "~Rumor has it ", "~I'm told ", "~To my knowledge, ",
     "~As I understand it, ", "~I seem to recall that ", "~From memory, ", "~Going by what I heard, ",
     "~Supposedly, ", "~I reckon ", "~AFAIK ", "~Not sure, but I think ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~If my notes are right, ", "~~According to the thread, ", "~~I'm under the impression that ",
-    "~~I overheard that ", "~~The way I heard it, ", "~~Judging by the chat, ", "~~Someone told me ",
-    "~~I gather ", "~~Unless I'm off, ", "~~What I was told is that ",
 )
 # chat-like and note-like openers
 SHAPE_PRE: tuple[str, ...] = (
@@ -39,9 +35,6 @@ SHAPE_PRE: tuple[str, ...] = (
     "~tl;dr: ", "~NB: ", "~re {topic}: ", "~Quick one: ", "~Snippet from the {topic} doc: ", "~For reference: ",
     "~Sidebar: ", "~→ ", "~1) ", "~pinging this here: ", "~{N} asked me to log this: ", "~Logging this: ",
     "~Saving for later: ", "~psst, ", "~From the {topic} channel: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Pinned: ", "~~#{topic}: ", "~~note — ", "~~Log entry: ", "~~From {N}'s notes: ", "~~Minutes ({topic} sync): ",
-    "~~// ", "~~+ ", "~~Per {N} on Slack: ", "~~Key point: ",
 )
 HEDGE_POST: tuple[str, ...] = (
     ", I think", ", if I recall", " (I believe)", ", apparently", ", fwiw", " lol", " btw", " iirc",
@@ -51,10 +44,6 @@ HEDGE_POST: tuple[str, ...] = (
     "~, to my knowledge", "~ (unconfirmed)", "~, last I checked", "~ — I'd double-check", "~, I'm fairly sure",
     "~ (if memory serves)", "~ afaik", "~, or something like that", "~ (don't quote me)", "~ (grain of salt)",
     "~, supposedly", "~ (someone should verify)", "~ haha",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~, if I'm not mistaken", "~~ — unverified", "~~ (second-hand)", "~~, I could be wrong though",
-    "~~, or so it seems", "~~ (need to confirm)", "~~ — if my notes are right", "~~ :P", "~~, I gather",
-    "~~ (from a quick chat)",
 )
 # predicate synonyms: (third-person form, first-person form) -> alternatives in the same two forms
 SYNONYMS: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {

@@ -17,6 +17,7 @@ from writegate.training.data.core import (
     Ctx,
     Domain,
     Subj,
+    choose,
     common_starts,
     lower_first,
     named,
@@ -40,10 +41,6 @@ ATTRIB_PRE = (
     "~The HubSpot record shows ", "~From {N}'s meeting notes: ", "~Screenshot from {N}, via Teams: ",
     "~In the {month} account review, {N} said ", "~Directory lookup shows ", "~Pulled from the Notion page: ",
     "~According to the {co} contact sheet, ", "~Per the {month} all-hands slides, ", "~Straight from {N}: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Quoting {N} from the {wd} standup: ", "~~Found in the {co} account notes — ", "~~Voice memo from {N}: ",
-    "~~Per the {proj} status page, ", "~~If I read {N}'s email right, ", "~~Copied from the {month} QBR doc: ",
-    "~~crm note: ", "~~Forwarded by {N}: ", "~~Logged on the intake form on {wd}: ", "~~{N} let me know that ",
 )
 ATTRIB_POST = (
     "! (per the CRM)", "!, according to {N}", " — from the onboarding call", " per the Salesforce record", " (source: {N})",
@@ -54,11 +51,6 @@ ATTRIB_POST = (
     "~ (source: the {month} survey)", "~ (via the shared calendar)", "~, per a DM from {N}",
     "~ — the HubSpot record shows this", "~, as noted in the {month} board deck", "~ (as {N} told me)",
     "~, per my {wd} call notes", "~ — straight from {N}", "~, via {N} on Slack",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~ — per {N}'s voice memo", "~~ (copied from the {month} QBR doc)", "~~, or so {N} tells me",
-    "~~ — found in the Zendesk ticket", "~~, per a {wd} email from {N}", "~~ (logged on the intake form)",
-    "~~; {N} forwarded this", "~~ — that's from the {month} CRM export", "~~, going by {N}'s handoff notes",
-    "~~ (src: {proj} status page)",
 )
 TEMPORAL_PRE = (
     "!As of {month}, ", "!Since last month, ", "!Starting Monday, ", "!In Q{q}, ", "Effective {month} 1, ",
@@ -73,10 +65,6 @@ TEMPORAL_PRE = (
     "~Beginning in Q{q}, ", "~Since the start of <YR>, ", "~Ever since {month}, ", "~Since the {proj} rollout, ",
     "~Starting with the {month} cycle, ", "~Come {month}, ", "~With effect from {month}, ", "~From Q{q} on, ",
     "~Since last quarter, ", "~As of yesterday, ", "~Since the {month} offsite, ", "~As of the new fiscal year, ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Since we spoke in {month}, ", "~~Once {month} rolled around, ", "~~Following the {proj} migration, ",
-    "~~A couple of weeks back it changed — ", "~~Since mid-{month}, ", "~~Starting from the Q{q} kickoff, ",
-    "~~By late <YR>, ", "~~Post-reorg (from {month}), ", "~~New since {month}: ", "~~Eff. {month} 1 — ",
 )
 STOP_PRE = ("!No longer {old}: ", "!Not {old} anymore — ", "{old} is out; ", "Dropped {old}. ", "Done with {old} — ",
             "{old} no longer applies: ", "Moved on from {old}: ", "Replaced {old}: ",
@@ -100,10 +88,6 @@ STOP_PRE = ("!No longer {old}: ", "!Not {old} anymore — ", "{old} is out; ", "
     "~{old} has come to an end; ", "~Formerly {old}; ", "~{old} isn't a thing anymore — ",
     "~{old} has been sunset; ", "~Pulled the plug on {old}: ", "~{old} is water under the bridge; ",
     "~{old} was deprecated — ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~{old} (ended) → ", "~~Q: still {old}? A: no — ", "~~Once {old} ended, ", "~~{old} stopped a while back. ",
-    "~~strike {old} — ", "~~Left {old} behind; ", "~~{old} wrapped up, so ", "~~Status of {old}: ended. ",
-    "~~Previous: {old} (ended). Now: ", "~~{old} was canceled; ",
 )
 # v2.5: the stop cue after the new state ("…; {old} is no more")
 STOP_POST = (
@@ -120,10 +104,6 @@ STOP_POST = (
     "~ — {old} was then, this is now", "~ (moved off {old})", "~; {old} got the axe",
     "~ — {old} is water under the bridge", "~, in place of {old}", "~ (used to be {old}, not anymore)",
     "~; {old} has been sunset", "~, superseding {old}",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~ ({old}: ended)", "~~, now that {old} has wrapped up", "~~ — {old} stopped a while back", "~~; {old} was canceled",
-    "~~, leaving {old} behind", "~~ (strike {old})", "~~. Previous: {old} (ended).", "~~, once {old} ended",
-    "~~ — so much for {old}", "~~ — {old}, not any more",
 )
 # v2.8: the bare contrast ", not {old}" was a correction cue only (0.6.0 read every held-out
 # ", not {old} like before" change as contradicts); after a change cue and a later date it is a change
@@ -132,9 +112,6 @@ CONTRAST_POST = ("!, not {old}", " — not {old}", " (not {old})", ", rather tha
     # v2.13 widening: "~" items are partitioned among themselves
     "~ (rather than {old})", "~; rather than {old}", "~ — rather than {old}", "~ — not {old} at this point",
     "~, and not {old}",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~, as opposed to {old}", "~~, in contrast to {old}", "~~ — as opposed to {old}", "~~ (instead of {old})",
-    "~~ vs. {old}", "~~ — instead of {old}",
 )
 CONTRAST_SHARE = 0.25
 MARKER_PRE = ("!Update: ", "UPDATE - ", "!Heads up: ", "Change: ", "FYI, changed — ", "New info: ", "Edit: ",
@@ -146,10 +123,6 @@ MARKER_PRE = ("!Update: ", "UPDATE - ", "!Heads up: ", "Change: ", "FYI, changed
     "~Upd: ", "~Update ({month}): ", "~What's new: ", "~Quick update — ", "~Changed recently: ", "~Update to the record: ",
     "~Breaking: ", "~CHANGED: ", "~Heads up, {N} says: ", "~Fresh update: ", "~Update from {N}: ",
     "~Something changed — ", "~New development: ", "~Just changed: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Status update from {N} — ", "~~Record updated in {month}: ", "~~** UPDATE ** ", "~~Diff vs. the last note: ",
-    "~~Ping from {N}, it changed: ", "~~Update #2: ", "~~Need to update this: ", "~~Re: recent change — ",
-    "~~Newsflash: ", "~~Recent change, via {N}: ",
 )
 IMPLICIT_POST = ("! these days", "! now", " nowadays", " currently", " at the moment", " lately", " for the time being", " at present",
     # v2.4
@@ -158,10 +131,6 @@ IMPLICIT_POST = ("! these days", "! now", " nowadays", " currently", " at the mo
     # v2.13 widening: "~" items are partitioned among themselves
     "~ as of now", "~ now-ish", "~ as of this week", "~ these days anyway", "~ as of right now",
     "~ currently (as of {month})", "~ atm", "~ rn", "~ at the minute", "~ as we speak",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~ as of this month", "~~ in the here and now", "~~ these last couple of months", "~~ at this stage",
-    "~~ for the foreseeable future", "~~, at least for the moment", "~~ as things are now", "~~ (current status)",
-    "~~ this season", "~~ (as of late {month})",
 )
 IMPLICIT_PRE = ("!These days, ", "!Now ", "Currently, ", "Nowadays ", "At this point, ", "Lately, ",
     # v2.4
@@ -170,10 +139,6 @@ IMPLICIT_PRE = ("!These days, ", "!Now ", "Currently, ", "Nowadays ", "At this p
     # v2.13 widening: "~" items are partitioned among themselves
     "~As of now, ", "~As of right now, ", "~These days anyway, ", "~Lately though, ", "~Currently — ",
     "~At the moment, ", "~At present, ", "~Atm, ", "~As we speak, ", "~Current status: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~At this stage, ", "~~In the here and now, ", "~~Nowadays, it seems, ", "~~These last couple of months, ",
-    "~~rn: ", "~~For the moment at least, ", "~~Current state of things: ", "~~As it is now, ", "~~Present day: ",
-    "~~As things are today, ",
 )
 STILL_PRE = (
     "!Still true: ", "Yes, ", "Right — ", "Correct: ", "Can confirm: ", "As before, ", "Confirmed again: ", "Reconfirmed today: ", "Nothing has changed: ",
@@ -186,21 +151,12 @@ STILL_PRE = (
     "~Still the same: ", "~As ever, ", "~Still accurate: ", "~Same deal as before: ", "~No update — ",
     "~Status unchanged: ", "~Reaffirmed by {N}: ", "~Re-confirmed on {wd}: ", "~Yup, still: ", "~Holds true: ",
     "~Nothing new on this: ", "~Spot-checked in {month} — same: ", "~Ditto: ", "~Still valid as of {month}: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Q: has this changed? A: no — ", "~~Same story as in {month}: ", "~~Checked again on {wd}, nothing's different: ",
-    "~~{N} says it's the same as before: ", "~~no change here — ", "~~Status: unchanged. ",
-    "~~Still the case after all this time: ", "~~Nothing to update — ", "~~Yes, that's still right: ",
-    "~~Confirming what we had: ",
 )
 STILL_POST = ("!, still", "! now, same as before", " — unchanged", ", as always", " (still current)", " — no change",
               " as of {month} too", ", which hasn't changed", ", confirmed again",
     # v2.13 widening: "~" items are partitioned among themselves
     "~ — still accurate", "~, same as ever", "~ (status unchanged)", "~, still true as of {month}",
     "~ (reconfirmed on {wd})", "~, as before", "~ — still holds", "~, no change there",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~ — same as in {month}", "~~ (checked again on {wd}; unchanged)", "~~, nothing different there",
-    "~~, just like before", "~~ — still the case after all this time", "~~ (no update needed)",
-    "~~; that remains true", "~~, which is still correct", "~~ — same old, same old", "~~ (still, as of {wd})",
 )
 DENY_PRE = ("!That's not right — ", "!No, ", "Wrong: ", "Not true; ", "That's incorrect. ", "{N} says that's wrong: ",
             "Disputed: ", "The note is off — ", "Nope, ", "Conflicting report: ",
@@ -211,10 +167,6 @@ DENY_PRE = ("!That's not right — ", "!No, ", "Wrong: ", "Not true; ", "That's 
     "~That's a mistake — ", "~Not accurate: ", "~{N} contradicts this: ", "~Nah, ", "~That doesn't sound right; ",
     "~That's not what {N} says: ", "~Can't be — ", "~Not the case: ", "~My records say otherwise: ", "~Mismatch: ",
     "~Disagree — ", "~Inaccurate: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Q: is that right? A: no — ", "~~That's not how {N} tells it: ", "~~I'd push back on that note; ",
-    "~~Doubt it — ", "~~No way, ", "~~Flagging a conflict: ", "~~Not what {N} said on the call: ",
-    "~~That doesn't line up with my notes — ", "~~False. ", "~~Objection — ",
 )
 CORRECT_PRE = ("!Correction: ", "!Actually, ", "Fixing an error: ", "Earlier note was mistaken — ", "To correct the record, ",
                "Erratum: ", "My mistake earlier, ", "The {old} entry was a typo; ", "Wrong in the notes before: ",
@@ -222,10 +174,6 @@ CORRECT_PRE = ("!Correction: ", "!Actually, ", "Fixing an error: ", "Earlier not
     # v2.13 widening: "~" items are partitioned among themselves
     "~Corrected: ", "~Small fix: ", "~I had that wrong — ", "~Wrote {old} by mistake earlier; ", "~Actually no — ",
     "~Oops, wrong earlier: ", "~In fact, ", "~To be accurate, ", "~Earlier entry said {old} in error: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Let me fix that: ", "~~Mis-logged as {old} before; ", "~~Sorry, I mistyped earlier — ",
-    "~~Record fix ({old} was wrong): ", "~~Setting the record straight: ", "~~We had {old} on file by mistake; ",
-    "~~Typo fix: ", "~~Correcting my own note — ", "~~Whoops, that should read: ", "~~It was never {old}, actually — ",
 )
 CORRECT_POST = ("! — always has been", "!; it was never {old}", ". It's always been that way.", ", not {old} as noted",
                 " (the earlier note was wrong)", ", and always was", " — the {old} bit was an error",
@@ -233,11 +181,6 @@ CORRECT_POST = ("! — always has been", "!; it was never {old}", ". It's always
     "~; {old} was a typo", "~ — {old} was entered by mistake", "~, and it never was {old}",
     "~. The {old} note was wrong.", "~ — has been all along", "~ (not {old}; my mistake)",
     "~ (fixed: it was never {old})",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~ (corrected; {old} was a slip)", "~~ — {old} was mis-entered", "~~; the old note had it wrong",
-    "~~ — has been from the start", "~~, not {old}, which was my error", "~~ (correction: {old} never applied)",
-    "~~. Sorry — {old} was a mistake.", "~~, as it always has been", "~~ — I mislabeled it {old} before",
-    "~~ (fixing my typo)",
 )
 NARRATIVE = (
     "{S} [be] out sick on {wd}.", "{S} mentioned a trip to {city} last {season}.", "{S} asked about the {proj} roadmap in standup.",
@@ -259,16 +202,6 @@ NARRATIVE = (
     "~{S} missed the {month} all-hands because of a flight delay.",
     "~{S} reviewed {N}'s pull request for {proj} late on {wd}.", "~{S} [be] writing a blog post on {topic}.",
     "~{S} double-booked the {wd} design review.",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~At the {month} offsite, {S} ran the trivia quiz.", "~~{S} gave {N} a lift to the airport on {wd}.",
-    "~~The {proj} postmortem was written up by {S} over the weekend.",
-    "~~{S} locked {pp} keys inside the big meeting room on {wd}, so we waited for security.",
-    "~~{P} question about {topic} stumped the panel at the {co} meetup.",
-    "~~{S} [be] collecting signatures for {N}'s farewell card.",
-    "~~trivia: {S} once met the founder of {co} on a train to {city}",
-    "~~Q: why did the {wd} all-hands run long? A: {S} asked for the demos to go last.",
-    "~~{S} asked {co} for a refund on the {month} conference tickets.",
-    "~~Photos from the {city} trip — {S} on a rented scooter, mostly.",
 )
 RELATIONS = (("sister", "f"), ("brother", "m"), ("manager", None), ("mother", "f"), ("father", "m"), ("wife", "f"),
              ("husband", "m"), ("colleague", None), ("roommate", None), ("cofounder", None), ("assistant", None), ("neighbor", None),
@@ -283,18 +216,11 @@ RELATIONS = (("sister", "f"), ("brother", "m"), ("manager", None), ("mother", "f
 TOPICS = ("Kubernetes", "negotiation", "pricing strategy", "machine learning", "leadership", "Roman history", "sourdough",
           "climate tech", "UX research", "public speaking", "tax law", "jazz")
 
-ADD_MARK = ("!Update: ", "!Heads up: ", "New info: ", "Latest: ", "FYI: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Newly learned: ", "~~Just learned: ", "~~Fresh info: ", "~~Found out today: ", "~~New detail: ",
-    "~~Recent info: ", "~~Newsflash — ", "~~Another update: ", "~~Learned this week: ",
-)
+ADD_MARK = ("!Update: ", "!Heads up: ", "New info: ", "Latest: ", "FYI: ")
 ADD_PRE = ("!Also: ", "Actually, ", "One more thing: ", "Adding: ", "To add, ", "Worth knowing: ", "Detail: ", "Side note: ",
     # v2.13 widening: "~" items are partitioned among themselves
     "~Plus: ", "~On top of that, ", "~Additionally, ", "~Another detail: ", "~Adding to the earlier note: ",
     "~P.S. ", "~Also worth noting: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~And another thing: ", "~~Something else: ", "~~Further to that, ", "~~Extra info: ", "~~Expanding on this: ",
-    "~~On a related note, ", "~~Bonus detail: ", "~~More on this — ", "~~While I'm at it, ",
 )
 FILLER_POST = (
     " (came up during the {month} planning call)", ". Mentioned in passing during standup", ". Noted during the {proj} retro",
@@ -306,12 +232,6 @@ FILLER_POST = (
     "~, which I jotted down after the {proj} kickoff", "~ (side remark in the {month} 1:1)",
     "~. Brought up over lunch on {wd}", "~ — from a hallway chat after the {proj} review",
     "~. Overheard at the {month} team dinner", "~, noted while prepping the {month} board deck",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~ (from my notes on the {wd} call)", "~~ — caught this while reading the {proj} wiki",
-    "~~, said offhand on the drive to the {city} airport", "~~ (context: a {month} budget chat)",
-    "~~. Surfaced between agenda items on {wd}", "~~; it came up in a side thread of the {proj} design review",
-    "~~, which someone raised during the {month} planning doc review", "~~ (aside during the {city} visit)",
-    "~~ — a passing remark at the {wd} lunch",
 )
 NEVER_NARRATIVE = ("{S} has never been to {city}.", "{S} couldn't make the {wd} standup.", "{S} [isn't] a fan of the new {proj} dashboard.",
                    "{S} no longer [sit] near the kitchen after the desk shuffle.", "{S} didn't get the {month} newsletter.",
@@ -320,12 +240,6 @@ NEVER_NARRATIVE = ("{S} has never been to {city}.", "{S} couldn't make the {wd} 
     "~{S} [haven't] tried the new {proj} build yet.", "~{S} didn't make it to the {month} offsite.",
     "~{S} [don't] remember the {wd} meeting at all.", "~{S} wasn't on the {proj} launch call.",
     "~{S} never got the invite for the {wd} review.",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~{S} [haven't] watched the {proj} demo recording.", "~~{S} skipped the {month} town hall.",
-    "~~{S} didn't reply to {N}'s email about the {proj} budget.", "~~{S} couldn't be reached on {wd}; {pp} phone was off.",
-    "~~The {city} meetup talk {S} planned didn't happen in the end.",
-    "~~{S} [isn't] convinced the {proj} dashboard is worth fixing.", "~~{S} declined the invite to the {wd} team lunch.",
-    "~~{S} never filled in the {proj} onboarding survey.", "~~{S} [don't] recall seeing the {month} newsletter.",
 )
 
 # change-like words around an unchanged value (corroborates "nowsame")
@@ -336,10 +250,6 @@ NOWSAME_PRE = ("!These days, ", "!Still, ", "Now, as before, ", "To this day, ",
     "~As of today, ", "~Same at present: ", "~Today, just like before, ", "~As of <YR>, ", "~As things stand now, ",
     "~Fast-forward to {month} — same: ", "~Still today: ", "~Recent check, no change — ", "~Latest from {N}: same — ",
     "~Years on, still: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Re-confirmed in {month}: ", "~~Asked again today, same answer: ", "~~Circling back in {month} — unchanged: ",
-    "~~Verified once more recently: ", "~~Current status (unchanged): ", "~~Today's check matches the old one: ",
-    "~~Right now, same as ever, ", "~~Per {N} this week, no change — ", "~~Nothing different in <YR>: ",
 )
 NOWSAME_POST = ("! these days", "!, still", " to this day", " even now", " — that hasn't changed", " currently",
                 " at the moment, same as always", ", same as back then", " now too", " — nothing new there",
@@ -347,10 +257,6 @@ NOWSAME_POST = ("! these days", "!, still", " to this day", " even now", " — t
     # v2.13 widening: "~" items are partitioned among themselves
     "~ as of today", "~ at present, same as before", "~ right now as well", "~ — same as it ever was", "~, still today",
     "~ (still, as of <YR>)", "~ these days too", "~ nowadays, as before", "~ — still the case today",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~ — checked again in {month}, same", "~~ (re-confirmed recently)", "~~, exactly as before", "~~ to date",
-    "~~ — unchanged as of {month}", "~~ (same as last time I checked)", "~~, then and now",
-    "~~ in the present, too", "~~ — current as of <YR>, no difference",
 )
 # added reason / condition / extra detail that keeps the value (elaborates "reason")
 REASON_POST = (" — mostly because it suits {pp} schedule", ", mainly because of the {proj} work",
@@ -366,21 +272,12 @@ REASON_POST = (" — mostly because it suits {pp} schedule", ", mainly because o
     "~, except for anything involving {co}", "~ — partly a budget decision",
     "~, at least while the {proj} migration is ongoing", "~, and {N} is looped in on it",
     "~, which {N} found works best for the team",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~ — the reason being that {N} needs it for the {proj} reports", "~~, provided {co} has no objection",
-    "~~ (context: {pp} calendar is packed with {proj} meetings)", "~~, which lines up with the {city} team's hours",
-    "~~; {N} suggested it during {month} planning", "~~, mostly so {N} doesn't have to chase {po}",
-    "~~ — but only in {proj} crunch weeks", "~~, because the {topic} work demands it",
-    "~~ (with the exception of calls with {co})", "~~, a habit that goes back to the early {proj} days",
 )
 # v2.2: framing only, never the cue: always followed by a REASON_POST detail
 REASON_PRE = ("Some context: ", "Why: ", "Detail worth keeping: ", "Background on this: ", "More detail: ",
               "Extra context from {N}: ",
     # v2.13 widening: "~" items are partitioned among themselves
     "~Reasoning: ", "~The why behind it: ", "~For background: ", "~Rationale: ", "~Fuller picture: ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Here's why: ", "~~Some backstory — ", "~~Explanation: ", "~~Reason given: ", "~~Per {N}, the thinking is: ",
-    "~~Adding the rationale: ", "~~Note on the reasoning: ", "~~Motivation, per {N}: ", "~~Worth knowing why: ",
 )
 # explicit denial / correction of an error, recorded long after the existing note (contradicts "laterdeny")
 LATERDENY_PRE = ("!That was never true — ", "!Correction: ", "The old note was wrong — ", "Whoever wrote that got it wrong: ",
@@ -392,11 +289,6 @@ LATERDENY_PRE = ("!That was never true — ", "!Correction: ", "The old note was
     "~Digging back, the old record was wrong: ", "~{old} was a misunderstanding, never true — ",
     "~Long-standing error in the notes: ", "~{old} never applied — ", "~{old}? Never — ",
     "~Revisited the file — it was never {old}; ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Checked the source documents: {old} is not what they say — ", "~~No idea where {old} came from; ",
-    "~~For the record, {old} was never accurate: ", "~~Audit finding: the old {old} entry was bogus; ",
-    "~~re the old note: wrong. ", "~~{old} crept into the notes by error — ",
-    "~~Whoever said {old} misheard — ", "~~Q: was it ever {old}? A: no — ", "~~Cross-checked the originals — not {old}, it's this: ",
 )
 LATERDENY_POST = (" — it's always been that way", "; it was never {old}", ", and it always has been",
                   " (the {old} note was wrong all along)", " — {old} was never right", ", not {old} — that was a mix-up",
@@ -405,12 +297,6 @@ LATERDENY_POST = (" — it's always been that way", "; it was never {old}", ", a
     "~ — {old} was a data-entry error", "~ (never {old}; the old note was off)", "~; {old} never applied",
     "~ — the original {old} entry was a mistake", "~; never {old} at any point",
     "~ (it was always this — {old} was a mistake)", "~, as it always was — never {old}",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~ — the {old} claim was false from day one", "~~; {old} came from a misread form",
-    "~~ (verified against the originals: never {old})", "~~, contrary to the old {old} entry",
-    "~~ — no idea where {old} came from", "~~; that {old} line was bogus",
-    "~~ — I checked, {old} was never the case", "~~, and {old} was a misreading all along",
-    "~~. Whoever logged {old} had it wrong.",
 )
 # subtle change cues (supersedes "subtle")
 SUBTLE_PRE = ("Since {pp} promotion, ", "After the move, ", "Post-reorg: ", "New setup: ", "Going forward, ",
@@ -420,10 +306,6 @@ SUBTLE_PRE = ("Since {pp} promotion, ", "After the move, ", "Post-reorg: ", "New
     "~Since the team split, ", "~After {pp} return from leave, ", "~Post-{proj}: ", "~Under the new manager, ",
     "~Following the {month} offsite, ", "~With the {proj} migration done, ", "~On the new contract, ",
     "~Since the {month} shake-up, ",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~Once the {proj} rollout wrapped, ", "~~In the post-merger setup, ", "~~These past few sprints, ",
-    "~~Since {pp} transfer, ", "~~After the {month} restructure, ", "~~Per the latest org chart: ",
-    "~~Since the budget cycle turned over, ", "~~Ever since the {wd} announcement, ", "~~Following {pp} relocation, ", "~~Under the revised plan, ",
 )
 SUBTLE_POST = (" (new)", " after the switch", " since the {month} change", " — different from before", ", which is new",
                " for a few weeks now", " these past weeks", " (changed recently)", " going forward", " after the reshuffle",
@@ -431,10 +313,6 @@ SUBTLE_POST = (" (new)", " after the switch", " since the {month} change", " —
     # v2.13 widening: "~" items are partitioned among themselves
     "~ (recent)", "~ since the team split", "~ — a recent development", "~ post-reorg", "~ since {pp} return",
     "~ — newly so", "~ (updated in {month})", "~ since a few weeks ago",
-    # v2.14 widening: "~~" items are partitioned among themselves
-    "~~ since the {month} rotation", "~~ since {pp} transfer", "~~ under the revised plan", "~~ following the {month} restructure",
-    "~~ — for the last few sprints", "~~ (per the latest org chart)", "~~, post-merger", "~~ in the current setup",
-    "~~ ever since the relocation", "~~ (a {month} development)",
 )
 
 SAME, LATER, LONG, OLDER, NEUTRAL, SOON, WIDE = "same", "later", "long", "older", "neutral", "soon", "wide"
@@ -496,12 +374,11 @@ class Builder:
         self._cur: tuple[Person | None, Subj, Subj] | None = None
         lists = [getattr(d, f) for d in domains for f in ("state", "change", "stop", "neg", "elab", "general", "negre", "also")]
         generic = [ATTRIB_PRE, TEMPORAL_PRE, MARKER_PRE, IMPLICIT_PRE, STILL_PRE, DENY_PRE, CORRECT_PRE, STOP_PRE, ADD_PRE, ADD_MARK]
-        self.common = common_starts(lists + generic + [NARRATIVE, NEVER_NARRATIVE])
+        self.common = common_starts(lists + generic + [NARRATIVE])
 
     # ------------------------------------------------------------ helpers
-    def t(self, *lists: tuple[str, ...]) -> str:
-        """A random phrasing of this split's share of `lists`, each list partitioned on its own."""
-        return self.rng.choice(tuple(x for items in lists for x in part_of(items, self.split)))
+    def t(self, items: tuple[str, ...]) -> str:
+        return choose(self.rng, items, self.split)
 
     def glob(self) -> dict[str, str]:
         r = self.rng
@@ -572,7 +449,7 @@ class Builder:
                 n = self.compound(n, person, sn)
             if b.label == "unrelated" and group != "narrative" and self.rng.random() < 0.15 and ":" not in n[:30] and "?" not in n:
                 # "Update:" / "These days" on another person's or another topic's news is no change of e
-                n = render(self.t(MARKER_PRE, IMPLICIT_PRE), self.glob(), sn) + " " + lower_first(n, self.common)
+                n = render(self.t(MARKER_PRE + IMPLICIT_PRE), self.glob(), sn) + " " + lower_first(n, self.common)
             res.append(Built(e, n, b.when, b.label))
         return res
 
@@ -628,7 +505,7 @@ class Builder:
 
         if label == "supersedes":
             if group == "verb":
-                tpl = self.t(d.change, d.stop) if d.kind == "multi" else self.t(d.change)
+                tpl = self.t(d.change + d.stop) if d.kind == "multi" else self.t(d.change)
                 ctx = B if d.kind != "multi" else {**A, "old": A["v"]}
                 return [Built(e, R(tpl, ctx, sn), LATER, label)]
             if group == "stop":
@@ -756,9 +633,9 @@ class Builder:
                     ctx = B if rng.random() < 0.5 else A
                     x = rng.random()
                     if (d.change or d.stop) and x < 0.35:
-                        n = R(self.t(d.change, d.stop), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
-                    elif x < 0.5 and (plain := tuple(t for t in part_of(d.neg, self.split) if not _DISPUTE.search(t))):
-                        n = R(rng.choice(plain), {**B, "old": A["v"]}, so)  # v2.14: this split's share, markers stripped
+                        n = R(self.t(d.change + d.stop), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
+                    elif x < 0.5 and (plain := tuple(t for t in d.neg if not _DISPUTE.search(t))):
+                        n = R(rng.choice(plain), {**B, "old": A["v"]}, so)
                     else:
                         n = self.state(d, ctx, so, avoid=etpl)[0] if rng.random() < 0.5 else R(etpl, ctx, so)
                     return [Built(e, n, self.mixed(), label)]
@@ -780,7 +657,7 @@ class Builder:
                 octx = {**self.glob(), **oc.a()}
                 x = rng.random()
                 if (od.change or od.stop) and od.kind != "multi" and x < 0.3:
-                    n = R(self.t(od.change, od.stop), {**self.glob(), **oc.b()}, sn)
+                    n = R(self.t(od.change + od.stop), {**self.glob(), **oc.b()}, sn)
                 elif od.neg and x < 0.45:
                     n = R(self.t(od.neg), {**self.glob(), **oc.b()}, sn)
                 else:
@@ -797,7 +674,7 @@ class Builder:
                 octx = {**self.glob(), **oc.b()}
                 x = rng.random()
                 if (od.change or od.stop) and od.kind != "multi" and x < 0.4:
-                    n = R(self.t(od.change, od.stop), octx, s)
+                    n = R(self.t(od.change + od.stop), octx, s)
                 elif x < 0.55 and od.kind != "multi":  # v2.5: a generic stop cue about the other slot's old value
                     st = self.state(od, octx, s)[0]
                     n = pre(STOP_PRE, st, octx) if rng.random() < 0.6 or "?" in st else post(STOP_POST, st, octx)
@@ -811,8 +688,7 @@ class Builder:
                 return [Built(e, n, LONG if rng.random() < 0.6 else self.mixed(), label)]
             if group == "narrative":
                 s = sn if d.person_subject or c.person is None else named(c.person, "first")
-                # v2.14: the negated narratives too ("… has never been to {city}"), defined since 1.0 but never drawn
-                return [Built(e, R(self.t(NARRATIVE, NEVER_NARRATIVE), {**g, **c.extra}, s), NEUTRAL, label)]
+                return [Built(e, R(self.t(NARRATIVE), {**g, **c.extra}, s), NEUTRAL, label)]
         if group == "twin":
             n = new_state(B, 0.5)
             return [Built(e, n, LONG, "supersedes"), Built(e, n, SAME if rng.random() < 0.6 else OLDER, "contradicts")]

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from writegate.training.data.pools import Person, Pools
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
-WAVE = "~"  # one per widening of a list: "~" generator 2.13.0, "~~" 2.14.0; see `partition`
+WAVE = "~"  # one per widening of a list ("~": generator 2.13.0; "~~": the 2.14.0 experiment); see `partition`
 
 
 def bare(item: str) -> str:

@@ -41,15 +41,6 @@ DIET = Domain(
         "~Everything {S} [eat] has to be {v}.",
         "~Meal preference ({O}): {v}",
         "~When booking team dinners, pick {v} options for {O}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~diet ({O}) - {v}",
-        "~~Re: catering for {O} — {v} meals, please.",
-        "~~{S} [be] on a {v} diet, per the catering form.",
-        "~~Q: does {S} eat {v}? A: yes.",
-        "~~Whatever the venue, {P} plate has to be {v}.",
-        "~~CRM profile · {O} · diet = {v}",
-        "~~{S} [be] strictly {v}.",
-        "~~The {v} meal on the catering sheet is for {O}.",
     ),
     change=(
         "!{S} went {v} in {month}.",
@@ -62,14 +53,6 @@ DIET = Domain(
         "~{S} [eat] {v} now instead of {old}.",
         "~New diet for {O}: {v} (was {old}).",
         "~In {month} {S} dropped {old} and became {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Since {month}, {S} [have] been eating {v} rather than {old}.",
-        "~~{old} → {v}: {S} changed diets in {month}.",
-        "~~As of {month}, {S} [eat] {v}.",
-        "~~Heads up, {S} went {v} — order accordingly from now on.",
-        "~~{S} used to be {old}, but these days {S} [be] {v}.",
-        "~~{S} [have] been {v} ever since {month}; before that, {old}.",
-        "~~Diet change for {O} — {v} starting {month}.",
     ),
     stop=(
         "{S} [isn't] {old} anymore; {pr} [be] {v} now.", "{S} gave up being {old} and [eat] {v}.",
@@ -78,13 +61,6 @@ DIET = Domain(
         "~{S} stopped being {old} and [be] {v} these days.",
         "~{S} quit {old} in {month} — {v} since then.",
         "~{S} [have] dropped the {old} diet and [follow] a {v} one instead.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~The {old} phase is over for {O}; {pr} [eat] {v} now.",
-        "~~{S} ended the {old} diet in {month} and [have] been {v} since.",
-        "~~{S} [don't] do {old} anymore — it's {v} now.",
-        "~~Having left {old} behind, {S} [keep] to {v}.",
-        "~~no longer {old} — {S} [eat] {v} these days",
-        "~~After years of eating {old}, {S} gave it up for {v}.",
     ),
     neg=(
         "{S} has never been {old}.", "{S} [isn't] {old} — wrong person.", "{S} [eat] everything, not {old}.",
@@ -93,14 +69,6 @@ DIET = Domain(
         "~{S} [have] never followed a {old} diet.",
         "~The {old} note is wrong — {S} [have] no dietary restrictions.",
         "~{S} [isn't] and never was {old}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Not sure where {old} came from; {S} [have] always eaten everything.",
-        "~~Correction: {S} [isn't] {old} and [have] never claimed to be.",
-        "~~{old} doesn't describe {O} at all — {pr} [have] no food restrictions.",
-        "~~Q: is {S} {old}? A: no, and {pr} [have] never been.",
-        "~~Whoever logged {O} as {old} got it wrong.",
-        "~~{S} [eat] whatever's served — the {old} label doesn't apply.",
-        "~~There's no {old} restriction for {O}, and there never was.",
     ),
     elab=(
         "{S} [be] {v} {why}.", "{S} [be] {v} but [eat] {food}.", "{S} [eat] {v} and [prefer] {food}.", "{S} [be] {v} and [don't] drink alcohol.",
@@ -109,14 +77,6 @@ DIET = Domain(
         "~{S} [be] {v} — {why}, not as a fad.",
         "~{S} [keep] {v} at home and at restaurants alike, {why}.",
         "~{S} [be] {v} and [avoid] caffeine too.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{P} diet: {v} ({why}), with a soft spot for {food}.",
-        "~~Being {v} {why}, {S} [plan] {pp} meals a week ahead.",
-        "~~{S} [be] {v}, and when eating out {pr} [ask] for the menu in advance.",
-        "~~fyi {S} [be] {v} {why} — also [like] {food}",
-        "~~{S} [be] {v} {why}; {pr} [read] every ingredient label.",
-        "~~What {S} [eat]: {v}, mostly home-cooked, with {food} occasionally.",
-        "~~{S} [be] {v}, which is why {pr} [carry] snacks to long meetings.",
     ),
     general=(
         "{S} [have] dietary restrictions.", "{S} [be] picky about food.",
@@ -125,13 +85,6 @@ DIET = Domain(
         "~Check dietary needs before ordering for {O}.",
         "~{S} [don't] eat just anything.",
         "~food restrictions apply to {O}",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Dietary requirements: yes ({O}).",
-        "~~{S} [have] food rules {pr} [stick] to.",
-        "~~heads-up: {S} [have] some dietary needs",
-        "~~Q: can {S} eat anything? A: not quite — there are restrictions.",
-        "~~{S} [be] someone with a restricted diet.",
-        "~~When catering includes {O}, mind the dietary requirements.",
     ),
     negre=(
         "Don't order {O} anything that isn't {v}.", "No non-{v} options for {O}.",
@@ -140,14 +93,6 @@ DIET = Domain(
         "~{S} [won't] eat anything that isn't {v}.",
         "~Please keep {P} meals {v} — no exceptions.",
         "~{S} [don't] touch food that isn't {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} only for {O} — nothing else on the plate.",
-        "~~Do not put {O} down for the standard, non-{v} meal.",
-        "~~Under no circumstances should {P} order come back non-{v}.",
-        "~~{S} [refuse] non-{v} dishes.",
-        "~~no non-{v} catering for {O}, please",
-        "~~Keep anything that isn't {v} off {P} plate.",
-        "~~Q: can {S} have the regular menu? A: no, {v} only.",
     ),
 )
 
@@ -183,14 +128,6 @@ FAMILY = Domain(
         "~{S} [have] a {rel} called {v}.",
         "~The person {S} [be] married to is {v}.",
         "~If you need to reach {P} {rel}, it's {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Emergency contact ({rel}) for {O}: {v}",
-        "~~{P} {rel}? {v}.",
-        "~~It's {v} that {S} [be] married to.",
-        "~~HR record, next of kin for {O}: {v} ({rel})",
-        "~~{P} {rel} — name's {v}.",
-        "~~When {S} [mention] {pp} {rel}, that's {v}.",
-        "~~the {rel}: {v} (per {P} profile)",
     ),
     change=(
         "{S} remarried; {pp} {rel} is {v} now.",
@@ -201,14 +138,6 @@ FAMILY = Domain(
         "~{S} divorced {old}, and {v} is {pp} new {rel}.",
         "~{P} new {rel}: {v} (previously {old}).",
         "~{S} tied the knot with {v} after things ended with {old}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old} is out of the picture; {S} [be] with {v} these days.",
-        "~~Since the split from {old}, {P} {rel} has been {v}.",
-        "~~{S} [have] moved on from {old} and married {v} last spring.",
-        "~~{v} is {P} {rel} now — {old} was before.",
-        "~~Relationship update: {S} and {old} separated; {pr} married {v}.",
-        "~~After {old}, {S} found {v} — they married last year.",
-        "~~{P} {rel} used to be {old}; it's {v} now.",
     ),
     neg=(
         "{S} [isn't] married to {old}, {old} is {pp} cousin.", "{S} has never been married.", "{S} never had a {rel} named {old}.",
@@ -217,13 +146,6 @@ FAMILY = Domain(
         "~{old}? That's {P} sibling, not {pp} {rel}.",
         "~{S} [be] single — there is no {rel} called {old}.",
         "~{P} {rel} was never {old}; someone mixed up the names.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~No, {old} and {S} were never a couple.",
-        "~~{S} [have] no {rel}; {old} is just a friend.",
-        "~~{old} is {pp} colleague — {S} [isn't] married to {old}.",
-        "~~Whoever said {P} {rel} is {old} was mistaken.",
-        "~~Q: is {old} {P} {rel}? A: no, not now and not ever.",
-        "~~There's no {old} in {P} life — that record belongs to someone else.",
     ),
     elab=(
         "{P} {rel} {v} is a {job}.", "{S} [have] been with {v} for {yrs} years.", "{P} {rel} is {v}; their kid is {kid}.",
@@ -232,13 +154,6 @@ FAMILY = Domain(
         "~{S} [live] with {pp} {rel} {v} and a kid, {kid}.",
         "~{P} {rel} is {v} — a {job} by trade.",
         "~{S} married {v} {yrs} years ago.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v}, {P} {rel}, works as a {job} downtown.",
-        "~~{P} {rel} is {v}, and the two of them have been together {yrs} years.",
-        "~~{v} — {P} {rel} — is a {job}, and their kid {kid} just started school.",
-        "~~Married to {v} for {yrs} years, {S} [have] one child, {kid}.",
-        "~~Family: {rel} {v} (a {job}), kid {kid} — that's {P} household.",
-        "~~{v} has been {P} {rel} for {yrs} years; they met at university.",
     ),
     general=(
         "{S} [be] married.", "{S} [have] a {rel}.",
@@ -247,13 +162,6 @@ FAMILY = Domain(
         "~{S} [have] a significant other.",
         "~There is a {rel} in {P} life.",
         "~{S} [be] attached.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] a spouse or partner.",
-        "~~{P} relationship status: taken.",
-        "~~{S} [be] spoken for.",
-        "~~Q: is {S} single? A: no.",
-        "~~{S} [be] part of a couple.",
-        "~~{S} [have] a {rel}, though the name isn't on file.",
     ),
 )
 
@@ -287,15 +195,6 @@ VEHICLE = Domain(
         "~The car {S} [drive] is a {v}.",
         "~{S} [run] a {v}.",
         "~{S} [have] a {v} for a car.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v}: the car {S} [take] to work.",
-        "~~Parking permit for {O}, registered vehicle: {v}",
-        "~~{S} [be] behind the wheel of a {v} most days.",
-        "~~q: {P} car? a: {v}",
-        "~~Look for a {v} in the lot; that's the car {S} [drive].",
-        "~~{P} daily driver is a {v}.",
-        "~~The vehicle registered to {O} is a {v}.",
-        "~~If you see {O} pull in, it'll be in a {v}.",
     ),
     change=(
         "!{S} traded in the {old} for a {v}.",
@@ -308,14 +207,6 @@ VEHICLE = Domain(
         "~{S} swapped {pp} {old} for a {v}.",
         "~{S} [have] switched cars — it's a {v} now.",
         "~{S} just took delivery of a {v}; the {old} went to a dealer.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Out with the {old}, in with the {v} — {S} upgraded last month.",
-        "~~{S} sold {pp} {old}; the replacement is a {v}.",
-        "~~The {v} in the driveway is new — {S} parted with the {old} in spring.",
-        "~~Car update for {O}: {old} → {v}.",
-        "~~{S} used to drive a {old} but [have] since bought a {v}.",
-        "~~Since the {old} was sold, {S} [have] been driving a {v}.",
-        "~~{S} ditched the {old} last month; it's a {v} from here on.",
     ),
     neg=(
         "{S} has never owned a {old}.", "{S} [don't] drive at all.", "{S} [don't] have a car.",
@@ -324,13 +215,6 @@ VEHICLE = Domain(
         "~{S} [don't] own a car, let alone a {old}.",
         "~The {old} was never {P} car.",
         "~{S} [take] the bus everywhere; there's no {old}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~The record says {old}, but {S} [have] never owned that car.",
-        "~~The {old} is {P} neighbour's; {S} [have] never owned one.",
-        "~~Q: does {S} drive a {old}? A: no, not ever.",
-        "~~{S} [have] no car registered, and certainly not a {old}.",
-        "~~Not {P} car: the {old} in the file is someone else's.",
-        "~~{S} [can't] drive — there's no {old} or any other car.",
     ),
     elab=(
         "{S} [drive] a {col} {v}.", "{S} [drive] a {yr} {v}.", "{S} [own] a {v} and [park] it in the garage.",
@@ -339,13 +223,6 @@ VEHICLE = Domain(
         "~{S} [drive] a {v} with a roof rack for {pp} bike.",
         "~{S} [drive] a {v} and [park] on level 2 of the office garage.",
         "~A {col} {v} is what {S} [drive] — you can't miss it.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{col} {v}, {yr} model: {P} car.",
-        "~~{S} [drive] a {v} with a child seat in the back.",
-        "~~{P} {v} is {col} and has a dent in the rear bumper.",
-        "~~{P} car — {v}, {col}, from {yr}.",
-        "~~{S} [keep] {pp} {v} spotless and [take] it on long road trips.",
-        "~~{S} [drive] a {v}, which {S} [use] for client visits too.",
     ),
     general=(
         "{S} [have] a car.", "{S} [drive] to work.",
@@ -354,13 +231,6 @@ VEHICLE = Domain(
         "~{S} [have] a driver's licence and a car.",
         "~{S} [be] a car owner.",
         "~{S} [have] access to a car.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [be] a driver.",
-        "~~{S} [have] a car of {pp} own.",
-        "~~{S} [be] not reliant on public transport.",
-        "~~{S} [keep] a car.",
-        "~~Q: does {S} have a car? A: yes.",
-        "~~{S} [travel] by car, mostly.",
     ),
     negre=(
         "{S} never [take] the train; {pr} [drive] the {v}.", "{S} [don't] need a ride — {pr} [have] the {v}.",
@@ -369,14 +239,6 @@ VEHICLE = Domain(
         "~Not a train person: {S} [drive] a {v}.",
         "~{S} [don't] drive anything but the {v}.",
         "~Skip the shuttle booking for {O} — {pr} [come] in the {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Don't book {O} a taxi; {pr} [have] the {v}.",
-        "~~{S} [won't] need a lift — the {v} is {pp} ride.",
-        "~~No train tickets for {O}: {pr} [drive] the {v}.",
-        "~~No rideshare needed — {S} [have] {pp} {v}.",
-        "~~Don't worry about getting {O} to the offsite; {pr} [drive] the {v}.",
-        "~~{S} [isn't] a bus rider; the {v} is how {pr} [get] around.",
-        "~~Never offer {O} a lift — {pr} [prefer] {pp} own {v}.",
     ),
 )
 
@@ -412,14 +274,6 @@ GRAD = Domain(
         "~{S} graduated in {v}; the school was {uni}.",
         "~Education ({O}): {uni}, {v}",
         "~Q: what year did {S} finish at {uni}? A: {v}",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{uni}, {v} — that's where and when {S} graduated.",
-        "~~Alumni directory: {O}, {uni}, graduated {v}.",
-        "~~{S} [hold] a degree from {uni}, conferred in {v}.",
-        "~~{S} walked at commencement at {uni} in {v}.",
-        "~~grad year for {O}: {v} ({uni})",
-        "~~It was {v} when {S} graduated from {uni}.",
-        "~~{S} left {uni} with a diploma in {v}.",
     ),
     neg=(
         "{S} never graduated from {uni}.", "{S} didn't finish at {uni}.", "{S} never attended {uni}.",
@@ -428,13 +282,6 @@ GRAD = Domain(
         "~{S} dropped out of {uni} and never graduated.",
         "~{S} was never enrolled at {uni} — wrong school.",
         "~{P} record shows no degree from {uni}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] no diploma from {uni}, whatever the record says.",
-        "~~{uni} has no record of {P} graduation.",
-        "~~Q: did {S} graduate from {uni}? A: no, {S} left without a degree.",
-        "~~{S} never completed a degree at {uni}.",
-        "~~{uni} was never {P} school.",
-        "~~{P} name isn't on any graduation list at {uni}.",
     ),
     elab=(
         "{S} graduated from {uni} in {v} with a degree in {deg}.", "{S} finished {uni} in {v}, studying {deg}.",
@@ -443,13 +290,6 @@ GRAD = Domain(
         "~{S} finished at {uni} in {v} and went straight into industry.",
         "~{S} graduated from {uni} in {v}, the first in {pp} family to do so.",
         "~{S} graduated with honours from {uni} in {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{uni}, class of {v}: {S} did {deg} there.",
-        "~~{S} graduated from {uni} in {v}, top of {pp} class.",
-        "~~{S} graduated from {uni} in {v} and [be] active in the alumni network.",
-        "~~{S} studied {deg} at {uni} and graduated in {v} on a scholarship.",
-        "~~After {deg} at {uni}, {S} graduated in {v} with distinction.",
-        "~~{S} graduated from {uni} in {v}, having done {deg} part-time.",
     ),
     general=(
         "{S} [have] a degree from {uni}.", "{S} went to {uni}.", "{S} studied at {uni}.",
@@ -458,13 +298,6 @@ GRAD = Domain(
         "~{S} [be] degree-educated.",
         "~{uni} is {P} alma mater.",
         "~{S} went to university.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] a university degree.",
-        "~~{S} [have] finished college.",
-        "~~{P} education includes {uni}.",
-        "~~{S} graduated from {uni}.",
-        "~~Q: did {S} go to college? A: yes.",
-        "~~{S} earned a degree at some point.",
     ),
 )
 
@@ -495,14 +328,6 @@ BIRTHDAY = Domain(
         "~{v} — {P} birthday.",
         "~Q: {P} date of birth (day and month)? A: {v}",
         "~Every year on {v}, it's {P} birthday.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~DOB (day/month), {P} file: {v}",
-        "~~{S} [blow] out the candles every {v}.",
-        "~~Sign {P} birthday card before {v} — that's the big day.",
-        "~~q: {P} bday? a: {v}",
-        "~~The date {S} was born: {v}.",
-        "~~{P} birthday lands on {v} each year.",
-        "~~If it's {v}, it's {P} birthday — don't forget.",
     ),
     neg=(
         "{P} birthday isn't {old}.", "{S} wasn't born on {old}, that's {pp} sister's birthday.",
@@ -511,13 +336,6 @@ BIRTHDAY = Domain(
         "~{P} birthday has never been {old}.",
         "~{old}? No, that's not when {S} was born.",
         "~{S} [don't] have a birthday on {old}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~HR has {old} for {P} birthday, but that's not it.",
-        "~~{S} [don't] celebrate on {old}; that date means nothing to {pp} family.",
-        "~~No, {old} isn't the day {S} was born.",
-        "~~Q: is {P} birthday {old}? A: no.",
-        "~~{old} belongs to someone else; it isn't {P} birthday.",
-        "~~Whoever put {old} down as {P} birthday got it wrong.",
     ),
     elab=(
         "{P} birthday is {v}; {pr} [like] {cake}.", "{S} was born on {v}, {yr}.", "{P} birthday is {v}, so plan something that week.",
@@ -526,13 +344,6 @@ BIRTHDAY = Domain(
         "~{S} [prefer] {cake} on {pp} birthday, {v}.",
         "~{P} birthday is {v}, and {pr} [take] the day off every year.",
         "~{P} birthday, {v}, is the same day as {pp} mother's.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} was born on {v}, {yr}, and [like] {cake} on the day.",
-        "~~{P} birthday ({v}): {pr} [want] {cake}, nothing more.",
-        "~~{v} is {P} birthday; plan for {cake}.",
-        "~~{P} birthday is {v} and {pr} [hate] surprise parties.",
-        "~~{S} [celebrate] {pp} birthday on {v} with family, usually at home.",
-        "~~{P} birthday: {v}. Preference for the day: {cake}.",
     ),
     general=(
         "{P} birthday is in {m}.", "{S} [be] a {m} baby.", "{S} [have] a birthday in {m}.",
@@ -541,13 +352,6 @@ BIRTHDAY = Domain(
         "~{m} is {P} birthday month.",
         "~{S} [celebrate] {pp} birthday sometime in {m}.",
         "~Birthday month ({O}): {m}",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] a {m} birthday.",
-        "~~Birthday: sometime in {m} ({O})",
-        "~~Q: when is {P} birthday? A: some day in {m}.",
-        "~~{P} birthday comes around in {m}.",
-        "~~{m} — that's when {S} [celebrate] {pp} birthday.",
-        "~~Expect {P} birthday during {m}.",
     ),
 )
 
@@ -577,14 +381,6 @@ BIRTHPLACE = Domain(
         "~{P} birth city is {v}.",
         "~{S} first saw the light of day in {v}.",
         "~Born in {v}, that's {O}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v}: {P} birthplace.",
-        "~~{S} [be] {v}-born.",
-        "~~Q: {P} city of birth? A: {v}",
-        "~~The city on {P} birth certificate is {v}.",
-        "~~{S} was born in the city of {v}.",
-        "~~profile note: {O} — born {v}",
-        "~~If you ask {O} where {pr} was born, the answer is {v}.",
     ),
     neg=(
         "{S} wasn't born in {old}.", "{S} has never even been to {old}.",
@@ -593,13 +389,6 @@ BIRTHPLACE = Domain(
         "~{old} has nothing to do with where {S} was born.",
         "~The {old} birthplace is a mistake; {S} [have] no ties there.",
         "~{S} [have] never lived in {old}, let alone been born there.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Born in {old}? No — {S} [have] no connection to that city.",
-        "~~{S} [don't] come from {old}; that entry is wrong.",
-        "~~Scratch {old} — {S} wasn't born there.",
-        "~~Q: was {S} born in {old}? A: no.",
-        "~~It's not {old}: {S} was born somewhere else entirely.",
-        "~~{S} [have] only ever passed through {old} and certainly wasn't born there.",
     ),
     elab=(
         "{S} was born in {v} and moved away at {age}.", "{S} was born in {v}, in {ctry}.", "{S} [be] from {v} and still [visit] family there.",
@@ -608,13 +397,6 @@ BIRTHPLACE = Domain(
         "~{S} was born in {v} but grew up elsewhere after age {age}.",
         "~{S} was born in {v}, at the city hospital, the youngest of three.",
         "~{P} birthplace is {v}; {pp} parents still live there.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v}, in {ctry}, is where {S} was born, the eldest of four.",
-        "~~{S} was born in {v} and [keep] a flat there for visits.",
-        "~~Born in {v}, {S} moved abroad at {age} with {pp} parents.",
-        "~~{P} birthplace, {v}, is also where {pp} grandparents live.",
-        "~~{S} was born in {v} ({ctry}) and [support] the local football club.",
-        "~~{S} was born in {v}; {pr} spent the first {age} years of {pp} life there.",
     ),
     general=(
         "{S} grew up abroad.", "{S} was born outside the city {pr} [live] in now.",
@@ -623,13 +405,6 @@ BIRTHPLACE = Domain(
         "~{S} didn't grow up in this city.",
         "~{S} [be] a transplant, not a native of the city {pr} [live] in.",
         "~{P} birthplace isn't the city {pr} [live] in.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [be] from out of town originally.",
-        "~~{P} roots are elsewhere.",
-        "~~{S} [be] not a local by birth.",
-        "~~{S} was born somewhere other than here.",
-        "~~Q: is {S} from here? A: no, {pr} was born elsewhere.",
-        "~~{P} birthplace is some other city.",
     ),
 )
 
@@ -658,14 +433,6 @@ CITIZEN = Domain(
         "~Passport country ({O}): {v}",
         "~{S} [travel] on a passport issued by {v}.",
         "~{P} nationality is {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — that's the passport {S} [hold].",
-        "~~Citizenship ({O}) — {v}",
-        "~~The country {S} [be] a citizen of is {v}.",
-        "~~Visa paperwork for {O} should list {v} as the nationality.",
-        "~~q: {P} citizenship? a: {v}",
-        "~~{P} passport is from {v}.",
-        "~~Travel docs for {O}: passport issued by {v}.",
     ),
     neg=(
         "{S} has never been a citizen of {old}.", "{S} [don't] hold a {old} passport.",
@@ -674,13 +441,6 @@ CITIZEN = Domain(
         "~{S} has never held the nationality of {old}.",
         "~Wrong country: {S} [isn't] from {old}.",
         "~{old} never issued {O} a passport.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [isn't] a citizen of {old} — never was.",
-        "~~Q: is {S} a citizen of {old}? A: no.",
-        "~~The {old} nationality on file is wrong; {S} [have] never had it.",
-        "~~{S} [have] never applied for or held {old} citizenship.",
-        "~~No {old} passport exists for {O}.",
-        "~~{old}? {S} [have] no claim to that citizenship.",
     ),
     elab=(
         "{S} [be] a citizen of {v} and renewed {pp} passport in {yr}.", "{S} [hold] {v} citizenship, so visas are rarely an issue.",
@@ -689,13 +449,6 @@ CITIZEN = Domain(
         "~{S} [be] a citizen of {v} by birth.",
         "~{S} [be] a citizen of {v} and [vote] there by mail.",
         "~{S} [be] a citizen of {v}, through {pp} mother.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [be] a {v} citizen whose passport was last renewed in {yr}.",
-        "~~{S} [hold] {v} citizenship and [have] a residence permit here too.",
-        "~~{S} [be] a citizen of {v}, like {pp} parents.",
-        "~~{S} [carry] a {v} passport and [keep] a copy with HR.",
-        "~~{S} [be] a citizen of {v} and [pay] taxes there as well.",
-        "~~Citizen of {v}: {S} [get] consular help from {v} when travelling.",
     ),
     general=(
         "{S} [be] not a local citizen.", "{S} [have] a foreign passport.",
@@ -704,13 +457,6 @@ CITIZEN = Domain(
         "~{S} [have] a passport from another country.",
         "~{P} passport isn't a local one.",
         "~{S} [have] foreign citizenship.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [be] not a national of this country.",
-        "~~{P} citizenship is foreign.",
-        "~~Q: is {S} a local citizen? A: no.",
-        "~~{S} [come] from abroad, passport-wise.",
-        "~~{S} [be] a citizen of another country.",
-        "~~{P} nationality: not local.",
     ),
 )
 
@@ -744,14 +490,6 @@ PETSD = Domain(
         "~{S} [keep] {v} at home.",
         "~{P} household includes {v}.",
         "~{S} [share] {pp} place with {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — that's the pet situation at {P} place.",
-        "~~Household pets ({O}): {v}",
-        "~~Heads up if you visit {O}: there's {v} in the house.",
-        "~~Ask {O} about {v} sometime — {pp} pride and joy.",
-        "~~When asked about pets, {S} [mention] {v}.",
-        "~~Living with {O} means living with {v}.",
-        "~~{S} [look] after {v} in {pp} apartment.",
     ),
     stop=(
         "{S} rehomed {old} last month.", "{S} no longer [have] {old}; it passed away.", "{S} gave {old} to {pp} parents.",
@@ -761,14 +499,6 @@ PETSD = Domain(
         "~{S} had to give up {old} when {pr} moved.",
         "~{S} used to have {old}.",
         "~{S} [have] parted with {old}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old}? Rehomed — {S} couldn't keep up with the care.",
-        "~~Sadly, {old} passed on in the spring, so {S} [be] pet-free at the moment.",
-        "~~quick update: {S} [have] sent {old} to live with {pp} sister.",
-        "~~Ticket note: {S} no longer [keep] {old}; removed from the pet-sitting roster.",
-        "~~As for {old}, {S} [have] handed the pet over to {pp} neighbour for good.",
-        "~~Since {pr} moved abroad, {S} [haven't] had {old}.",
-        "~~{S} [be] without {old} after the move last year.",
     ),
     neg=(
         "{S} [don't] have any pets.", "{S} has never owned {old}.", "{S} [be] allergic to animals and [have] no pets.",
@@ -777,14 +507,6 @@ PETSD = Domain(
         "~{S} [isn't] a pet person and [have] never had {old}.",
         "~{S} [can't] have pets in {pp} building, so keeping {old} is out of the question.",
         "~Whoever said {S} [have] {old} got it wrong.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old}? Not at {P} place — {S} [have] zero pets.",
-        "~~Correction to the profile: {S} [have] never owned {old}; there are no animals in {pp} home.",
-        "~~Q: does {S} have {old}? A: no, not at any point.",
-        "~~Despite what the notes say, {S} [have] never kept {old}.",
-        "~~No, {S} [don't] own {old} and never [have].",
-        "~~Re the pet field: {S} [don't] and never did keep {old}.",
-        "~~{P} lease bans animals, and {S} [have] never kept {old} there.",
     ),
     elab=(
         "{S} [have] {v} named {nm}.", "{S} [have] {v}, {age} years old.", "{S} [have] {v} that {pr} [walk] every morning.", "{S} [have] {v}, though not in the office.",
@@ -793,14 +515,6 @@ PETSD = Domain(
         "~{S} [own] {v} and [post] pet photos in Slack all the time.",
         "~{S} [have] {v} that {pr} adopted {age} years ago.",
         "~{S} [have] {v}, which is why {pr} [leave] the office by six.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] {v} — {nm}, {age} years old and very spoiled.",
-        "~~{S} [have] {v} and [arrange] meetings around vet visits.",
-        "~~{S} [have] {v}; {pr} got the pet as a rescue {age} years ago.",
-        "~~Chat note: {S} [have] {v} called {nm}, who shows up on video calls a lot.",
-        "~~{S} [have] {v}, insured and microchipped.",
-        "~~Because {pr} [have] {v}, {S} [book] pet-friendly hotels when traveling.",
-        "~~{S} [have] {v} named {nm}, and {pr} [bring] the pet to the office on Fridays.",
     ),
     general=(
         "{S} [have] a pet.", "{S} [be] an animal person.",
@@ -809,13 +523,6 @@ PETSD = Domain(
         "~There's a pet in {P} household.",
         "~{S} [own] at least one pet.",
         "~An animal lives in {P} home.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Pet owner? {S} [be], yes.",
-        "~~{P} home has an animal or two in it.",
-        "~~Q: does {S} have any pets? A: yes.",
-        "~~{S} [care] for a pet of some kind.",
-        "~~Animals are part of {P} life at home.",
-        "~~{S} [be] one of the pet owners on the team.",
     ),
     also=(
         "{S} also [have] {v}.", "{S} [have] {v} too.", "{S} got {v} as well.", "In addition to {old}, {S} [have] {v}.",
@@ -824,14 +531,6 @@ PETSD = Domain(
         "~Another pet for {O}: {v}.",
         "~{S} [have] {v} as well as {old}.",
         "~Not just {old} — {S} [have] {v} too.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old} has company: {S} brought home {v} too.",
-        "~~Pets ({O}): {old} and {v}.",
-        "~~Q: just {old}? A: no, {S} [have] {v} as well.",
-        "~~Along with {old}, there's {v} at {P} place.",
-        "~~{S} [have] more than one pet — {v} in addition to {old}.",
-        "~~Alongside {old}, {S} [look] after {v}.",
-        "~~fyi {S} [have] {v} on top of {old}",
     ),
 )
 
@@ -864,14 +563,6 @@ HOBBY = Domain(
         "~Q: what does {S} do for fun? A: {v}",
         "~Free time for {O} means {v}.",
         "~{P} pastime: {v}",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — that's how {S} [unwind].",
-        "~~Ask {O} about {v} and you'll get an earful.",
-        "~~Interests ({O}): {v}",
-        "~~{S} [be] big on {v}.",
-        "~~When not working, {S} [turn] to {v}.",
-        "~~{S} [relax] with {v}.",
-        "~~re {O}: favourite pastime = {v}",
     ),
     stop=(
         "{S} gave up {old}.", "{S} [don't] do {old} anymore after the injury.", "{S} quit {old} last year.",
@@ -880,13 +571,6 @@ HOBBY = Domain(
         "~{S} used to be into {old}.",
         "~No more {old} for {O} — {pr} lost interest.",
         "~{S} dropped {old} when work got busy.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old} is done for {O}; {pr} sold the gear.",
-        "~~After the knee surgery, {S} had to stop {old}.",
-        "~~{S} [haven't] done {old} since {pr} moved.",
-        "~~{S} [say] {old} is a thing of the past for {O}.",
-        "~~Once the kids arrived, {S} ran out of time for {old} and quit.",
-        "~~{old} was a phase; {S} [be] done with it.",
     ),
     neg=(
         "{S} has never done {old}.", "{S} [hate] {old}, actually.",
@@ -895,13 +579,6 @@ HOBBY = Domain(
         "~Not {old} — {S} [find] it boring.",
         "~{S} [don't] do {old}; someone mixed that up.",
         "~Whoever put down {old} for {O} was mistaken.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Picture {O} doing {old}? Not in a million years.",
-        "~~Q: does {S} do {old}? A: no, not at all.",
-        "~~{S} [can't] stand {old} and [have] never done it.",
-        "~~The {old} hobby on file is wrong; {S} [don't] do it.",
-        "~~For the record, {S} [have] zero interest in {old}.",
-        "~~{old}, for {O}? That's someone else entirely.",
     ),
     elab=(
         "{S} [enjoy] {v} {freq}.", "{S} [do] {v} at a club in {where}.", "{S} [be] into {v} and [compete] sometimes.", "{S} [enjoy] {v}, though not competitively.",
@@ -910,14 +587,6 @@ HOBBY = Domain(
         "~{v} is {P} hobby; {pr} [practice] {freq}.",
         "~{S} [enjoy] {v} and [run] a small club for it.",
         "~{S} [love] {v} and [travel] to {where} for it.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} {freq} in {where} — that's {P} routine.",
-        "~~{S} [enjoy] {v} and [have] been at it for years.",
-        "~~Every trip to {where}, {S} [make] time for {v}.",
-        "~~Hobby: {v} ({freq}, usually with friends)",
-        "~~{S} [do] {v} {freq}, which is why {pr} [be] hard to reach then.",
-        "~~{S} [be] into {v} enough to have built a small home setup for it.",
-        "~~{S} [be] passionate about {v} and [enter] local events in {where}.",
     ),
     general=(
         "{S} [have] a few hobbies.", "{S} [like] to keep busy outside work.",
@@ -926,13 +595,6 @@ HOBBY = Domain(
         "~{S} [be] not all work and no play.",
         "~{S} [spend] {pp} free time on a hobby.",
         "~{S} [have] a pastime {pr} [care] about.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: does {S} have hobbies? A: yes, a few.",
-        "~~{S} [keep] a hobby going outside the office.",
-        "~~Outside of {pp} job, {S} [have] something {pr} [enjoy] doing.",
-        "~~{S} [do] something creative or active in {pp} spare time.",
-        "~~Hobbies? Yes — {S} [have] some.",
-        "~~{S} [be] the type with weekend pursuits.",
     ),
     also=(
         "{S} also [enjoy] {v}.", "{S} [be] into {v} too.", "{S} recently picked up {v} as well.", "Besides {old}, {S} [like] {v}.",
@@ -941,13 +603,6 @@ HOBBY = Domain(
         "~{v} is another one of {P} hobbies.",
         "~{S} [enjoy] both {old} and {v}.",
         "~Add {v} to {P} hobbies.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old} isn't {P} only hobby — there's {v} too.",
-        "~~{P} hobbies, listed: {old}, {v}",
-        "~~Q: is {old} all {S} [do]? A: no, {v} as well.",
-        "~~Alongside {old}, {S} [have] gotten into {v}.",
-        "~~{S} [split] weekends between {old} and {v}.",
-        "~~{P} second hobby: {v}.",
     ),
 )
 
@@ -977,14 +632,6 @@ SPOKEN = Domain(
         "~{S} [can] converse in {v}.",
         "~Spoken languages ({O}): {v}",
         "~{S} [understand] and [speak] {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v}: yes, {S} [speak] it.",
-        "~~{S} [handle] calls in {v} without trouble.",
-        "~~Language skills on file for {O}: {v}",
-        "~~If you need someone who speaks {v}, {S} [be] your person.",
-        "~~{v} speaker on the team: {O}.",
-        "~~{S} [read], [write] and [speak] {v}.",
-        "~~langs — {P} list: {v}",
     ),
     neg=(
         "{S} [don't] speak any {old}.", "{S} has never learned {old}.", "{S} [can't] speak {old} at all.",
@@ -993,13 +640,6 @@ SPOKEN = Domain(
         "~{S} [be] not a {old} speaker — wrong profile.",
         "~{S} [have] never studied or spoken {old}.",
         "~No {old} at all for {O}; that was a mistake.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old}? {S} [don't] speak it — not even a little.",
-        "~~Q: does {S} speak {old}? A: no, not a word.",
-        "~~Whatever the profile says, {old} isn't a language {S} [know].",
-        "~~Don't route {old} calls to {O}: {S} [don't] speak it at all.",
-        "~~{old} was listed for {O} in error; {S} [speak] none.",
-        "~~Calling {O} a {old} speaker is just wrong.",
     ),
     elab=(
         "{S} [speak] {v} {lvl}.", "{S} [speak] {v}, learned at home.",
@@ -1008,13 +648,6 @@ SPOKEN = Domain(
         "~{v} is a language {S} [speak] {lvl}.",
         "~{S} [speak] {v} {lvl}, mostly with family.",
         "~{S} [speak] {v} and [translate] documents for the team.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} ({lvl}) — {S} [use] it on customer calls.",
-        "~~{S} [speak] {v} {lvl} and [hold] a certificate in it.",
-        "~~{S} [speak] {v} {lvl}, having studied it at university.",
-        "~~Languages: {v}, spoken {lvl}",
-        "~~Q: does {S} speak {v}? A: yes, {lvl}.",
-        "~~{S} [speak] {v} {lvl} and [prefer] it for written docs.",
     ),
     general=(
         "{S} [be] multilingual.", "{S} [speak] more than one language.",
@@ -1023,13 +656,6 @@ SPOKEN = Domain(
         "~Languages are one of {P} strengths.",
         "~{S} [be] not monolingual.",
         "~{S} [can] work in more than one language.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [can] switch between languages.",
-        "~~Languages: several, per {P} profile.",
-        "~~{S} [be] comfortable in a second language.",
-        "~~{P} language skills go beyond one tongue.",
-        "~~{S} [handle] more than a single language at work.",
-        "~~Multilingual? {S} [be], yes.",
     ),
     also=(
         "{S} also [speak] {v}.", "{S} [speak] some {v} too.", "{S} [be] learning {v} as well.", "On top of {old}, {S} [know] {v}.",
@@ -1038,13 +664,6 @@ SPOKEN = Domain(
         "~{v} is another language {S} [speak].",
         "~{S} [have] picked up some {v} on top of {old}.",
         "~Add {v} to {P} languages.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Languages in {P} profile: {old}, {v}",
-        "~~Q: only {old}? A: no, {S} [speak] {v} too.",
-        "~~Not just {old} — {v} is in {P} toolkit as well.",
-        "~~{S} [be] comfortable in {v} besides {old}.",
-        "~~In addition to {old}, {S} [handle] conversations in {v}.",
-        "~~fyi {S} [know] {v} as a second language next to {old}",
     ),
 )
 
@@ -1072,14 +691,6 @@ TEAMSD = Domain(
         "~Q: which team is {S} on? A: {v}",
         "~{S} [be] part of the {v} crew.",
         "~{S} [be] one of the {v} folks.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — that's where {S} [sit] in the org.",
-        "~~The org chart lists {O} under the {v} team.",
-        "~~Ping {O} in the {v} team channel — that's {P} team.",
-        "~~{S} [report] into the {v} team.",
-        "~~team: {v} (per {P} profile)",
-        "~~{S} [count] as part of {v}.",
-        "~~{S} [be] listed among the {v} team's members.",
     ),
     stop=(
         "!{S} left the {old} team.", "{S} [be] no longer part of {old}.", "{S} rolled off the {old} team in {month}.",
@@ -1088,14 +699,6 @@ TEAMSD = Domain(
         "~{S} [don't] work with {old} anymore.",
         "~{old} lost {O} to another team in {month}.",
         "~{S} stepped away from the {old} team.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old} said goodbye to {O} in {month}.",
-        "~~As of {month}, {S} [be] off {old}.",
-        "~~Roster update: {old} dropped {O} from its list in {month}.",
-        "~~After {month}, {old} no longer counts {O} as a member.",
-        "~~{S} transferred out of {old} this spring.",
-        "~~Q: still on {old}? A: no, {S} left in {month}.",
-        "~~The {old} team, minus {O} since {month}.",
     ),
     neg=(
         "{S} has never been on {old}.", "{S} [isn't] on the {old} team — wrong person.",
@@ -1104,13 +707,6 @@ TEAMSD = Domain(
         "~{S} [don't] belong to {old} and never did.",
         "~Nobody put {O} on {old} — that's a mistake.",
         "~{S} [isn't] a member of {old}; the roster is wrong.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old}? {S} [have] no connection to that team.",
-        "~~Q: is {S} on {old}? A: no, and {pr} never was.",
-        "~~The roster entry listing {O} on {old} is an error.",
-        "~~{S} [have] never been a member of {old}, despite what the directory says.",
-        "~~Wrong team: {S} [isn't] with {old}, and {pr} never joined it.",
-        "~~Not {old} — {S} [have] zero history with that group.",
     ),
     elab=(
         "{S} [be] on the {v} team, led by {lead}.", "{S} [be] on the {v} team and [join] their standup on {wd}.", "{S} [be] on the {v} team but [isn't] in their on-call rotation.",
@@ -1119,13 +715,6 @@ TEAMSD = Domain(
         "~{S} [be] a member of {v}, where {lead} is the lead.",
         "~{S} [be] on {v} as the team's designer.",
         "~{S} [be] on the {v} team and [work] from the office on {wd}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~On {v}, {S} [report] to {lead}.",
-        "~~{S} [be] on the {v} team and [cover] support on {wd}.",
-        "~~Team: {v} (lead: {lead}); {S} [attend] planning on {wd}.",
-        "~~{S} [be] on the {v} team, working on its quarterly roadmap.",
-        "~~{lead} leads {v}, and {S} [be] one of the engineers there.",
-        "~~{S} [be] in the {v} group as its analyst, sitting next to {lead}.",
     ),
     general=(
         "{S} [be] on a couple of teams.", "{S} [work] across teams.",
@@ -1134,13 +723,6 @@ TEAMSD = Domain(
         "~{S} [be] a team member somewhere in the org.",
         "~{S} [work] as part of a team.",
         "~{S} [have] team commitments.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: is {S} on a team? A: yes.",
-        "~~{S} [be] attached to some team in the org.",
-        "~~{S} [have] a home team in the company.",
-        "~~{S} [work] on a team rather than solo.",
-        "~~{S} [collaborate] within a team structure.",
-        "~~{S} [be] counted as a member of some team or other.",
     ),
     also=(
         "{S} also joined the {v} team.", "{S} [be] on {v} too.", "{S} [have] been added to the {v} team as well.", "Besides {old}, {S} [sit] in on {v}.",
@@ -1149,13 +731,6 @@ TEAMSD = Domain(
         "~{S} [split] time between {old} and {v}.",
         "~{S} [have] joined {v} while staying on {old}.",
         "~On top of {old}, {S} [help] out on the {v} team.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Teams ({O}): {old}, {v}",
-        "~~Q: only on {old}? A: no, {S} [be] on {v} too.",
-        "~~{S} [wear] two hats: {old} and {v}.",
-        "~~Dual membership for {O}: {old} plus {v}.",
-        "~~While remaining on {old}, {S} [be] also on the {v} team.",
-        "~~{S} [lend] a hand to {v} alongside the {old} work.",
     ),
 )
 
@@ -1185,14 +760,6 @@ ALLERGY = Domain(
         "~Q: is {S} allergic to anything? A: {v}",
         "~{S} [get] an allergic reaction from {v}.",
         "~Medical note for {O}: allergic to {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — {S} [be] allergic.",
-        "~~Allergen list for {O}: {v}",
-        "~~Warning: {S} [be] allergic to {v}.",
-        "~~Q: anything {S} [be] allergic to? A: {v}",
-        "~~An allergic reaction is what {S} [get] from {v}.",
-        "~~Dietary/medical flag ({O}): {v} allergy",
-        "~~For {O}, {v} means an allergic reaction.",
     ),
     neg=(
         "{S} [isn't] allergic to {old}.", "{S} [have] no allergies at all.", "{S} never had a {old} allergy.",
@@ -1201,13 +768,6 @@ ALLERGY = Domain(
         "~{S} was tested and [isn't] allergic to {old}.",
         "~No {old} allergy on {P} chart — wrong patient.",
         "~{S} [have] never reacted to {old}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old}? {S} [be] fine with it — no allergy there.",
-        "~~Q: is {S} allergic to {old}? A: no, not at all.",
-        "~~The {old} allergy in {P} record belongs to another patient.",
-        "~~Allergy tests show {S} [have] no reaction to {old}.",
-        "~~There's no {old} allergy — {S} [have] been checked.",
-        "~~{S} [tolerate] {old} just fine and always [have].",
     ),
     elab=(
         "{S} [be] {sev} allergic to {v}.", "{S} [be] allergic to {v} and {pen}.",
@@ -1217,13 +777,6 @@ ALLERGY = Domain(
         "~{S} [react] {sev} to {v}.",
         "~{S} [be] allergic to {v}; even trace amounts are a problem.",
         "~{S} [have] been allergic to {v} since childhood.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Allergy note: {v}, reacts {sev}; {pen}.",
-        "~~{S} [be] allergic to {v}, enough that restaurants get a heads-up.",
-        "~~{S} [be] allergic to {v}, diagnosed as a teenager.",
-        "~~{S} [be] allergic to {v} — symptoms show up within minutes.",
-        "~~Q: how bad is the {v} allergy? A: {S} [react] {sev}.",
-        "~~{S} [keep] an allergy card in {pp} wallet listing {v}.",
     ),
     general=(
         "{S} [have] a food allergy.", "{S} [have] allergies.",
@@ -1232,13 +785,6 @@ ALLERGY = Domain(
         "~Check with {O} about allergies first.",
         "~{S} [have] a known allergy on file.",
         "~{S} [be] allergic to something.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: any allergies for {O}? A: yes, one on record.",
-        "~~{S} [be] sensitive to certain things.",
-        "~~Allergies: yes, for {O}.",
-        "~~{S} [have] some kind of allergy.",
-        "~~{S} [need] to watch out for an allergen.",
-        "~~There's an allergy to keep in mind with {O}.",
     ),
     negre=(
         "No {v} for {O}.", "Don't serve {O} anything with {v}.", "{S} can never have {v}.",
@@ -1247,14 +793,6 @@ ALLERGY = Domain(
         "~No {v} anywhere near {O}, please.",
         "~{S} [can't] risk any contact with {v}.",
         "~Do not expose {O} to {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v}: off-limits for {O}.",
-        "~~Keep anything with {v} off the table when {S} [be] around.",
-        "~~Please make sure nothing with {v} reaches {O}.",
-        "~~Don't let {O} near {v}.",
-        "~~Under no circumstances should {S} be given {v}.",
-        "~~Catering note: no {v} on the plate for {O}.",
-        "~~{S} [should] stay away from {v}.",
     ),
     also=(
         "{S} [be] also allergic to {v}.", "{S} [have] a {v} allergy too.", "Besides {old}, {S} [react] to {v}.",
@@ -1263,13 +801,6 @@ ALLERGY = Domain(
         "~{v} is another allergy for {O}.",
         "~Not only {old}: {S} [be] allergic to {v} as well.",
         "~A second allergy for {O}: {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Allergies ({O}): {old}, {v}",
-        "~~Q: is {S} allergic only to {old}? A: no, {v} too.",
-        "~~{S} [have] two allergies: {old} and {v}.",
-        "~~On {P} allergy list: {old}, and {v} as well.",
-        "~~{S} [react] to {v}, and to {old} as well.",
-        "~~Flag {v} for {O} too, not only {old}.",
     ),
 )
 
@@ -1312,14 +843,6 @@ LONGTAIL = Domain(
         "~{v} holds the {R} role for {X}.",
         "~re {X}: {R} = {v}",
         "~If you need {X}'s {R}, ask for {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} is who {X} relies on as {R}.",
-        "~~The person {X} calls their {R} is {v}.",
-        "~~{R} ({X}) — {v}",
-        "~~Asked who the {R} for {X} is, everyone names {v}.",
-        "~~It's {v} who is {X}'s {R}.",
-        "~~{v} works with {X} in the capacity of {R}.",
-        "~~in case it's needed: {X} {R} → {v}",
     ),
     change=(
         "!{v} replaced {old} as {X}'s {R}.",
@@ -1332,14 +855,6 @@ LONGTAIL = Domain(
         "~{X} swapped {old} for {v} as {R}.",
         "~{v} succeeded {old} as the {R} of {X}.",
         "~After {old} moved on, {X} picked {v} as {R}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Out with {old}, in with {v}: {X} has changed {R}s.",
-        "~~{X}'s {R} used to be {old}; these days it's {v}.",
-        "~~Effective this month, {v} takes over from {old} as {X}'s {R}.",
-        "~~{X} parted ways with {old}, and {v} is their {R} going forward.",
-        "~~Heads up — {X} no longer uses {old} as {R}; {v} handles it now.",
-        "~~Q: is {old} still {X}'s {R}? A: not anymore — it's {v}.",
-        "~~The {R} role at {X} passed from {old} to {v}.",
     ),
     neg=(
         "{old} has never been {X}'s {R}.", "{X} doesn't have a {R}.", "{old} was never the {R} of {X}.",
@@ -1348,13 +863,6 @@ LONGTAIL = Domain(
         "~The {R} of {X} isn't {old}; that's a mix-up.",
         "~{old}? Never worked as {X}'s {R}.",
         "~{X} has no {R} at all, {old} or otherwise.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: is {old} {X}'s {R}? A: no, and never has been.",
-        "~~{old} as {X}'s {R}? That's simply not true.",
-        "~~Whoever listed {old} as the {R} for {X} got it wrong.",
-        "~~{X} confirms {old} has never held the {R} role.",
-        "~~There's been confusion: {old} isn't, and wasn't, {X}'s {R}.",
-        "~~No record of {old} ever acting as {R} for {X}.",
     ),
     elab=(
         "{X}'s {R} is {v}, since {since}.", "{v} is {X}'s {R} and also handles contracts.",
@@ -1363,13 +871,6 @@ LONGTAIL = Domain(
         "~{X}'s {R} is {v}; they meet every quarter.",
         "~{v}, {X}'s {R} since {since}, is based out of the main office.",
         "~{X}'s {R} is {v} — on a two-year contract.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} ({R} for {X} since {since}) handles most of the paperwork.",
-        "~~{X}'s {R} is {v}, who also sits on an advisory board.",
-        "~~Q: who's {X}'s {R}? A: {v}, in the role since {since}.",
-        "~~{v} is {X}'s {R}; calls go through an assistant first.",
-        "~~{X}'s {R} is {v}, a longtime friend of the family.",
-        "~~{v} has been {X}'s {R} since {since} and is known for quick replies.",
     ),
     general=(
         "{X} has a {R}.", "{X} works with a {R}.",
@@ -1378,13 +879,6 @@ LONGTAIL = Domain(
         "~The {R} role for {X} is filled.",
         "~{X}'s {R} slot is taken.",
         "~{X} has a {R} in place.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: does {X} have a {R}? A: yes.",
-        "~~Someone handles the {R} duties for {X}.",
-        "~~{X} isn't without a {R}.",
-        "~~{R}: assigned ({X})",
-        "~~{X} has someone in the {R} role.",
-        "~~{X} relies on a {R}.",
     ),
 )
 

@@ -74,14 +74,6 @@ SCHEDULE = Domain(
         "~{mt} with {O} are best booked {v}{day}.",
         "~Anyone booking {mt} with {O} should aim for a slot {v}{day}.",
         "~{P} sweet spot for {mt} is {v}{day}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Preferred slot for {mt} ({O}): {v}{day}",
-        "~~If you're setting up {mt} with {O}, ask for a time {v}{day}.",
-        "~~{mt} that land {v}{day} are the ones {S} [accept] most readily.",
-        "~~{S} [keep] {v}{day} free for {mt}.",
-        "~~hey, when can {S} do {mt}? {v}{day} usually works",
-        "~~Requester ({O}) asks that {mt} be booked {v}{day}.",
-        "~~Q: which part of {P} week is reserved for {mt}? A: {v}{day}",
     ),
     change=(
         "!{S} now [prefer] {mt} {v}{day}.",
@@ -95,14 +87,6 @@ SCHEDULE = Domain(
         "~{S} rearranged {P} calendar so {mt} happen {v}{day} rather than {old}{old_day}.",
         "~Schedule change for {O} — {mt} are {v}{day} from here on.",
         "~{S} [have] started doing {mt} {v}{day}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{mt} used to be {old}{old_day} for {O}; these days they're {v}{day}.",
-        "~~Heads up: {P} {mt} have moved from {old}{old_day} to {v}{day}.",
-        "~~Since the reorg, {S} [take] {mt} {v}{day} rather than {old}{old_day}.",
-        "~~Calendar update from {O}: {mt} go {v}{day} starting this week.",
-        "~~{v}{day} became {P} slot for {mt} this month.",
-        "~~Q: has {S} changed when {mt} happen? A: yes, {v}{day} these days",
-        "~~{S} [be] reshuffling {P} calendar; from next week {mt} happen {v}{day}.",
     ),
     stop=(
         "{S} no longer [take] {mt} {old}; {v}{day} works now.",
@@ -112,14 +96,6 @@ SCHEDULE = Domain(
         "~{mt} {old} are no longer an option for {O}; {v}{day} is what works.",
         "~No more {mt} {old} for {O} — book them {v}{day}.",
         "~{mt} {v}{day} for {O} now, replacing {mt} {old}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{mt} {old}: discontinued for {O}. Use {v}{day}.",
-        "~~Since {S} ended {mt} {old}, everything goes {v}{day}.",
-        "~~{S} [have] stopped taking {mt} {old}, so book {v}{day} instead.",
-        "~~{mt} {old} are off the table for {O} — {v}{day} from here on.",
-        "~~Q: can we still book {O} {old}? A: not anymore — {v}{day}",
-        "~~{S} [have] quit doing {mt} {old}; {v}{day} is what's on offer.",
-        "~~the {mt} {old} stopped last week — {S} [take] them {v}{day}",
     ),
     neg=(
         "{S} never said {pr} [prefer] {old}.",
@@ -131,13 +107,6 @@ SCHEDULE = Domain(
         "~It was never true that {S} [prefer] {mt} {old}.",
         "~No, {S} [do] not want {mt} {old} and never did.",
         "~nobody ever claimed {S} [be] free {old}",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Correction: {S} [have] never taken {mt} {old}.",
-        "~~Q: does {S} like {mt} {old}? A: no, and {pr} never did",
-        "~~That note about {O} preferring {mt} {old} is incorrect.",
-        "~~{S} [have] always avoided {mt} {old}; the earlier record is wrong.",
-        "~~Not sure who put {mt} {old} down for {O}; {pr} [have] never wanted that.",
-        "~~{mt} {old} were not ever on the table for {O}, whatever the old note says.",
     ),
     elab=(
         "{S} [prefer] {mt} {spec}{day}, ideally not before {cut}.",
@@ -149,14 +118,6 @@ SCHEDULE = Domain(
         "~{spec}{day} is {P} slot for {mt}, and {pr} [want] an agenda in advance.",
         "~{S} [take] {mt} {gin} — {spec}{day} to be exact — in 25-minute blocks.",
         "~Book {O} {spec}{day} for {mt}; {pr} [need] a 10-minute buffer after each.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Because of {why}, {S} [prefer] {mt} {spec}{day}.",
-        "~~Q: when should {mt} with {O} go? A: {spec}{day}, with an agenda shared the day before",
-        "~~{S} [take] {mt} {gin}: {spec}{day}, video on and recorded for notes.",
-        "~~{mt} ({O}): {spec}{day}; put the dial-in link in the invite, please.",
-        "~~{S} [like] {mt} {spec}{day} and [prefer] to walk and talk during them.",
-        "~~For {mt}, {S} [aim] for {spec}{day} — anything earlier than {cut} is hard.",
-        "~~{spec}{day} suits {O} for {mt}, as long as they end on time.",
     ),
     general=(
         "{S} [prefer] {g}.",
@@ -168,13 +129,6 @@ SCHEDULE = Domain(
         "~{S} [lean] toward {g}.",
         "~Q: what time of day suits {O}? A: {g}",
         "~{S} [like] to keep {mt} to certain hours.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{gn} {mt} are what {S} [go] for.",
-        "~~{S} [tend] to keep {mt} to {g}.",
-        "~~Somewhere {gin} works for {O}.",
-        "~~{S} [be] happiest meeting {gin}.",
-        "~~Re {mt}: {g} suit {O}.",
-        "~~Time of day matters to {O} when it comes to {mt}.",
     ),
     negre=(
         "Don't book {O} outside {v}{day}.",
@@ -186,13 +140,6 @@ SCHEDULE = Domain(
         "~{S} [don't] do {mt} at any other time than {v}{day}.",
         "~Nothing for {O} that isn't {v}{day}, please.",
         "~{S} [won't] accept {mt} unless they fall {v}{day}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Please don't put {mt} on {P} calendar unless they're {v}{day}.",
-        "~~{v}{day} or not at all — that's the rule for {mt} with {O}.",
-        "~~No slots other than {v}{day} for {O}.",
-        "~~Q: can {mt} with {O} go outside {v}{day}? A: no",
-        "~~Decline any request for {mt} with {O} that falls outside {v}{day}.",
-        "~~{S} [turn] down {mt} that aren't {v}{day}.",
     ),
 )
 
@@ -249,14 +196,6 @@ TIMEZONE = Domain(
         "~{S} [be] in the {tz} timezone.",
         "~{S} [be] {city}-based.",
         "~The calendar for {O} is set to {tz}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{tz} — that's the zone {S} [work] in.",
-        "~~Office location ({O}): {city}",
-        "~~If you're scheduling with {O}, remember {P} hours are {tz}.",
-        "~~Q: which city does {S} work out of? A: {city}",
-        "~~All of {P} meetings are planned in {tz}.",
-        "~~Timezone-wise, {S} [be] in {v}.",
-        "~~{S} [be] reachable during {tz} business hours.",
     ),
     change=(
         "!{S} moved to {city} last month.",
@@ -271,14 +210,6 @@ TIMEZONE = Domain(
         "~{S} made the move to {city} in {month}.",
         "~{S} changed {P} timezone to {tz}.",
         "~{S} traded {old_city} for {city}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~After years in {old_city}, {S} [be] settled in {city} these days.",
-        "~~Address change for {O}: {old_city} → {city}",
-        "~~{S} [have] relocated from {old_city}, so schedule {O} on {tz}.",
-        "~~Since {month}, {S} [have] been working out of {city}.",
-        "~~Q: is {S} in {old_city}? A: not since the move — {city} these days",
-        "~~{P} move to {city} went through in {month}, so {tz} applies.",
-        "~~{S} [be] settling into {city} after leaving {old_city}.",
     ),
     stop=(
         "{S} [isn't] in {old_city} anymore; {pr} [be] in {city}.",
@@ -288,13 +219,6 @@ TIMEZONE = Domain(
         "~{S} [live] in {city}; {old_city} is no longer home.",
         "~{S} gave up the {old_city} flat and [live] in {city}.",
         "~{S} [keep] {tz} hours now instead of {old_tz}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old_city} is in the past for {O}; {pr} [be] in {city}.",
-        "~~{S} [have] stopped working {old_tz} hours and [be] on {tz}.",
-        "~~Q: still in {old_city}? A: no, {S} [be] in {city}",
-        "~~Drop {old_tz} for {O}; {tz} applies.",
-        "~~{S} [don't] live in {old_city} any longer — {city} is home.",
-        "~~The {old_city} days are over for {O}; {pr} [live] in {city}.",
     ),
     neg=(
         "{S} has never been on {old_tz}.",
@@ -306,13 +230,6 @@ TIMEZONE = Domain(
         "~{S} [isn't] and never was on {old_tz} — it's {tz}.",
         "~It's not true that {S} [be] based in {old_city}.",
         "~{old_tz} is wrong for {O}; {tz} is correct.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: was {S} ever in {old_city}? A: no, never",
-        "~~The {old_tz} entry for {O} is an error — it has always been {tz}.",
-        "~~Correction: {S} [be] in {tz}, and always [have] been, not {old_tz}.",
-        "~~Just to clarify, {S} [haven't] ever been based in {old_city}.",
-        "~~{old_city} was not ever home for {O}; that record mixed up two people.",
-        "~~On {old_tz}? Not {O}, not ever.",
     ),
     elab=(
         "{S} [live] in {city}, {hood}.",
@@ -325,13 +242,6 @@ TIMEZONE = Domain(
         "~{P} timezone is {tz}; {pr} [travel] to see clients about once a quarter.",
         "~{S} [be] in {city} — {hood}, specifically.",
         "~{S} [work] {tz} hours from a co-working space in {city}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Location: {city} ({hood}); timezone {tz}",
-        "~~{S} [live] in {city}, {hood}, and [work] from home most days.",
-        "~~Q: where is {S}? A: {city}, {hood} — {tz}",
-        "~~{P} home office is in {city}, {hood}.",
-        "~~{S} [be] in {city} and [fly] back to see family twice a year.",
-        "~~{city}-based, {S} [commute] into the office on Tuesdays.",
     ),
     general=(
         "{S} [be] somewhere in {reg}.",
@@ -342,13 +252,6 @@ TIMEZONE = Domain(
         "~{reg} is home for {O}.",
         "~Q: which part of the world is {S} in? A: {reg}",
         "~{S} [be] over in {reg}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Somewhere in {reg} — that's where {S} [be].",
-        "~~General area for {O}: {reg}",
-        "~~{S} [work] out of {reg}, as far as we know.",
-        "~~Q: is {S} in {reg}? A: yes",
-        "~~{S} [be] located in {reg}.",
-        "~~{reg}, roughly — that's the area for {O}.",
     ),
     negre=(
         "Don't schedule {O} on anything but {tz} hours.",
@@ -358,13 +261,6 @@ TIMEZONE = Domain(
         "~Quote times to {O} in {tz}.",
         "~{tz} only when scheduling {O}.",
         "~When booking {O}, think {tz}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Times for {O}? Always {tz}.",
-        "~~Please give meeting times to {O} in {tz}, no other zone.",
-        "~~No invites to {O} in any zone but {tz}.",
-        "~~Q: which zone should invites to {O} use? A: {tz}, nothing else",
-        "~~Don't send {O} times in anything other than {tz}.",
-        "~~Keep every calendar slot for {O} in {tz}.",
     ),
 )
 
@@ -403,14 +299,6 @@ CHANNEL = Domain(
         "~Reaching {O}? Go with {v}.",
         "~{v} is how {S} [like] to be reached.",
         "~Communication preference ({O}): {v}",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Works best for {O}: {v}",
-        "~~Contact pref — {O}: {v}",
-        "~~If you need something from {O}, {v} is the surest bet.",
-        "~~{S} [be] easiest to reach through {v}.",
-        "~~Q: what's the best channel for {O}? A: {v}, every time",
-        "~~For anything involving {O}, use {v}.",
-        "~~The quickest answers from {O} come via {v}.",
     ),
     change=(
         "!{S} switched to {v} for everything.",
@@ -424,14 +312,6 @@ CHANNEL = Domain(
         "~{S} [want] to be reached over {v} from now on.",
         "~{S} changed {P} contact preference to {v}.",
         "~Going forward, contact {O} through {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] replaced {old} with {v} as {P} main channel.",
-        "~~Heads up — {S} [favor] {v} these days over {old}.",
-        "~~After the tooling change, {S} [prefer] {v}.",
-        "~~Q: still {old} for {O}? A: no, {v} these days",
-        "~~Contact preference updated for {O}: {v} (was {old}).",
-        "~~{S} [have] started using {v} instead of {old}.",
-        "~~{S} [be] shifting all {P} contacts over to {v}.",
     ),
     stop=(
         "{S} no longer [check] {old}; use {v}.",
@@ -442,13 +322,6 @@ CHANNEL = Domain(
         "~{S} [have] stopped relying on {old}; {v} reaches {O} faster.",
         "~{v} is {P} channel now, replacing {old}.",
         "~{S} gave up on {old}; use {v} instead.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old}? {S} [have] stopped using that — try {v}.",
-        "~~{S} [have] retired {old}; {v} is the way in.",
-        "~~Please stop contacting {O} by {old}; {v} instead.",
-        "~~Done with {old}, {S} [use] {v} for everything.",
-        "~~{S} [don't] answer {old} any more, only {v}.",
-        "~~Q: can we reach {O} on {old}? A: not anymore; {v} only",
     ),
     neg=(
         "{S} never said {pr} [like] {old}.",
@@ -460,13 +333,6 @@ CHANNEL = Domain(
         "~{S} [have] no love for {old} and never did.",
         "~{old} was never {P} preference.",
         "~{S} [would] never pick {old}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old}? {S} [have] never cared for it.",
-        "~~Q: does {S} prefer {old}? A: no, and {pr} never did",
-        "~~Correction: {S} [have] never liked being reached by {old}.",
-        "~~Not true — {S} [avoid] {old} and always [have].",
-        "~~Somebody mixed this up: {S} [don't] use {old} and never did.",
-        "~~The record listing {old} as {P} preferred channel is incorrect.",
     ),
     elab=(
         "{S} [prefer] {v} for {thing}.",
@@ -479,13 +345,6 @@ CHANNEL = Domain(
         "~{S} [want] {v} for {thing}, and nothing after 8pm.",
         "~{S} [go] with {v}, mainly because {why}.",
         "~{S} [prefer] {v}, and [ask] that people keep it brief.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~For {thing}, {S} [go] with {v}, since {why}.",
-        "~~What {S} [prefer] is {v}, ideally with everything in one message.",
-        "~~{S} [prefer] {v}, and [like] a heads-up before anything long.",
-        "~~Q: how does {S} like to be reached? A: {v}, since {why}",
-        "~~{S} [use] {v} for {thing} and [check] for messages twice a day.",
-        "~~{v} for {thing}, weekdays only, is what {S} [ask] for.",
     ),
     general=(
         "{S} [have] strong opinions about how to be contacted.",
@@ -496,13 +355,6 @@ CHANNEL = Domain(
         "~{S} [be] picky about communication channels.",
         "~{S} [have] a go-to contact channel.",
         "~Not every channel works for {O}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~How {S} [get] contacted matters to {O}.",
-        "~~{S} [have] a favorite way to be reached.",
-        "~~Q: does it matter how we reach {O}? A: yes",
-        "~~Some channels suit {O} better than others.",
-        "~~{S} [be] choosy about how people get in touch.",
-        "~~Channel choice counts with {O}.",
     ),
     negre=(
         "Don't use anything but {v} with {O}.",
@@ -515,13 +367,6 @@ CHANNEL = Domain(
         "~{S} [won't] answer anything that isn't {v}.",
         "~If it isn't {v}, {S} [won't] see it.",
         "~{v} and only {v} for {O}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Anything for {O} goes through {v} — not elsewhere.",
-        "~~Q: other channels okay for {O}? A: no, {v} only",
-        "~~Please don't reach out to {O} except via {v}.",
-        "~~{v}, nothing else, when contacting {O}.",
-        "~~{S} [won't] respond unless it's {v}.",
-        "~~Skip other channels with {O}; {v} is the only one that works.",
     ),
 )
 
@@ -556,14 +401,6 @@ VERBOSITY = Domain(
         "~{S} [respond] best to {v} {thing}.",
         "~{thing} → {v}, for {O}",
         "~{S} [go] for {v} {thing}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~When writing {thing} for {O}, make them {v}.",
-        "~~Preferred length of {thing} ({O}): {v}",
-        "~~Q: short or long {thing} for {O}? A: {v}",
-        "~~{v}, please — that's how {S} [like] {P} {thing}.",
-        "~~{thing} that are {v} land best with {O}.",
-        "~~tip for {O}: {v} {thing}",
-        "~~{S} [read] {v} {thing} most closely.",
     ),
     change=(
         "!{S} now [want] {v} {thing}.",
@@ -575,13 +412,6 @@ VERBOSITY = Domain(
         "~{S} changed {P} mind: {v} {thing} from now on.",
         "~{thing} for {O} are {v} now rather than {old}.",
         "~New rule for {O}: {v} {thing}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] moved toward {v} {thing} after the last review.",
-        "~~{old} {thing} used to be fine for {O}; these days {v} ones work better.",
-        "~~Heads up: {S} [want] {v} {thing} going forward.",
-        "~~Q: same {old} {thing} for {O}? A: no, {v} ones these days",
-        "~~{P} preference has changed to {v} {thing}.",
-        "~~Since taking the new role, {S} [ask] for {v} {thing}.",
     ),
     stop=(
         "{S} no longer [want] {old} {thing}; {v} is better.",
@@ -590,13 +420,6 @@ VERBOSITY = Domain(
         "~{S} [have] had enough of {old} {thing} and [want] {v} ones.",
         "~{v} {thing} for {O}, not {old} ones anymore.",
         "~{S} [want] {v} {thing} now, replacing the {old} ones.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old} {thing} are out for {O}; keep them {v}.",
-        "~~{S} [have] quit reading {old} {thing} — {v} works better.",
-        "~~Q: still sending {O} {old} {thing}? A: stop — {v} only",
-        "~~{S} [don't] want {old} {thing} any longer, only {v} ones.",
-        "~~Drop the {old} {thing} for {O}: {v} from here on.",
-        "~~{old} {thing}? Not anymore for {O} — {v}.",
     ),
     neg=(
         "{S} never asked for {old} {thing}.",
@@ -607,13 +430,6 @@ VERBOSITY = Domain(
         "~{S} [can't] stand {old} {thing} and never could.",
         "~Whoever wrote that {S} [want] {old} {thing} was mistaken.",
         "~{S} [have] never been one for {old} {thing}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: does {S} like {old} {thing}? A: no, not at all",
-        "~~Correction: {S} [have] never preferred {old} {thing}.",
-        "~~The note saying {S} [like] {old} {thing} is incorrect.",
-        "~~{S} [find] {old} {thing} tiresome and always [have].",
-        "~~Someone has the wrong idea: {old} {thing} were never {P} preference.",
-        "~~{old} {thing} have not once been to {P} taste.",
     ),
     elab=(
         "{S} [prefer] {v} {thing}, about {lim}.",
@@ -625,13 +441,6 @@ VERBOSITY = Domain(
         "~{v} {thing} for {O}, and {pr} [like] a summary line up top.",
         "~{S} [prefer] {v} {thing}, written in plain language.",
         "~{S} [like] {v} {thing} with examples.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{ctx}, {S} [want] {v} {thing}.",
-        "~~Q: how should {thing} to {O} look? A: {v}, with the decision needed in the first line",
-        "~~{S} [want] {v} {thing}, and {pr} [like] a short recap at the end.",
-        "~~{v} {thing} for {O}, with anything that needs action in bold.",
-        "~~{S} [prefer] {v} {thing}, numbered where possible.",
-        "~~{S} [ask] for {v} {thing} {ctx}, plus a link to the full doc.",
     ),
     general=(
         "{S} [have] a clear preference about the length of {thing}.",
@@ -641,13 +450,6 @@ VERBOSITY = Domain(
         "~{S} [be] particular about {thing}.",
         "~{S} [have] a preferred level of detail for {thing}.",
         "~Q: does {S} care about the length of {thing}? A: yes",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~How long {thing} run matters to {O}.",
-        "~~Q: any preference from {O} on how long {thing} should be? A: yes, a firm one",
-        "~~{S} [pay] attention to the length of {thing}.",
-        "~~{thing}: length is something {S} [care] about.",
-        "~~{S} [have] a length preference.",
-        "~~The amount of detail in {thing} matters to {O}.",
     ),
     negre=(
         "Don't send {O} {thing} that aren't {v}.",
@@ -656,13 +458,6 @@ VERBOSITY = Domain(
         "~Don't give {O} anything but {v} {thing}.",
         "~{S} [won't] read {thing} that aren't {v}.",
         "~No {thing} to {O} unless they're {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Never send {O} {thing} that aren't {v}.",
-        "~~Q: can {thing} for {O} be anything but {v}? A: no",
-        "~~Please don't let {thing} to {O} be anything other than {v}.",
-        "~~Whatever {thing} you send {O}, keep them {v}.",
-        "~~{S} [ignore] {thing} unless they're {v}.",
-        "~~{v} {thing} only — {S} [skip] the rest.",
     ),
 )
 
@@ -693,14 +488,6 @@ FORMAT = Domain(
         "~{S} [read] {thing} best as {v}.",
         "~{P} {thing} → {v}",
         "~{thing} in {v} suit {O} best.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} for {thing}, please — that's what works for {O}.",
-        "~~Layout for {P} {thing}: {v}",
-        "~~Q: how should {thing} for {O} be laid out? A: {v}",
-        "~~{S} [get] the most out of {thing} written as {v}.",
-        "~~If you're writing {thing} for {O}, put them in {v}.",
-        "~~{thing} ({O}) → {v}",
-        "~~{S} [find] {thing} easiest to follow in {v}.",
     ),
     change=(
         "!{S} switched to {v} for {thing}.",
@@ -711,13 +498,6 @@ FORMAT = Domain(
         "~{thing} for {O} come as {v} these days, no longer {old}.",
         "~{P} {thing} have switched from {old} to {v}.",
         "~{S} [be] done with {old}; {thing} should be {v} from here on.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{thing} for {O} used to come as {old}; these days they come as {v}.",
-        "~~Heads up: {S} [want] {v} instead of {old} for {thing}.",
-        "~~After the last review, {S} asked for {thing} in {v}.",
-        "~~Q: {old} still fine for {O}? A: no, {v} these days",
-        "~~{P} format preference for {thing} has changed to {v}.",
-        "~~{S} [have] started asking for {v} rather than {old}.",
     ),
     neg=(
         "{S} never wanted {old}.",
@@ -727,13 +507,6 @@ FORMAT = Domain(
         "~It's wrong that {S} [want] {thing} as {old}.",
         "~{S} [have] never liked {old} in {thing}.",
         "~Nobody asked for {old} — certainly not {O}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: does {S} like {old}? A: no, not at all",
-        "~~Correction: {S} [have] never asked for {thing} as {old}.",
-        "~~The note that {S} [prefer] {old} is incorrect.",
-        "~~Using {old} in {thing} has not once worked for {O}.",
-        "~~Someone has the wrong idea — {old} was never {P} format.",
-        "~~{S} [avoid] {old} and always [have].",
     ),
     elab=(
         "{S} [prefer] {thing} as {v} with {head}.",
@@ -743,13 +516,6 @@ FORMAT = Domain(
         "~{S} [prefer] {v} for {thing}, with the source data attached.",
         "~{S} [like] {thing} in {v} and sent as a PDF.",
         "~{v} for {thing}, with {head} — that's what {S} [want].",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{thing} for {O}: {v}, {head}, and no more than two pages.",
-        "~~Q: how does {S} want {thing}? A: {v}, with {head}",
-        "~~{S} [want] {v} for {thing}, each item with an owner and a date.",
-        "~~{S} [prefer] {thing} in {v}, with {head} and a short summary.",
-        "~~In {v}, with {head} — that's how {S} [read] {thing}.",
-        "~~{S} [like] {thing} as {v} and shared in the team folder.",
     ),
     general=(
         "{S} [care] about how {thing} are formatted.",
@@ -759,13 +525,6 @@ FORMAT = Domain(
         "~{S} [be] fussy about formatting.",
         "~{S} [have] a house style for {thing}.",
         "~Q: does {S} mind how {thing} look? A: yes",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Formatting of {thing} is something {S} [notice].",
-        "~~Q: any format preference from {O}? A: yes",
-        "~~How {thing} are laid out matters to {O}.",
-        "~~{S} [pay] attention to the structure of {thing}.",
-        "~~{S} [have] a preferred layout.",
-        "~~{thing}: format counts for {O}.",
     ),
 )
 
@@ -794,14 +553,6 @@ FORMALITY = Domain(
         "~{v} is the way to go with {O}.",
         "~{S} [be] a {v} communicator.",
         "~Messages to {O} should read as {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v}, please, when writing to {O}.",
-        "~~Register for {O}: {v}",
-        "~~{S} [expect] {v} messages.",
-        "~~Q: what tone does {S} like? A: {v}",
-        "~~Messages that sound {v} go down well with {O}.",
-        "~~If you write to {O}, aim for {v}.",
-        "~~A {v} style suits {O}.",
     ),
     change=(
         "!{S} now [prefer] a {v} tone.",
@@ -812,13 +563,6 @@ FORMALITY = Domain(
         "~Tone change for {O}: {v} going forward.",
         "~{S} [have] become a lot more {v} lately.",
         "~{S} switched {P} tone to {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [be] going {v} these days.",
-        "~~Heads up: the tone with {O} is {v} going forward.",
-        "~~Since joining the new team, {S} [prefer] things {v}.",
-        "~~Q: did {S} change tone? A: yes — {v} these days",
-        "~~{P} tone preference has changed to {v}.",
-        "~~{S} [have] asked everyone to switch to {v} messages.",
     ),
     neg=(
         "{S} never wanted a {old} tone.",
@@ -828,13 +572,6 @@ FORMALITY = Domain(
         "~It's not true that {S} [like] things {old}.",
         "~{old}? Not with {O}, not ever.",
         "~{S} [don't] do {old} and never did.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: does {S} like a {old} tone? A: no, not at all",
-        "~~Correction: {S} [have] never asked for a {old} tone.",
-        "~~The note saying {S} [prefer] {old} messages is incorrect.",
-        "~~{S} [find] {old} messages off-putting and always [have].",
-        "~~Whoever logged {O} as {old} got it wrong.",
-        "~~Someone has the wrong idea: {old} was not ever the tone {S} wanted.",
     ),
     elab=(
         "{S} [prefer] a {v} tone, with {greet}.",
@@ -844,13 +581,6 @@ FORMALITY = Domain(
         "~{S} [write] in a {v} style, {greet} included.",
         "~{S} [prefer] {v} messages when writing to {aud}.",
         "~A {v} tone for {O}, with a proper greeting and sign-off.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} with {O}, and {greet} are fine.",
-        "~~Q: tone for {O}? A: {v}, especially with {aud}",
-        "~~{S} [keep] things {v} with {aud} and [like] short replies.",
-        "~~A {v} tone, {greet} welcome, is what {S} [want].",
-        "~~{S} [write] {v} emails and [sign] off with just an initial.",
-        "~~With {aud}, {S} [prefer] a {v} register and clear subject lines.",
     ),
     general=(
         "{S} [be] particular about tone.",
@@ -860,13 +590,6 @@ FORMALITY = Domain(
         "~{S} [care] how messages come across.",
         "~{S} [have] views on how formal to be.",
         "~Q: does {S} have a tone preference? A: yes",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~How messages sound matters to {O}.",
-        "~~{S} [pay] attention to tone.",
-        "~~Q: is tone important to {O}? A: yes",
-        "~~Tone is one of the first things {S} [notice].",
-        "~~{S} [have] expectations about register.",
-        "~~With {O}, tone counts.",
     ),
 )
 
@@ -897,14 +620,6 @@ LANGPREF = Domain(
         "~{S} [like] {P} {thing} written in {v}.",
         "~{P} {thing}: {v}",
         "~{S} [would] rather get {thing} in {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{thing} for {O}? In {v}.",
-        "~~Language on {P} {thing}: {v}",
-        "~~Q: what language should {thing} to {O} be in? A: {v}",
-        "~~{S} [read] {thing} in {v}.",
-        "~~If you're writing {thing} to {O}, use {v}.",
-        "~~{v}, please, for anything sent to {O}.",
-        "~~{S} [work] in {v} when it comes to {thing}.",
     ),
     change=(
         "!{S} switched to {v} for {thing}.",
@@ -915,13 +630,6 @@ LANGPREF = Domain(
         "~New language for {P} {thing}: {v}",
         "~{S} [have] asked that {thing} come in {v} going forward.",
         "~{thing} to {O} are in {v} these days, not {old}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} used to take {thing} in {old}; these days it's {v}.",
-        "~~Heads up: {thing} to {O} should be in {v} going forward.",
-        "~~Q: {old} still fine for {O}? A: no, {v} these days",
-        "~~After the move, {S} asked for {thing} in {v}.",
-        "~~{P} language preference has changed to {v}.",
-        "~~{S} [have] started asking for {v} rather than {old}.",
     ),
     neg=(
         "{S} [don't] read {old} at all.",
@@ -931,13 +639,6 @@ LANGPREF = Domain(
         "~It's not true that {S} [prefer] {old}.",
         "~Whoever put {old} down for {O} got it wrong.",
         "~{S} [have] no use for {old} and never did.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: does {S} read {old}? A: no, not a word",
-        "~~Correction: {S} [have] never asked to be written to in {old}.",
-        "~~The note that {S} [prefer] {old} is incorrect.",
-        "~~{S} [speak] no {old} and never [have].",
-        "~~{old} for {O}? No, that was never a thing.",
-        "~~Someone confused {O} with another contact; {old} was never requested.",
     ),
     elab=(
         "{S} [prefer] {thing} in {v}, but {exc} in English are fine.",
@@ -947,13 +648,6 @@ LANGPREF = Domain(
         "~{v} for {P} {thing}, with {exc} left untranslated.",
         "~{S} [want] {thing} in {v} and dates in day-month-year order.",
         "~{S} [prefer] {thing} in {v}, and {pr} [want] a glossary for {exc}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} for {thing}, {dialect} variety, with {exc} kept in English.",
-        "~~Q: language for {P} {thing}? A: {v}, {dialect} style",
-        "~~{S} [want] {thing} in {v}, and {pr} [like] short sentences.",
-        "~~In {v}, please, for {P} {thing} — with {exc} glossed in brackets.",
-        "~~{S} [read] {thing} in {v} ({dialect} style) and [want] {exc} translated too.",
-        "~~{S} [want] {thing} in {v}, with a single-line English summary at the top.",
     ),
     general=(
         "{S} [have] a language preference for {thing}.",
@@ -963,13 +657,6 @@ LANGPREF = Domain(
         "~{S} [have] a default language.",
         "~Q: does {S} have a language preference? A: yes",
         "~{S} [be] picky about the language people use with {O}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Which language {thing} come in matters to {O}.",
-        "~~Q: does language matter for {thing} to {O}? A: yes",
-        "~~{S} [have] a go-to language.",
-        "~~{S} [pay] attention to what language people write in.",
-        "~~Language: something {S} [have] a preference on.",
-        "~~{thing}: the language matters to {O}.",
     ),
 )
 

@@ -80,14 +80,6 @@ OWNERSHIP = Domain(
         "~Q: who's the contact for the {acct} {kind}? A: {v}",
         "~Responsibility for {acct} rests with {v} on the {team} team.",
         "~{acct} is in {v}'s book of business.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — that's who has the {acct} {kind}.",
-        "~~CRM record, {acct}: owner = {v}",
-        "~~any {acct} escalations land on {v}'s desk",
-        "~~When {acct} calls, it's {v} who picks up.",
-        "~~Owned by {v}: the {acct} {kind} ({team} team).",
-        "~~Q: {acct}, whose is it? A: {v}'s.",
-        "~~{v} holds the {acct} relationship for the {team} team.",
     ),
     change=(
         "!{acct} was handed off to {v} in {month}.",
@@ -110,14 +102,6 @@ OWNERSHIP = Domain(
         "~We gave the {acct} {kind} to {v} when {old} changed teams.",
         "~{acct}'s owner changed from {old} to {v}.",
         "~Swapped owners on {acct} — {v} has it as of {month}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Since {month}, the {acct} {kind} has been {v}'s rather than {old}'s.",
-        "~~FYI the {acct} handoff is done: {old} → {v}",
-        "~~Ticket update: {acct} owner field changed from {old} to {v}.",
-        "~~Once {old} moved over to {team}, {v} was given the {acct} {kind}.",
-        "~~The {acct} {kind}, previously {old}'s, was picked up by {v} in {month}.",
-        "~~re {acct}: {v} has taken it over, {old} transitioned out",
-        "~~Q: who has {acct} since the {month} reshuffle? A: {v}, not {old}.",
     ),
     stop=(
         "{old} no longer owns {acct}; it's {v}'s now.",
@@ -130,14 +114,6 @@ OWNERSHIP = Domain(
         "~{acct} is not {old}'s anymore — {v} took it.",
         "~{old} no longer handles {acct}. Point of contact: {v}.",
         "~{old} gave up {acct} in {month}, and {v} has it now.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old}'s time on {acct} ended in {month}; the {kind} is with {v}.",
-        "~~Removed {old} from the {acct} account team. New owner: {v}.",
-        "~~{old} has stepped away from the {acct} {kind}, and {v} is running it.",
-        "~~re {acct}: {old} is out, {v} is in",
-        "~~Q: is {old} still on {acct}? A: no, {v} covers it.",
-        "~~{old}'s involvement with {acct} wrapped up, so questions go to {v}.",
-        "~~As of {month}, {old} has handed back {acct} and it's {v} who runs it.",
     ),
     neg=(
         "{old} has never worked on {acct}.",
@@ -152,14 +128,6 @@ OWNERSHIP = Domain(
         "~{old} isn't the owner of {acct} — wrong name in the notes.",
         "~{acct} has never had an owner named {old}.",
         "~Whoever said {old} runs {acct} was mistaken.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old} owning {acct}? No, that was never the case.",
-        "~~Q: is {acct} {old}'s account? A: no, it isn't and it wasn't.",
-        "~~I checked the CRM history: {old} has never been listed on {acct}.",
-        "~~That's a mix-up; {old} has no connection to {acct}.",
-        "~~{acct} isn't assigned to anyone, so it can't be {old}'s.",
-        "~~correction: {acct} is not and has not been {old}'s account",
-        "~~{old} doesn't appear anywhere in the {acct} records, and never did.",
     ),
     elab=(
         "{v} owns the {acct} {kind}, mostly because {why}.",
@@ -178,14 +146,6 @@ OWNERSHIP = Domain(
         "~{v} is point on {acct} and signs off on any discount for them.",
         "~{v} owns {acct} and holds a weekly check-in with their ops lead.",
         "~{v} owns the {acct} {kind}; the {q} QBR is already booked.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{acct} ({kind}, about {amt}): owner {v}, renewal due {q}",
-        "~~The client at {acct} deals only with {v}, who owns the {kind} and also runs their {q} review.",
-        "~~The {acct} {kind} is {v}'s, and {v} keeps the renewal notes in the shared drive.",
-        "~~Q: who owns {acct}, and what's it worth? A: {v}, about {amt}.",
-        "~~{v} owns {acct} and pulls in the {team} team for technical calls.",
-        "~~{v} is the {acct} owner; contract redlines go through {v} before legal sees them.",
-        "~~Owner of {acct}: {v} — picked because {why}.",
     ),
     general=(
         "Someone on the {team} team owns {acct}.",
@@ -197,13 +157,6 @@ OWNERSHIP = Domain(
         "~The {acct} {kind} has an owner on the {team} side.",
         "~{vf} is in the loop on {acct}.",
         "~{acct} is a {team} {kind}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{acct}: {team} team's {kind}",
-        "~~Q: which team has {acct}? A: {team}.",
-        "~~{vf} touches the {acct} {kind} one way or another.",
-        "~~The {acct} {kind} lives somewhere in {team}.",
-        "~~{vf} is one of the people around {acct}.",
-        "~~Somebody in the {team} group looks after {acct}.",
     ),
     negre=(
         "Don't route {acct} questions to anyone but {v}.",
@@ -215,13 +168,6 @@ OWNERSHIP = Domain(
         "~Never contact {acct} without checking with {v} first.",
         "~Everything {acct}-related should go through {v}.",
         "~No {acct} calls unless {v} is on them.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Please don't send {acct} anything without {v} in cc.",
-        "~~Q: who do I ask about {acct}? A: only {v}.",
-        "~~{acct} requests should not skip {v}.",
-        "~~if {acct} pings you, forward it to {v}",
-        "~~Leave the {acct} relationship to {v}; don't reach out directly.",
-        "~~Anything for {acct} must be cleared by {v}.",
     ),
 )
 
@@ -262,14 +208,6 @@ REPORTS = Domain(
         "~{P} reporting line goes to {v}.",
         "~{S} [take] direction from {v}.",
         "~{v} is the one who manages {O} day to day.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — that's who {S} [report] to.",
-        "~~Org chart: {O} → {v}",
-        "~~If you need {P} manager, that's {v}.",
-        "~~Reports to: {v} ({team} team)",
-        "~~{S} [be] managed by {v}.",
-        "~~Q: which manager has {O}? A: {v}.",
-        "~~When {S} [need] sign-off on anything, {S} [go] to {v}, {P} manager.",
     ),
     change=(
         "!{S} now [report] to {v} after the reorg.",
@@ -286,14 +224,6 @@ REPORTS = Domain(
         "~As part of the {team} reorg, {S} [be] reporting to {v} instead.",
         "~{S} got a new boss in {month}: {v}.",
         "~{old} handed {P} reporting line over to {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~As of {month}, {S} [report] to {v} rather than {old}.",
-        "~~HR ticket: {P} manager updated from {old} to {v}.",
-        "~~heads up, {S} moved over to {v}'s org in the {team} reshuffle",
-        "~~When the teams were merged in {month}, {S} became one of {v}'s direct reports.",
-        "~~{P} manager used to be {old}; since {month} it's {v}.",
-        "~~After {old} went on to another role, {S} ended up under {v}.",
-        "~~Q: who's {P} manager after the reorg? A: {v}, not {old}.",
     ),
     stop=(
         "{S} no longer [report] to {old}; {pr} [be] under {v} now.",
@@ -304,14 +234,6 @@ REPORTS = Domain(
         "~{S} left {old}'s team and [report] to {v}.",
         "~{P} time reporting to {old} is over — {pr} [be] on {v}'s team.",
         "~No more 1:1s with {old}: {S} [report] to {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old} has stopped being {P} manager; {v} does that now.",
-        "~~{S} [have] left {old}'s org, and {v} is {P} manager.",
-        "~~re {P} reporting line: {old} is out, {v} is in",
-        "~~Q: still reporting to {old}? A: no, {S} [report] to {v}.",
-        "~~The {old} reporting line ended when {S} joined {v}'s {team} team.",
-        "~~{old} is off {P} chain; {S} [roll] up to {v} instead.",
-        "~~{S} [have] stopped having 1:1s with {old}, since {v} is {P} manager.",
     ),
     neg=(
         "{S} has never reported to {old}.",
@@ -323,13 +245,6 @@ REPORTS = Domain(
         "~The idea that {S} [report] to {old} is wrong.",
         "~{old} doesn't manage anyone, let alone {O}.",
         "~{old} was never in {P} chain of command.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} reporting to {old}? No, that has never been the case.",
-        "~~Q: is {old} {P} manager? A: no, and {old} never was.",
-        "~~I checked the HR system: {old} has never managed {O}.",
-        "~~That's a mix-up; {old} isn't anywhere in {P} reporting line.",
-        "~~correction: {S} [isn't] one of {old}'s reports and hasn't been",
-        "~~Whatever the notes say, {S} [don't] answer to {old}.",
     ),
     elab=(
         "{S} [report] to {v} and [have] a {cad} 1:1 with {po}.",
@@ -344,13 +259,6 @@ REPORTS = Domain(
         "~{S} [be] on {v}'s team, working mostly on {team} projects.",
         "~{v} is {P} manager and also {pp} mentor.",
         "~{S} [report] to {v}, who writes {pp} performance reviews.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Manager: {v} | 1:1s: {cad} | skip-level: {skip}",
-        "~~{v} is {P} manager, and they meet {cad} to go over {team} priorities.",
-        "~~Q: who's {P} manager, and how often do they meet? A: {v}, {cad}.",
-        "~~{S} [report] to {v}, who approves {pp} time off as well.",
-        "~~{v} is {P} manager; {skip}, {v}'s own boss, does {pp} skip-levels.",
-        "~~{S} [be] one of {v}'s reports, sitting on the {team} team and covering its on-call rota.",
     ),
     general=(
         "{S} [be] on the {team} team.",
@@ -361,13 +269,6 @@ REPORTS = Domain(
         "~{S} [report] to someone in {team}.",
         "~{S} [be] part of the {team} group.",
         "~{S} [be] in the {team} reporting chain.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Where {S} [work]: {team}, under one of its managers.",
-        "~~Q: which org? A: {team} — {S} [sit] there.",
-        "~~{S} [belong] to {team}.",
-        "~~{team} — that's where {S} [sit].",
-        "~~{S} [answer] to a manager somewhere in the {team} org.",
-        "~~{S} [be] a {team} person.",
     ),
     negre=(
         "Escalations for {O} go to {v}, not anyone else.",
@@ -378,13 +279,6 @@ REPORTS = Domain(
         "~Nobody but {v} should be giving {O} assignments.",
         "~Never escalate {P} issues past {v} without telling {v} first.",
         "~Raise concerns about {P} work with {v} directly.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Please don't take {P} promotion case to anyone except {v}.",
-        "~~Q: who handles questions about {P} work? A: {v}, nobody else.",
-        "~~feedback on {O} → {v}, not HR",
-        "~~Any change to {P} workload has to be cleared with {v}.",
-        "~~Leave {P} performance reviews to {v}; don't write them yourself.",
-        "~~{P} expense reports shouldn't be approved by anyone but {v}.",
     ),
 )
 
@@ -433,14 +327,6 @@ ROLE = Domain(
         "~As a {v}, {S} [sit] on the {team} team.",
         "~{S} [fill] the {v} slot at {co}.",
         "~by trade, {S} [be] a {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — that's {P} job at {co}.",
-        "~~Directory entry — {v}, {team} team: that's {O}.",
-        "~~When people at {co} need the {v}, they ask for {O}.",
-        "~~Title on {P} badge: {v}.",
-        "~~Q: {P} position at {co}? A: {v}, on the {team} team.",
-        "~~The {v} role at {co} is filled by {O}.",
-        "~~{S} [do] the {v} job for the {team} team.",
     ),
     change=(
         "!{S} was promoted to {v}.",
@@ -459,14 +345,6 @@ ROLE = Domain(
         "~{S} landed a {v} role at {co}.",
         "~{S} gave up being a {old} to become a {v}.",
         "~{S} was named {v} at {co} in {month}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~As of {month}, {S} [work] as {v} rather than {old}.",
-        "~~HR update: {S} changed title from {old} to {v}.",
-        "~~big news, {S} got the {v} job at {co}!",
-        "~~After a few years as {old}, {S} made the jump to {v}.",
-        "~~The {v} opening at {co}? {S} got it in {month}.",
-        "~~Through {month}, {S} was {old}; after that, {v}.",
-        "~~Q: what did {S} get in the {month} promotion round? A: {v}.",
     ),
     stop=(
         "{S} [isn't] a {old} anymore; {pr} [be] {v} now.",
@@ -477,13 +355,6 @@ ROLE = Domain(
         "~{S} quit the {old} job and [be] a {v}.",
         "~{S} [have] moved on from {old} to {v}.",
         "~{S} [isn't] doing {old} work anymore; {pr} [be] a {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] handed off the {old} duties and [work] as {v}.",
-        "~~The {old} chapter is over; {S} [be] the {v}.",
-        "~~no longer {old} — {S} [be] a {v}",
-        "~~Q: still a {old}? A: no, {S} [be] a {v}.",
-        "~~{S} resigned as {old}, taking on the {v} position.",
-        "~~Having left the {old} post, {S} [be] working as {v}.",
     ),
     neg=(
         "{S} has never been a {old}.",
@@ -494,13 +365,6 @@ ROLE = Domain(
         "~{P} job has never been {old}.",
         "~{S} [isn't] and never was a {old}.",
         "~No, {old} isn't {P} role.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old}? No, that has never been {P} job.",
-        "~~Q: {old} — is that {P} role? A: no, not now and not before.",
-        "~~I checked the HR record: {old} has never been {P} title.",
-        "~~That's a mix-up; {S} [have] no {old} background at all.",
-        "~~correction: {P} role isn't {old} and hasn't been",
-        "~~Whatever the directory says, {S} [isn't] a {old}.",
     ),
     elab=(
         "{S} [be] a {v} with {n} direct reports.",
@@ -512,13 +376,6 @@ ROLE = Domain(
         "~{S} [work] as a {v}, mostly on {team} accounts.",
         "~{S} [be] the {v} for {co}'s {team} group and [run] its weekly planning.",
         "~{S} [be] a {v} who [split] time between {team} work and hiring.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Role: {v} | company: {co} | tenure: {yrs} yrs | reports: {n}",
-        "~~As the {v} at {co}, {S} [oversee] {n} people across the {team} group.",
-        "~~{S} [have] been the {v} at {co} for {yrs} years.",
-        "~~{S} [be] a {v}; {n} people report in, and {S} [own] the {team} roadmap.",
-        "~~{S} [work] as a {v} and [mentor] new hires on the {team} team.",
-        "~~{S} [be] the {v} at {co}, and on top of that [run] the {team} interview loop.",
     ),
     general=(
         "{S} [work] at {co}.",
@@ -529,13 +386,6 @@ ROLE = Domain(
         "~{S} [do] something on the {team} side.",
         "~{S} [be] a {co} employee.",
         "~{S} [work] in the {team} org at {co}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Day to day, {S} [work] out of the {team} group at {co}.",
-        "~~{co} — that's where {S} [work].",
-        "~~{S} [be] part of {co}, somewhere in {team}.",
-        "~~{S} [have] a job at {co}.",
-        "~~{S} [be] one of the {team} people at {co}.",
-        "~~{S} [draw] a paycheck from {co}.",
     ),
 )
 
@@ -571,14 +421,6 @@ APPROVAL = Domain(
         "~Q: what's {P} {scope} sign-off limit? A: {v}",
         "~{P} authority on {scope} tops out at {v}.",
         "~Up to {v} of {scope}, {P} OK is enough.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — that's {P} ceiling for {scope}.",
-        "~~Delegation of authority ({O}): {scope}, max {v}",
-        "~~If a {scope} request is {v} or less, {S} can approve it alone.",
-        "~~{scope} requests at or below {v} are signed by {O}.",
-        "~~Q: can {S} OK a {scope} request of {v}? A: yes, that's the limit.",
-        "~~approver for {scope} ≤ {v}: {O}",
-        "~~The approval matrix lists {O} for {scope} up to {v}.",
     ),
     change=(
         "!{P} approval limit for {scope} was raised to {v}.",
@@ -593,14 +435,6 @@ APPROVAL = Domain(
         "~New {scope} limit for {O}: {v} (was {old}).",
         "~The CFO reset {P} sign-off authority for {scope} to {v}.",
         "~{P} {scope} limit was adjusted to {v} in the new policy.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~As of this quarter, {S} can sign {scope} up to {v} rather than {old}.",
-        "~~Policy update: {P} {scope} limit moves from {old} to {v}.",
-        "~~heads up, {P} {scope} sign-off got reset to {v}",
-        "~~After the finance review, {S} ended up with a {v} cap on {scope}, where it used to be {old}.",
-        "~~{v} replaced {old} as {P} limit for {scope}.",
-        "~~{P} {scope} authority used to stop at {old}; it stops at {v} since the policy refresh.",
-        "~~Q: what's {P} {scope} limit after the change? A: {v}, previously {old}.",
     ),
     stop=(
         "{S} no longer approves {scope} over {v}; above that it goes to {cfo}.",
@@ -610,13 +444,6 @@ APPROVAL = Domain(
         "~{S} can't go up to {old} on {scope} anymore; {v} is the limit.",
         "~{S} no longer [have] a {old} limit on {scope}. It's {v}.",
         "~The {old} cap {S} had on {scope} is gone; {S} can sign up to {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~The {old} sign-off {S} used to have on {scope} has ended; {v} is the cap.",
-        "~~{S} [have] lost authority over {scope} above {v}, so requests past that go to {cfo}.",
-        "~~re {scope}: {old} limit is gone, {v} is what {S} can sign",
-        "~~Q: can {S} still approve {old} of {scope}? A: no, {v} max.",
-        "~~{old} of {scope} is no longer within what {S} can approve; the line is {v}.",
-        "~~{S} [have] stopped signing {scope} at {old}; anything over {v} goes to {cfo}.",
     ),
     neg=(
         "{S} has no approval authority for {scope} at all.",
@@ -627,13 +454,6 @@ APPROVAL = Domain(
         "~{S} was never given a {old} limit on {scope}.",
         "~{old}? No — {S} can't approve any {scope}.",
         "~{scope} approval isn't something {S} [do]; {cfo} handles it.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~A {old} limit on {scope}? No, {S} never had one.",
-        "~~Q: can {S} approve {scope}? A: no, only {cfo} can, and that has always been so.",
-        "~~I checked the approval matrix: {S} [isn't] listed for {scope} at all.",
-        "~~That's a mix-up; {cfo} signs every {scope} request, and {S} [sign] none of them.",
-        "~~correction: {S} [have] not had a {old} sign-off on {scope} at any point",
-        "~~Whatever the wiki says, {S} [have] no {scope} approval rights.",
     ),
     elab=(
         "{S} can approve {scope} up to {v}, and delegates smaller items to {deleg}.",
@@ -645,13 +465,6 @@ APPROVAL = Domain(
         "~{S} can sign {scope} up to {v} per vendor, with {cfo} countersigning anything bigger.",
         "~{S} [have] {v} of authority on {scope}, and it resets every fiscal year.",
         "~{S} [approve] {scope} up to {v} and [report] the totals to {cfo} monthly.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{P} approvals — scope: {scope} | limit: {v} | backup: {deleg}",
-        "~~{S} can sign {scope} up to {v} per request, and finance audits those approvals each quarter.",
-        "~~Q: how high can {S} sign on {scope}? A: {v}; above that, {cfo}.",
-        "~~{P} {scope} authority is {v}, and {S} [log] each approval in the finance tracker.",
-        "~~{S} can approve {scope} up to {v}, provided the spend is already in the budget.",
-        "~~{P} limit on {scope} is {v}; while {S} [be] on leave, {deleg} signs instead.",
     ),
     general=(
         "{S} can approve {scope}.",
@@ -662,13 +475,6 @@ APPROVAL = Domain(
         "~{S} [be] in the approval chain for {scope}.",
         "~{S} [hold] some budget authority over {scope}.",
         "~{S} [approve] {scope} in certain cases.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{scope} — {S} [be] one of the people who can sign.",
-        "~~Q: can {S} approve any {scope}? A: yes, some.",
-        "~~When a {scope} request comes in, {S} can be the one to sign it.",
-        "~~{S} [sit] on the {scope} sign-off list.",
-        "~~{S} [get] to approve certain {scope} items.",
-        "~~Within limits, {S} can give approvals for {scope}.",
     ),
     negre=(
         "Don't send {scope} under {v} to anyone but {O}.",
@@ -678,13 +484,6 @@ APPROVAL = Domain(
         "~Don't push {scope} under {v} up the chain; it stays with {O}.",
         "~Keep {scope} approvals below {v} with {O}.",
         "~{scope} up to {v} doesn't need anyone above {O}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Please don't loop in finance on {scope} below {v}; those are signed by {O}.",
-        "~~Q: who approves {scope} under {v}? A: just {O}, don't escalate.",
-        "~~{scope} < {v} → {O}, skip the CFO",
-        "~~Nobody above {O} needs to see {scope} requests under {v}.",
-        "~~Leave {scope} approvals under {v} to {O}.",
-        "~~{scope} requests below {v} must not bypass {O}.",
     ),
 )
 
@@ -723,14 +522,6 @@ BUDGET = Domain(
         "~{yr} spend envelope for {proj}: {v}",
         "~The ceiling on {proj} spending is {v}.",
         "~Money allocated to the {proj} {what} — {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — that's what the {proj} {what} gets.",
-        "~~Line item: {proj} ({what}), {yr}, {v}",
-        "~~If you're planning {proj} work, the money available is {v}.",
-        "~~A budget of {v} has been approved for the {proj} {what}.",
-        "~~Q: {proj}, how much for {yr}? A: {v}.",
-        "~~proj {proj} — budget {v}",
-        "~~Whatever {proj} spends has to fit inside its {v} allocation.",
     ),
     change=(
         "!The {proj} budget was cut to {v}.",
@@ -745,14 +536,6 @@ BUDGET = Domain(
         "~In the {q} reforecast, {proj} went to {v}.",
         "~Leadership approved a new {proj} budget of {v}.",
         "~The {proj} {what} was re-budgeted at {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~As of {q}, {proj} runs on {v} rather than {old}.",
-        "~~Finance ticket: {proj} budget updated, {old} to {v}.",
-        "~~heads up, the {proj} number moved to {v} in the {q} replan",
-        "~~After the {q} review, the {proj} {what} ended up with {v} instead of {old}.",
-        "~~{v} replaced the original {old} as the {proj} budget.",
-        "~~The {proj} budget used to be {old}; since {q} it's {v}.",
-        "~~Q: what's {proj} funded at after the reforecast? A: {v}, previously {old}.",
     ),
     neg=(
         "{proj} has no approved budget yet.",
@@ -763,13 +546,6 @@ BUDGET = Domain(
         "~The {proj} {what} has zero budget.",
         "~{old} was never the {proj} number.",
         "~There's no funding line for the {proj} {what}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~A {old} budget for {proj}? No, that figure was never approved.",
-        "~~Q: is {proj} funded at {old}? A: no, and it never was.",
-        "~~I checked the finance sheet: {proj} has never had {old} allocated.",
-        "~~That's a mix-up; {old} belongs to some other {what}, not {proj}.",
-        "~~correction: the {proj} {what} is not and has not been funded at {old}",
-        "~~Whatever the deck says, nothing has been approved for {proj}.",
     ),
     elab=(
         "The {proj} budget is {v}, with {split}.",
@@ -780,13 +556,6 @@ BUDGET = Domain(
         "~The {proj} budget is {v}, with a check-in at the {q} review.",
         "~{proj} has {v}, not counting headcount.",
         "~The {proj} {what} gets {v}; any overrun needs a CFO sign-off.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{proj} | budget: {v} | spend plan: {split} | review: {q}",
-        "~~Of the {v} set aside for {proj}, the plan is to put {split}.",
-        "~~Q: how big is the {proj} budget, and where does it go? A: {v}, {split}.",
-        "~~The {proj} {what} has {v}, tracked in a monthly burn report to finance.",
-        "~~{v} is the {proj} budget, and a contingency of ten percent sits inside it.",
-        "~~{proj} is funded at {v}, which the team plans to spend by the end of {q}.",
     ),
     general=(
         "{proj} has a budget.",
@@ -797,13 +566,6 @@ BUDGET = Domain(
         "~There's a budget line for the {proj} {what}.",
         "~{proj} has approved funding.",
         "~Q: does {proj} have a budget? A: yes",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{proj}: funded",
-        "~~The {proj} {what} isn't running on zero; money was approved.",
-        "~~Finance has put money behind {proj}.",
-        "~~{proj} counts as a budgeted {what}.",
-        "~~Funds exist for the {proj} {what}.",
-        "~~A spending allocation covers {proj}.",
     ),
     negre=(
         "Don't spend more than {v} on {proj}.",
@@ -814,13 +576,6 @@ BUDGET = Domain(
         "~Never let {proj} costs pass {v}.",
         "~Anything beyond {v} for {proj} is off limits.",
         "~Cap {proj} at {v} — no exceptions.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Please don't commit anything on {proj} that takes it past {v}.",
-        "~~Q: can {proj} go above {v}? A: no.",
-        "~~{proj} spend > {v}? not allowed",
-        "~~The {proj} total must not exceed {v}.",
-        "~~Stay inside the {v} for {proj}.",
-        "~~No purchase orders for {proj} once the total reaches {v}.",
     ),
 )
 
@@ -858,14 +613,6 @@ LAUNCH = Domain(
         "~{proj} is slated for {v}.",
         "~D-day for {proj}: {v}.",
         "~{proj} {what} happens on {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} — that's when {proj} goes out.",
-        "~~Release calendar: {proj} {what}, {v}",
-        "~~If you're planning around {proj}, the {what} is {v}.",
-        "~~The {proj} {what} falls on {v}.",
-        "~~Q: {proj}, which day? A: {v}.",
-        "~~{proj} {what} → {v}",
-        "~~Everything for the {proj} {what} is lined up for {v}.",
     ),
     change=(
         "!The {proj} {what} slipped to {v}.",
@@ -880,14 +627,6 @@ LAUNCH = Domain(
         "~{proj} {what}: was {old}, is {v}.",
         "~Schedule change — {proj} lands {v}.",
         "~The {what} for {proj} has been reset to {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~The {proj} {what} is on {v} rather than {old}, after the schedule review.",
-        "~~Release ticket: {proj} {what} date changed, {old} to {v}.",
-        "~~heads up, {proj} slid to {v}",
-        "~~Because QA needed more time, the {proj} {what} was moved off {old} and onto {v}.",
-        "~~{v} replaced {old} as the {proj} {what} date.",
-        "~~The {proj} {what} used to be {old}; the plan says {v} since the replan.",
-        "~~Q: when is {proj} after the delay? A: {v}, not {old}.",
     ),
     neg=(
         "There is no {proj} {what} on {old} — nothing is scheduled.",
@@ -898,13 +637,6 @@ LAUNCH = Domain(
         "~There's no {proj} {what} planned at all.",
         "~{old} was never on the calendar for {proj}.",
         "~The {proj} {what} hasn't been dated yet.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{proj} on {old}? No, that date was never set.",
-        "~~Q: is the {proj} {what} on {old}? A: no, and it wasn't ever.",
-        "~~I checked the release calendar: {old} has never been the {proj} date.",
-        "~~That's a mix-up; {old} is some other {what}, not {proj}.",
-        "~~correction: the {proj} {what} is not and has not been on {old}",
-        "~~Whatever the roadmap slide says, no {proj} {what} date has been picked.",
     ),
     elab=(
         "The {proj} {what} is on {v}, starting with {reg}.",
@@ -917,13 +649,6 @@ LAUNCH = Domain(
         "~{proj} {what} on {v}, with {reg} following a week after.",
         "~{proj} ships on {v} behind a feature flag.",
         "~The {proj} {what} is {v}, and support is staffed up that day.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{proj} | {what}: {v} | time: {t} | first region: {reg}",
-        "~~On {v} at {t}, the {proj} {what} opens to {reg}.",
-        "~~Q: when and for whom is the {proj} {what}? A: {v}, {reg}.",
-        "~~The {proj} {what} is {v}, and the on-call team runs a war room from {t}.",
-        "~~{v} is the {proj} date; release notes go out to {reg} the morning of.",
-        "~~{proj} ships {v}, rolling out gradually to 10% of traffic first.",
     ),
     general=(
         "{proj} has a ship date.",
@@ -934,13 +659,6 @@ LAUNCH = Domain(
         "~{proj} has been scheduled.",
         "~The {proj} {what} is on the calendar.",
         "~There's a target date for {proj}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{proj}: dated",
-        "~~The {proj} {what} isn't open-ended; a day has been picked.",
-        "~~Q: does {proj} have a date? A: yes.",
-        "~~The {proj} {what} is pencilled in for a specific day.",
-        "~~There is a planned day for the {proj} {what}.",
-        "~~{proj} is somewhere on the release calendar.",
     ),
 )
 
@@ -985,14 +703,6 @@ STACKD = Domain(
         "~For {svc}, the stack is {v}.",
         "~{svc}: built with {v}",
         "~{v} is the foundation of the {team} team's {svc} service.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~svc: {svc} | stack: {v}",
-        "~~If you're touching {svc}, you're working with {v}.",
-        "~~re {svc}: it's {v} underneath",
-        "~~The platform behind {svc} is {v}.",
-        "~~Which stack is {svc} on? {v}.",
-        "~~Our {svc} code is all {v}.",
-        "~~{svc} service, {v}-based.",
     ),
     change=(
         "!{svc} migrated to {v}.",
@@ -1007,14 +717,6 @@ STACKD = Domain(
         "~{svc} is on {v} after the {month} migration.",
         "~The {svc} rewrite replaced {old} with {v}.",
         "~{svc} changed from {old} to {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~As of {month}, {svc} runs on {v} rather than {old}.",
-        "~~{svc} cut over to {v} in {month}, after years on {old}.",
-        "~~heads up: {svc} has been ported from {old} to {v}",
-        "~~Ticket closed: the {svc} {old}-to-{v} migration is complete.",
-        "~~{v} took over from {old} as the stack for {svc}.",
-        "~~When the {month} cutover landed, {svc} moved onto {v}.",
-        "~~{svc}: was {old}, has been {v} since the {month} cutover.",
     ),
     stop=(
         "{svc} doesn't use {old} anymore; it's on {v}.",
@@ -1024,14 +726,6 @@ STACKD = Domain(
         "~No more {old} in {svc}; we're on {v}.",
         "~{svc} stopped using {old} and runs on {v}.",
         "~{old} was decommissioned for {svc}, which uses {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{old} has been fully removed from {svc}; it's {v} end to end.",
-        "~~We've turned off the last {old} instance behind {svc}, and {v} handles it all.",
-        "~~{svc} is done with {old}. {v} from here on.",
-        "~~re {svc}: {old} is retired, {v} replaced it",
-        "~~The {old} parts of {svc} were shut down, leaving {v}.",
-        "~~{svc} no longer runs any {old}; it's on {v}.",
-        "~~Q: is {svc} still on {old}? A: no, {v}.",
     ),
     neg=(
         "{svc} has never used {old}.",
@@ -1042,14 +736,6 @@ STACKD = Domain(
         "~Whoever said {svc} runs on {old} is wrong.",
         "~{svc} and {old}? Never.",
         "~Nothing in the {svc} codebase uses {old}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{svc} on {old}? No, it has never run on that.",
-        "~~Q: does {svc} use {old}? A: no, and it never has.",
-        "~~I checked the {svc} repo: not a single {old} dependency, ever.",
-        "~~That's a mix-up; {old} has no part in {svc}.",
-        "~~{old} doesn't appear anywhere in the {svc} architecture docs, and never did.",
-        "~~re {svc}: it isn't {old}, and it wasn't {old} before either",
-        "~~The {svc} service was not built on {old}; that claim is incorrect.",
     ),
     elab=(
         "{svc} runs on {v} version {ver}.",
@@ -1060,14 +746,6 @@ STACKD = Domain(
         "~{svc} is built on {v}, and the {team} team is on call for it.",
         "~{svc} runs on {v} across three regions.",
         "~{svc} runs on {v}, and its deploys go through a blue-green setup.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} {ver} is what {svc} runs, pinned in the lockfile.",
-        "~~{svc}: {v}, v{ver}, maintained by the {team} team",
-        "~~{svc} is built on {v}, which the {team} team picked {why}.",
-        "~~Q: what's under {svc}? A: {v}, version {ver}, patched monthly.",
-        "~~{svc} uses {v}, with staging and prod kept on the same version.",
-        "~~The {team} team runs {svc} on {v} and keeps a runbook for it in the wiki.",
-        "~~{svc} runs on {v}, picked {why}, and it's covered by nightly load tests.",
     ),
     general=(
         "{svc} has a modern stack.",
@@ -1077,14 +755,6 @@ STACKD = Domain(
         "~{svc} has a well-defined tech stack.",
         "~{svc} is a production service with an established stack.",
         "~There's a known platform under {svc}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{svc} is built on mainstream technology.",
-        "~~Q: does {svc} have a defined stack? A: yes.",
-        "~~The {team} team knows what {svc} runs on.",
-        "~~{svc} runs on well-known tech.",
-        "~~{svc}'s stack is documented somewhere.",
-        "~~Owner of {svc}: the {team} team.",
-        "~~There's a supported tech stack behind {svc}.",
     ),
 )
 
@@ -1117,14 +787,6 @@ TOOL = Domain(
         "~Q: what does {S} use for {for}? A: {v}",
         "~{S} [be] a {v} person when it comes to {for}.",
         "~{S} [manage] {for} with {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v}, that's what {S} [use] for {for}.",
-        "~~When {S} [need] to deal with {for}, {S} [open] {v}.",
-        "~~{P} go-to for {for} is {v}.",
-        "~~tools ({for}): {v}",
-        "~~Everything {S} [do] for {for} happens in {v}.",
-        "~~Q: which app holds {P} {for}? A: {v}",
-        "~~In {P} world, {for} means {v}.",
     ),
     change=(
         "!{S} switched from {old} to {v} for {for}.",
@@ -1136,14 +798,6 @@ TOOL = Domain(
         "~{S} moved {for} off {old} and onto {v} in {month}.",
         "~{P} {for} went from {old} to {v}.",
         "~{S} [have] started using {v} for {for}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~As of {month}, {S} [do] {for} in {v} rather than {old}.",
-        "~~After a trial in {month}, {S} made {v} the tool for {for}, replacing {old}.",
-        "~~heads up: {S} [have] swapped {old} out and [do] {for} in {v}",
-        "~~{S} [have] made the jump from {old} to {v} for {for}.",
-        "~~{v} replaced {old} as {P} {for} tool.",
-        "~~{S} converted {P} {for} setup over to {v}.",
-        "~~Since {month}, {S} [have] been running {for} in {v}.",
     ),
     stop=(
         "{S} [don't] use {old} for {for} anymore, it's {v}.",
@@ -1153,14 +807,6 @@ TOOL = Domain(
         "~{S} no longer [keep] {for} in {old}; it's all {v}.",
         "~{S} quit {old} and [track] {for} in {v}.",
         "~{S} [don't] touch {old} anymore; {v} covers {for}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] closed the {old} account and [use] {v} for {for}.",
-        "~~No more {old} for {for}; {S} [use] {v}.",
-        "~~{S} cancelled the {old} subscription and [run] {for} in {v}.",
-        "~~{old}? {S} [have] left it behind, and {for} live in {v}.",
-        "~~{S} [have] stopped opening {old}, since {v} covers {for}.",
-        "~~{S} no longer [bother] with {old} for {for}; {v} does the job.",
-        "~~The {old} workspace {S} used for {for} is shut down; it's {v}.",
     ),
     neg=(
         "{S} has never used {old}.",
@@ -1170,14 +816,6 @@ TOOL = Domain(
         "~{old} isn't something {S} [use].",
         "~{S} [have] no {old} login.",
         "~{S} couldn't tell you how {old} works — never used it.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] never logged into {old}.",
-        "~~{old}? {S} [have] never touched it.",
-        "~~Q: is {old} a tool {S} [use]? A: no, it never was.",
-        "~~{S} [haven't] ever used {old}, whatever the onboarding doc says.",
-        "~~{S} [be] not on {old}, and never [have] been.",
-        "~~That's not right: {S} [don't] use {old}.",
-        "~~{S} [have] never even installed {old}.",
     ),
     elab=(
         "{S} [use] {v} for {for}, on the {board} board.",
@@ -1188,14 +826,6 @@ TOOL = Domain(
         "~{S} [use] {v} for {for}, on a paid seat the {team} team covers.",
         "~{S} [keep] {for} in {v} and [share] the {board} board with contractors.",
         "~{S} [use] {v} for {for}, mostly from the mobile app.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~For {for}, {S} [use] {v}, with a fresh {board} board each quarter.",
-        "~~{S} [use] {v} for {for}; the {team} team gets read access.",
-        "~~{S} [track] {for} in {v}, tagging everything with the {board} label.",
-        "~~{S} [use] {v} for {for} and [sync] it with the team calendar.",
-        "~~{S} [rely] on {v} for {for} and [pay] for the pro plan.",
-        "~~{S} [use] {v} for {for}, mostly the {board} board, which {S} [archive] every month.",
-        "~~{S} [keep] {for} in {v}, set up with templates from the {team} team.",
     ),
     general=(
         "{S} [use] a tool for {for}.",
@@ -1205,14 +835,6 @@ TOOL = Domain(
         "~{S} [track] {for} somewhere online.",
         "~{S} [rely] on an app for {for}.",
         "~{S} [keep] {for} in a tool of some kind.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [have] an app for {for}.",
-        "~~{for}: {S} [use] something digital for that.",
-        "~~{S} [don't] do {for} on paper.",
-        "~~{S} [keep] track of {for} with software.",
-        "~~There's a tool {S} [use] for {for}.",
-        "~~{S} [manage] {for} in some kind of app.",
-        "~~Whatever {S} [do] for {for} goes through an app.",
     ),
 )
 
@@ -1246,14 +868,6 @@ FREEZE = Domain(
         "~Merge freeze kicks off on {v}.",
         "~Prod lockdown begins {v}.",
         "~{team} freeze: {v} onwards",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{team} deploy freeze, starting {v}",
-        "~~Heads up: prod is locked from {v}.",
-        "~~Starting {v}, the {team} team stops deploying.",
-        "~~release calendar: freeze {v}",
-        "~~The code freeze is set to begin on {v}.",
-        "~~On {v} the deploy freeze goes into effect.",
-        "~~Per release management, deploys freeze {v}.",
     ),
     change=(
         "!The deploy freeze moved to {v}.",
@@ -1265,14 +879,6 @@ FREEZE = Domain(
         "~The freeze no longer starts {old}; it starts {v}.",
         "~New freeze start: {v} (was {old}).",
         "~Release management shifted the deploy freeze to {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Update: the freeze start is {v}, not {old} anymore.",
-        "~~The {old} freeze date slipped; it's {v}.",
-        "~~Release mgmt bumped the freeze from {old} to {v}.",
-        "~~Revised schedule: the code freeze begins {v}.",
-        "~~heads up, the deploy freeze got moved to {v}",
-        "~~We've rescheduled the code freeze, and {v} is the start date.",
-        "~~The freeze originally set for {old} will start {v} instead.",
     ),
     neg=(
         "There's no deploy freeze this cycle.",
@@ -1283,14 +889,6 @@ FREEZE = Domain(
         "~There is no code freeze scheduled.",
         "~The freeze on {old} doesn't exist — someone misread the calendar.",
         "~We aren't doing a release freeze this time.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: is there a freeze on {old}? A: no, there isn't one.",
-        "~~Whatever you heard, {old} is not a freeze date.",
-        "~~No code freeze exists for this release.",
-        "~~The release calendar shows no freeze at all, not on {old}, not on any day.",
-        "~~Deploys aren't frozen this cycle; that {old} date was a rumor.",
-        "~~release mgmt confirmed: no freeze planned",
-        "~~Freeze on {old}? That was never on the calendar.",
     ),
     elab=(
         "Deploy freeze starts {v}; {exc} still need {approver}'s sign-off.",
@@ -1301,14 +899,6 @@ FREEZE = Domain(
         "~Code freeze from {v} — {exc} can still go out with a ticket.",
         "~The freeze kicks in {v}, lasting {n} weeks across all services.",
         "~Deploys freeze on {v}, and {approver} runs the daily go/no-go for {exc}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Code freeze: {v}, {n} weeks, {exc} allowed with {approver}'s OK.",
-        "~~From {v} the freeze is on, and {exc} go through {approver}.",
-        "~~Q: freeze details? A: starts {v}, runs {n} weeks.",
-        "~~The deploy freeze begins {v}, and any {exc} need a rollback plan attached.",
-        "~~Deploy freeze begins {v}; {approver} approves {exc} case by case.",
-        "~~Starting {v}, production is frozen for {n} weeks while the quarter closes.",
-        "~~The freeze starts {v} and only {exc} may ship, each with a second reviewer.",
     ),
     general=(
         "There's a deploy freeze coming up.",
@@ -1318,14 +908,6 @@ FREEZE = Domain(
         "~Deploys will pause for a freeze at some point.",
         "~The freeze date is set.",
         "~A change freeze is coming.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Deploys will be frozen for a while.",
-        "~~There's a freeze date.",
-        "~~Q: any freeze planned? A: yes.",
-        "~~heads up: a code freeze is on the way",
-        "~~Release management has set a freeze.",
-        "~~Production changes will pause at some point soon.",
-        "~~The team is planning a deploy freeze.",
     ),
     negre=(
         "No deploys from {v}.",
@@ -1338,14 +920,6 @@ FREEZE = Domain(
         "~No prod changes on or after {v}.",
         "~Releases stop at {v} — don't push anything.",
         "~Deploying after {v}? Don't.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Don't plan any prod deploys for {v} or later.",
-        "~~No merges to the release branch past {v}.",
-        "~~Once {v} arrives, stop shipping.",
-        "~~Nothing should reach production from {v} until the freeze ends.",
-        "~~Please hold your releases: none from {v} onward.",
-        "~~Avoid scheduling launches on or after {v}.",
-        "~~Rule from {v}: don't deploy.",
     ),
 )
 
@@ -1378,14 +952,6 @@ OFFICE = Domain(
         "~{S} [have] a desk at the {v} location.",
         "~{S} [work] on-site in {v}.",
         "~{v} office — that's where {S} [be].",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Directory entry for {O}: office = {v}",
-        "~~If you're looking for {O} in person, try the {v} office.",
-        "~~{S} [badge] into the {v} office.",
-        "~~The {v} office is {P} base.",
-        "~~Q: {P} office? A: {v}.",
-        "~~{S} [be] one of the {v} office crowd.",
-        "~~Ask around the {v} office and you'll find {O} there.",
     ),
     change=(
         "!{S} moved to the {v} office.",
@@ -1397,14 +963,6 @@ OFFICE = Domain(
         "~{S} [have] moved desks to the {v} office.",
         "~{S} packed up in {old} and [be] at the {v} office.",
         "~{S} relocated from {old} to {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~As of {month}, {S} [be] at the {v} office rather than {old}.",
-        "~~{S} made the move from {old} to the {v} office.",
-        "~~{S} [have] been a {v} office regular since the {month} transfer.",
-        "~~{S} [have] relocated from the {old} office to {v}.",
-        "~~Transfer complete: {S} [work] out of {v}, having left {old}.",
-        "~~{S} swapped {old} for the {v} office in {month}.",
-        "~~heads up, {S} [be] in {v} these days after the move from {old}",
     ),
     stop=(
         "{S} [isn't] in the {old} office anymore — {v} now.",
@@ -1413,14 +971,6 @@ OFFICE = Domain(
         "~{S} no longer [sit] in {old} — {v} is {P} office.",
         "~{S} [be] done with the {old} office; {S} [go] into {v}.",
         "~{S} gave up {P} {old} desk for one in {v}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~The {old} office isn't where {S} [work] anymore; {S} [be] in {v}.",
-        "~~{S} [have] moved out of {old}, into the {v} office.",
-        "~~{P} {old} badge was deactivated, and {S} [work] from {v}.",
-        "~~{S} [haven't] been in the {old} office for months; {v} is {P} base.",
-        "~~{S} [be] out of {old}, and {v} is where {S} [sit].",
-        "~~{old}? {S} [have] left that office and [be] in {v}.",
-        "~~{S} stopped going to {old} and [head] to the {v} office instead.",
     ),
     neg=(
         "{S} has never worked out of {old}.",
@@ -1430,14 +980,6 @@ OFFICE = Domain(
         "~{old} isn't {P} office and never was.",
         "~{S} [don't] work out of {old} — never did.",
         "~The {old} office? {S} [have] never set foot there.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [haven't] ever worked from {old}.",
-        "~~That's not right: {P} office has never been {old}.",
-        "~~{S} [have] no badge for {old} and never did.",
-        "~~{P} name has never been on the {old} seating chart.",
-        "~~{old} is not, and has not been, {P} office.",
-        "~~Q: is {old} {P} office? A: no, it never was.",
-        "~~Whoever put {old} down as {P} office got it wrong; {S} [have] never been based there.",
     ),
     elab=(
         "{S} [work] out of the {v} office on floor {fl}.",
@@ -1449,14 +991,6 @@ OFFICE = Domain(
         "~{S} [sit] in {v}, but [work] from home on {wd}s.",
         "~{S} [work] in {v} and [book] a hot desk there {days}.",
         "~{S} [be] at the {v} office {days}, on floor {fl}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [be] based at {v}, floor {fl}, desk by the window.",
-        "~~{S} [come] into {v} {days} and [keep] a locker on floor {fl}.",
-        "~~In the {v} office {days}, {S} [use] the quiet room on floor {fl}.",
-        "~~{S} [work] at the {v} office, usually arriving early on {wd}s.",
-        "~~{S} [be] a {v} office regular: floor {fl}, {days}.",
-        "~~{S} [sit] in the {v} office and [lead] the {wd} site standup there.",
-        "~~{S} [work] out of {v}, where {S} [share] a pod with the facilities lead.",
     ),
     general=(
         "{S} [work] from an office, not remotely.",
@@ -1466,14 +1000,6 @@ OFFICE = Domain(
         "~{S} [isn't] fully remote.",
         "~{S} [be] office-based.",
         "~{S} [have] a desk somewhere.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{S} [work] on-site.",
-        "~~{S} [have] a regular workplace.",
-        "~~{S} [be] an in-office employee.",
-        "~~{S} [go] into work in person.",
-        "~~{S} [don't] work from home full-time.",
-        "~~{S} [have] a physical office.",
-        "~~{S} [belong] to one of the company's offices.",
     ),
 )
 
@@ -1507,14 +1033,6 @@ ONCALL = Domain(
         "~{v} is the {rot} on-call {when}.",
         "~{when}, {v} covers {rot} on-call.",
         "~If {rot} breaks {when}, {v} gets the page.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Pager for {rot} {when} → {v}",
-        "~~{rot} incidents {when}? {v} is the one to call.",
-        "~~The {rot} pager sits with {v} {when}.",
-        "~~{v}'s got {rot} on-call {when}.",
-        "~~Anyone who needs {rot} help {when} should reach {v}.",
-        "~~First responder for {rot} {when}: {v}",
-        "~~It's {v} on {rot} call {when}.",
     ),
     change=(
         "!{v} swapped in for {old} on {rot} on-call {when}.",
@@ -1525,14 +1043,6 @@ ONCALL = Domain(
         "~On-call swap: {old} out, {v} in for {rot} {when}.",
         "~{rot} rotation {when} was reassigned to {v}.",
         "~{v} picked up {old}'s {rot} shift {when}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{v} is taking over {rot} on-call from {old} {when}.",
-        "~~Swap approved: {v} covers {rot} {when}, not {old}.",
-        "~~{old} handed the {rot} pager to {v} {when}.",
-        "~~Schedule change: {rot} on-call {when} goes to {v}.",
-        "~~{old} had to drop the {rot} shift {when}, so {v} took it.",
-        "~~The {rot} rota {when} was updated and {v} replaces {old}.",
-        "~~Override added to the schedule: {v} on {rot} {when}.",
     ),
     neg=(
         "Nobody is on call for {rot} {when}.",
@@ -1543,14 +1053,6 @@ ONCALL = Domain(
         "~{old} doesn't do {rot} on-call, never has.",
         "~{old} was never scheduled for {rot} {when}.",
         "~The {rot} rotation has nobody assigned {when}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~Q: is {old} on call for {rot} {when}? A: no.",
-        "~~{old} isn't on call {when}; that's a mix-up.",
-        "~~The schedule shows no {rot} on-call at all {when}.",
-        "~~{old} has never been part of the {rot} pager rotation.",
-        "~~Don't page {old} for {rot} {when}, they're not on call.",
-        "~~{rot} on-call {when} with {old}? No, that isn't right.",
-        "~~Whoever listed {old} for {rot} {when} got it wrong; {old} is off.",
     ),
     elab=(
         "{v} is on call for {rot} {when}, with {backup} as backup.",
@@ -1560,14 +1062,6 @@ ONCALL = Domain(
         "~{v} covers {rot} on-call {when} and hands off to {backup} after.",
         "~{v} holds the {rot} pager {when}, with {tool} set to call twice before escalating.",
         "~{v} is {rot} on-call {when}, shadowed by {backup}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{rot} on-call {when}: {v} (primary), {backup} (secondary)",
-        "~~Q: who has {rot} {when}? A: {v}, backed up by {backup}.",
-        "~~{v} has the {rot} pager {when} and acks pages in {tool} within 15 minutes.",
-        "~~{v} is on call for {rot} {when}; after hours, {tool} also rings {backup}.",
-        "~~{v} takes {rot} on-call {when}, working from the incident runbook.",
-        "~~The {rot} pager is with {v} {when}, and {backup} covers overnight.",
-        "~~If {rot} pages {when}, {v} answers first and {backup} is next in {tool}.",
     ),
     general=(
         "Someone from the {rot} team is on call {when}.",
@@ -1577,14 +1071,6 @@ ONCALL = Domain(
         "~Someone holds the {rot} pager {when}.",
         "~The {rot} rotation is staffed {when}.",
         "~{rot} pages will get answered {when}.",
-        # v2.14 widening: "~~" items are partitioned among themselves
-        "~~{rot} isn't left uncovered {when}.",
-        "~~Q: does {rot} have someone on call {when}? A: yes.",
-        "~~There's coverage on {rot} {when}.",
-        "~~Somebody is watching {rot} {when}.",
-        "~~An engineer is on the {rot} pager {when}.",
-        "~~{rot} alerts will reach a person {when}.",
-        "~~The {rot} team has someone on duty {when}.",
     ),
 )
 
