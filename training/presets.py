@@ -127,6 +127,12 @@ A third member (`--data-seed 21`, run 0.23.0: 0.912 dev / 0.925 test / 0.823 on 
 the three) averaged with both (weights from the saved fp16 members, int8 α auto): 0.927 dev / 0.935 test /
 0.870 on the 40 — against 0.22.0 dev −0.006 [−0.012, +0.000], test +0.003 [−0.001, +0.008]: not better on
 dev, so the default stays at two members.
+Generator 2.14.0 (commit b83563e, reverted next: a second widening wave of 1,880 phrasings and three generator
+fixes, see training/data/README.md), the first member of the default soup only (file order, run 0.24.0, 74 min;
+best subsample checkpoint 0.910 at step 3500): on the 2.14.0 pairs 0.903 dev / 0.921 test against 0.896 / 0.898
+for 0.22.0 (dev +0.007 [−0.011, +0.025], test +0.023 [+0.010, +0.038]); on the 2.13.0 pairs 0.930 dev / 0.945
+test (conflict 0.942) against 0.933 / 0.932 (0.906); 0.809 on the 40 pairs. Not a candidate alone (the default
+is a soup, and one run is under 0.85 on the 40); the two-member soup on 2.14.0 is the next run to make.
 On the 40 pairs 0.9.0's 0.889 is the highest of the eleven runs from 0.8.0 on (the other ten 0.797–0.870,
 four of them ≥ 0.85): one pair moves the figure by about 0.025, and the shipped model is the selected
 maximum, so a run that matches it on the generated splits is expected to score lower on the 40.
