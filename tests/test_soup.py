@@ -63,12 +63,16 @@ def test_the_fingerprint_follows_recipe_order_data_and_base(tmp_path: Path) -> N
 
 
 # -- train --soup ---------------------------------------------------------------------------------------
-def _train(tiny_model_dir: Path, tmp_path: Path, out: str, *extra: str) -> Path:
+def _argv(tiny_model_dir: Path, tmp_path: Path, out: str, *extra: str) -> list[str]:
     data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
     # 3 steps, one evaluation at the end: the best checkpoint is the last one, not the untrained start
-    assert main(["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out",
-                 str(tmp_path / out), "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-3",
-                 "--quiet", "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx", *extra]) == 0
+    return ["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out",
+            str(tmp_path / out), "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-3",
+            "--quiet", "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx", *extra]
+
+
+def _train(tiny_model_dir: Path, tmp_path: Path, out: str, *extra: str) -> Path:
+    assert main(_argv(tiny_model_dir, tmp_path, out, *extra)) == 0
     return tmp_path / out
 
 
@@ -106,3 +110,48 @@ def test_the_default_preset_is_a_soup_iff_the_shipped_model_is_one() -> None:
     assert (f"model soup, training/soup.py) of {n} runs" in card) is (n > 1)
     assert Preset().soup == ()
     assert PRESETS["smoke"].soup == ()
+
+
+def test_members_trained_apart_make_the_same_soup(tiny_model_dir: Path, tmp_path: Path) -> None:
+    """`--member` trains one member into its own work dir; a run whose work dir holds them all reuses both."""
+    import json
+    import shutil
+
+    together = _train(tiny_model_dir, tmp_path, "together", "--soup", "7", "--work-dir", str(tmp_path / "w0"))
+    for index in (0, 1):
+        assert main(_argv(tiny_model_dir, tmp_path, f"unused{index}", "--soup", "7",
+                          "--work-dir", str(tmp_path / f"apart{index}"), "--member", str(index))) == 0
+        assert not (tmp_path / f"unused{index}").exists()  # a member alone is no model dir
+        assert sorted(p.name for p in (tmp_path / f"apart{index}" / "members").iterdir()) == [str(index)]
+        record = json.loads((soup.member_dir(tmp_path / f"apart{index}", index) / "member.json").read_text())
+        assert record["device"].startswith("cpu (") and record["steps"] == 3
+    merged = tmp_path / "merged"
+    for index in (0, 1):
+        shutil.copytree(soup.member_dir(tmp_path / f"apart{index}", index), soup.member_dir(merged, index))
+    souped = _train(tiny_model_dir, tmp_path, "souped", "--soup", "7", "--work-dir", str(merged))
+    assert (souped / "model.safetensors").read_bytes() == (together / "model.safetensors").read_bytes()
+    assert (souped / "MODEL_CARD.md").read_text().count("reused from the work dir") == 2
+
+
+def test_the_card_names_where_a_member_was_trained_when_it_was_elsewhere(tmp_path: Path) -> None:
+    from writegate.training.model_card import training_provenance
+    from writegate.training.train import TrainConfig
+
+    cfg = TrainConfig(data=small_data(tmp_path / "train.jsonl", 8), preset=Preset(soup=(7,)))
+    here = soup.MemberRecord(fingerprint="a", data_seed=None, steps=4000, train_seconds=60.0, device="cpu (2 threads)")
+    there = soup.MemberRecord(fingerprint="b", data_seed=7, steps=4000, train_seconds=90.0, reused=True,
+                              device="cuda (NVIDIA H200, bf16 autocast)")
+    lines = "\n".join(training_provenance(cfg, n_train=10, n_dev=2, members=[here, there], device="cpu (2 threads)"))
+    assert "file order (4000 steps, 1.0 min (60 s))" in lines
+    assert "data seed 7 (4000 steps, 1.5 min (90 s) on cuda (NVIDIA H200, bf16 autocast), reused from the work dir)" in lines
+    assert "training time: 2.5 min (150 s) on cpu (2 threads) and cuda (NVIDIA H200, bf16 autocast);" in lines
+
+
+def test_member_flag_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = small_data(tmp_path / "train.jsonl", 8)
+    base = ["train", "--data", str(data), "--out", str(tmp_path / "o"), "--soup", "7"]
+    assert main([*base, "--member", "1"]) == 2
+    assert "member: needs --work-dir" in capsys.readouterr().err
+    assert main([*base, "--member", "2", "--work-dir", str(tmp_path / "w")]) == 2
+    assert "member: 2 is not a member of this run: it has 2" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists() and not (tmp_path / "w").exists()  # refused before any work

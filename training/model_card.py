@@ -77,11 +77,13 @@ def training_provenance(cfg: Any, *, n_train: int, n_dev: int, members: list[Any
     if len(members) > 1:
         from writegate.training.soup import order_name
 
-        parts = [f"{order_name(m.data_seed)} ({m.steps} steps, "
-                 f"{_fmt_minutes(m.train_seconds)}{', reused from the work dir' if m.reused else ''})" for m in members]
+        parts = [f"{order_name(m.data_seed)} ({m.steps} steps, {_fmt_minutes(m.train_seconds)}"
+                 f"{f' on {m.device}' if m.device and m.device != device else ''}"
+                 f"{', reused from the work dir' if m.reused else ''})" for m in members]
         lines.append(f"- weights: the uniform average (model soup, training/soup.py) of {len(members)} runs with "
                      f"seed {p.seed}, one per data order: " + "; ".join(parts))
-    lines.append(f"- training time: {_fmt_minutes(seconds)} on {device}; "
+    elsewhere = sorted({m.device for m in members if m.device and m.device != device})
+    lines.append(f"- training time: {_fmt_minutes(seconds)} on {' and '.join([device, *elsewhere])}; "
                  f"{platform.processor() or platform.machine()}, {datetime.now(timezone.utc):%Y-%m-%d}")
     return lines
 

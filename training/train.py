@@ -65,6 +65,8 @@ class TrainConfig(BaseModel):
     command: str = Field(default="", description="The command line, for the model card.")
     data_manifest: dict[str, Any] | None = Field(default=None, description="The generator's manifest.json, if any.")
     work_dir: Path | None = Field(default=None, description="Checkpoints go here (default: a temp dir).")
+    member: int | None = Field(default=None, ge=0, description="Train only this soup member into work_dir "
+                               "(`train_member`; 0 = the preset's data order, 1.. = its soup's).")
     drop_fp32_onnx: bool = Field(default=False, description="Delete model.onnx after the parity check (ship int8 only).")
     quiet: bool = False
 
@@ -241,72 +243,98 @@ def _seed_everything(seed: int) -> None:
     set_seed(seed)
 
 
+def check_member(member: int | None, preset: Preset, work_dir: Path | None) -> None:
+    """InputError unless `member` (if given) is one of `preset`'s soup members and has a work dir to go to."""
+    if member is None:
+        return
+    if not 0 <= member <= len(preset.soup):
+        raise InputError("member", f"{member} is not a member of this run: it has {len(preset.soup) + 1} "
+                                   "(0 = the preset's own data order, 1.. = --soup's data seeds)")
+    if work_dir is None:
+        raise InputError("member", "needs --work-dir: the member is saved there for a later run to reuse")
+
+
+class _Setup:
+    """Steps 1–4 up to training: validated splits, the encoded pairs and a member fitter."""
+
+    def __init__(self, cfg: TrainConfig) -> None:
+        self.t0 = time.monotonic()
+        from rich.console import Console
+
+        self.console = console = Console(stderr=True, quiet=cfg.quiet)
+        p = cfg.preset
+        check_member(cfg.member, p, cfg.work_dir)
+
+        # 1. validate everything first
+        train_ex = read_examples(cfg.data)
+        dev_ex = read_examples(cfg.dev) if cfg.dev else None
+        self.test_ex = read_examples(cfg.test) if cfg.test else None
+        self.dev_pairs = read_examples(cfg.dev_pairs) if cfg.dev_pairs and cfg.dev_pairs.is_file() else None
+        if cfg.init is not None:
+            src = check_model_source(cfg.init, "init")
+            modeldir.read_meta(cfg.init)
+        else:
+            src = check_model_source(cfg.base or default_base(), "base")
+        if cfg.default_data is not None and not cfg.default_data.exists():
+            raise InputError("default_data", f"{cfg.default_data} does not exist")
+
+        # 2–3. splits and mixing
+        if dev_ex is None:
+            train_ex, dev_ex = group_split(train_ex, DEV_SHARE, p.seed)
+        if cfg.init is not None and cfg.mix_default_share > 0:
+            n_mix = round(len(train_ex) * cfg.mix_default_share / (1 - cfg.mix_default_share))
+            mixed = load_default_data(n_mix, p.seed, cfg.default_data)
+            console.print(f"mixing in {len(mixed)} default pairs ({cfg.mix_default_share:.0%} share)")
+            train_ex = train_ex + mixed
+        self.train_ex, self.dev_ex = train_ex, dev_ex
+        console.print(f"train {len(train_ex)} · dev {len(dev_ex)} · test {len(self.test_ex) if self.test_ex else 0} "
+                      f"pairs; from {src}")
+
+        import torch
+        import transformers
+
+        transformers.utils.logging.disable_progress_bar()
+        transformers.utils.logging.set_verbosity_error()
+        self.threads = cfg.threads or os.cpu_count() or 1
+        torch.set_num_threads(self.threads)
+        _seed_everything(p.seed)
+
+        # a member alone is no model dir: its tokenizer goes to the work dir, not to --out
+        self.work = cfg.work_dir or Path(tempfile.mkdtemp(prefix="writegate-train-"))
+        tok_dir = cfg.out if cfg.member is None else self.work / "tokenizer"
+        tok_dir.mkdir(parents=True, exist_ok=True)
+        save_tokenizer(src, tok_dir)
+        encoder = features.PairEncoder.from_file(tok_dir / modeldir.TOKENIZER, p.max_length)
+
+        # 4. encode (once: a member's data order is a permutation of these rows)
+        from rich.progress import Progress
+
+        with Progress(console=console, transient=True) as prog:
+            task = prog.add_task("encoding pairs", total=len(train_ex) + len(dev_ex))
+            train_ds = encode_examples(encoder, train_ex, lambda k: prog.advance(task, k))
+            self.dev_ds = encode_examples(encoder, dev_ex, lambda k: prog.advance(task, k))
+        rng = random.Random(p.seed)
+        sub_idx = sorted(rng.sample(range(len(self.dev_ds)), min(p.dev_subsample, len(self.dev_ds))))
+        dev_sub = PairDataset([self.dev_ds.rows[i] for i in sub_idx])
+
+        from transformers import AutoTokenizer
+
+        hf_tok = AutoTokenizer.from_pretrained(str(tok_dir), local_files_only=True)
+        self.fitter = _Fitter(cfg=cfg, src=src, hf_tok=hf_tok, train_rows=train_ds.rows, dev_sub=dev_sub,
+                              work=self.work, threads=self.threads)
+
+
 def train(cfg: TrainConfig) -> TrainResult:
     """Run the whole pipeline (see the module docstring).
 
     Raises:
-        InputError / DataFileError: bad data files or model dirs, before any training.
+        InputError / DataFileError: bad data files or model dirs, before any training; `cfg.member`
+            set (that is `train_member`'s).
     """
-    t0 = time.monotonic()
-    from rich.console import Console
-
-    console = Console(stderr=True, quiet=cfg.quiet)
-    p = cfg.preset
-
-    # 1. validate everything first
-    train_ex = read_examples(cfg.data)
-    dev_ex = read_examples(cfg.dev) if cfg.dev else None
-    test_ex = read_examples(cfg.test) if cfg.test else None
-    dev_pairs = read_examples(cfg.dev_pairs) if cfg.dev_pairs and cfg.dev_pairs.is_file() else None
-    if cfg.init is not None:
-        src = check_model_source(cfg.init, "init")
-        modeldir.read_meta(cfg.init)
-    else:
-        src = check_model_source(cfg.base or default_base(), "base")
-    if cfg.default_data is not None and not cfg.default_data.exists():
-        raise InputError("default_data", f"{cfg.default_data} does not exist")
-
-    # 2–3. splits and mixing
-    if dev_ex is None:
-        train_ex, dev_ex = group_split(train_ex, DEV_SHARE, p.seed)
-    if cfg.init is not None and cfg.mix_default_share > 0:
-        n_mix = round(len(train_ex) * cfg.mix_default_share / (1 - cfg.mix_default_share))
-        mixed = load_default_data(n_mix, p.seed, cfg.default_data)
-        console.print(f"mixing in {len(mixed)} default pairs ({cfg.mix_default_share:.0%} share)")
-        train_ex = train_ex + mixed
-    console.print(f"train {len(train_ex)} · dev {len(dev_ex)} · test {len(test_ex) if test_ex else 0} pairs; "
-                  f"from {src}")
-
-    import torch
-    import transformers
-
-    transformers.utils.logging.disable_progress_bar()
-    transformers.utils.logging.set_verbosity_error()
-    threads = cfg.threads or os.cpu_count() or 1
-    torch.set_num_threads(threads)
-    _seed_everything(p.seed)
-
-    out = cfg.out
-    out.mkdir(parents=True, exist_ok=True)
-    save_tokenizer(src, out)
-    encoder = features.PairEncoder.from_file(out / modeldir.TOKENIZER, p.max_length)
-
-    # 4. encode (once: a member's data order is a permutation of these rows)
-    from rich.progress import Progress
-
-    with Progress(console=console, transient=True) as prog:
-        task = prog.add_task("encoding pairs", total=len(train_ex) + len(dev_ex))
-        train_ds = encode_examples(encoder, train_ex, lambda k: prog.advance(task, k))
-        dev_ds = encode_examples(encoder, dev_ex, lambda k: prog.advance(task, k))
-    rng = random.Random(p.seed)
-    sub_idx = sorted(rng.sample(range(len(dev_ds)), min(p.dev_subsample, len(dev_ds))))
-    dev_sub = PairDataset([dev_ds.rows[i] for i in sub_idx])
-
-    from transformers import AutoTokenizer
-
-    hf_tok = AutoTokenizer.from_pretrained(str(out), local_files_only=True)
-    work = cfg.work_dir or Path(tempfile.mkdtemp(prefix="writegate-train-"))
-    fitter = _Fitter(cfg=cfg, src=src, hf_tok=hf_tok, train_rows=train_ds.rows, dev_sub=dev_sub, work=work)
+    if cfg.member is not None:
+        raise InputError("member", "trains one member only: call train_member")
+    setup = _Setup(cfg)
+    p, fitter, console = cfg.preset, setup.fitter, setup.console
     if p.soup:
         trainer, members = _fit_soup(fitter, console)
     else:
@@ -318,32 +346,54 @@ def train(cfg: TrainConfig) -> TrainResult:
     # 5–8. calibrate, save, export, evaluate, document (training/package.py)
     from writegate.training.model_card import training_provenance
 
-    device = "cuda" if fitter.use_cuda else f"cpu ({threads} threads)"
-    dev_logits = predict_in_order(trainer, dev_ds)  # the full dev split, in file order
+    dev_logits = predict_in_order(trainer, setup.dev_ds)  # the full dev split, in file order
     done = package(trainer.model, dev_logits, PackageInputs(
-        out=out, name=cfg.name, version=cfg.version, max_length=p.max_length, fusion=cfg.fusion, threads=threads,
-        dev=dev_ex, test=test_ex, dev_pairs=dev_pairs,
-        provenance=training_provenance(cfg, n_train=len(train_ex), n_dev=len(dev_ex), members=members,
-                                       device=device),
+        out=cfg.out, name=cfg.name, version=cfg.version, max_length=p.max_length, fusion=cfg.fusion,
+        threads=setup.threads, dev=setup.dev_ex, test=setup.test_ex, dev_pairs=setup.dev_pairs,
+        provenance=training_provenance(cfg, n_train=len(setup.train_ex), n_dev=len(setup.dev_ex), members=members,
+                                       device=fitter.device),
         metrics={"train.seconds": round(train_seconds, 1), "train.steps": float(steps),
-                 "train.pairs": float(len(train_ex)), "train.members": float(len(members))},
-        started=t0, drop_fp32_onnx=cfg.drop_fp32_onnx, quiet=cfg.quiet))
+                 "train.pairs": float(len(setup.train_ex)), "train.members": float(len(members))},
+        started=setup.t0, drop_fp32_onnx=cfg.drop_fp32_onnx, quiet=cfg.quiet))
     if cfg.work_dir is None:
-        shutil.rmtree(work, ignore_errors=True)
-    return TrainResult(out=out, steps=steps, train_seconds=train_seconds, total_seconds=done.total_seconds,
+        shutil.rmtree(setup.work, ignore_errors=True)
+    return TrainResult(out=cfg.out, steps=steps, train_seconds=train_seconds, total_seconds=done.total_seconds,
                        temperature=done.temperature, ece_before=done.ece_before, ece_after=done.ece_after,
                        fusion=done.fusion, metrics=done.metrics)
+
+
+def train_member(cfg: TrainConfig) -> Any:
+    """Train (or find already trained) soup member `cfg.member` into the work dir, and stop there.
+
+    This spreads a soup's members over machines or sessions: each trains its member into a copy of
+    the work dir, and a later `train` with every member's dir in place reuses them all (their
+    fingerprints must match: same preset, data, base weights) and packages the average.
+
+    Returns:
+        The member's MemberRecord (`reused` when the work dir already held it).
+
+    Raises:
+        InputError / DataFileError: as `train`; `cfg.member` unset, out of range, or without a work dir.
+    """
+    if cfg.member is None:
+        raise InputError("member", "is missing: train_member trains one soup member (use train for a whole run)")
+    setup = _Setup(cfg)
+    return _fit_or_reuse(setup.fitter, cfg.member, setup.console)[1]
 
 
 class _Fitter:
     """Fine-tunes one member: the preset's recipe and initialisation (`seed`) over one order of the train rows."""
 
     def __init__(self, *, cfg: TrainConfig, src: Path, hf_tok: Any, train_rows: list[dict[str, Any]],
-                 dev_sub: PairDataset, work: Path) -> None:
+                 dev_sub: PairDataset, work: Path, threads: int) -> None:
         import torch
 
         self.cfg, self.src, self.hf_tok, self.train_rows, self.dev_sub, self.work = cfg, src, hf_tok, train_rows, dev_sub, work
         self.use_cuda = torch.cuda.is_available()
+        self.bf16 = self.use_cuda and torch.cuda.is_bf16_supported()
+        self.device = (f"cuda ({torch.cuda.get_device_name(0)}{', bf16 autocast' if self.bf16 else ''})"
+                       if self.use_cuda else f"cpu ({threads} threads)")
+        self.weights = next(src / n for n in WEIGHT_FILES if (src / n).is_file())
 
     def trainer(self, index: int, data_seed: int | None) -> Any:
         """A Trainer over a freshly initialised model (seeded: every member starts from the same weights)."""
@@ -390,7 +440,7 @@ class _Fitter:
             disable_tqdm=True,
             dataloader_num_workers=0,
             use_cpu=not self.use_cuda,
-            bf16=self.use_cuda and torch.cuda.is_bf16_supported(),
+            bf16=self.bf16,
         )
         trainer = Trainer(
             model=model,
@@ -420,7 +470,33 @@ class _Fitter:
         seconds = time.monotonic() - t_train
         if masking is not None:
             masking.remove()
-        return trainer, MemberRecord(fingerprint="", data_seed=data_seed, steps=state.global_step, train_seconds=seconds)
+        return trainer, MemberRecord(fingerprint="", data_seed=data_seed, steps=state.global_step, train_seconds=seconds,
+                                     device=self.device)
+
+
+def _fit_or_reuse(fitter: _Fitter, index: int, console: Any) -> tuple[dict[str, Any], Any]:
+    """Soup member `index`: reused from the work dir if its fingerprint matches, else trained and saved there.
+
+    Returns its weights (CPU tensors) and its MemberRecord.
+    """
+    from writegate.training import soup
+
+    p = fitter.cfg.preset
+    data_seed = [p.data_seed, *p.soup][index]
+    where = soup.member_dir(fitter.work, index)
+    key = soup.fingerprint(p, data_seed, fitter.train_rows, fitter.dev_sub.rows, fitter.weights)
+    found = soup.load_member(where, key)
+    name = f"member {index + 1}/{len(p.soup) + 1}: {soup.order_name(data_seed)}"
+    if found is not None:
+        console.print(f"{name}, reused from {where}")
+        return found
+    console.print(f"{name} (fingerprint {key[:12]})")
+    trainer, record = fitter.fit(index, data_seed)
+    record = record.model_copy(update={"fingerprint": key})
+    state = {k: v.detach().cpu() for k, v in trainer.model.state_dict().items()}
+    soup.save_member(where, state, record)
+    console.print(f"{name}: saved to {where}")
+    return state, record
 
 
 def _fit_soup(fitter: _Fitter, console: Any) -> tuple[Any, list[Any]]:
@@ -431,21 +507,9 @@ def _fit_soup(fitter: _Fitter, console: Any) -> tuple[Any, list[Any]]:
     from writegate.training import soup
 
     p = fitter.cfg.preset
-    weights = next(fitter.src / n for n in WEIGHT_FILES if (fitter.src / n).is_file())
     states, records = [], []
-    for index, data_seed in enumerate([p.data_seed, *p.soup]):
-        where = soup.member_dir(fitter.work, index)
-        key = soup.fingerprint(p, data_seed, fitter.train_rows, fitter.dev_sub.rows, weights)
-        found = soup.load_member(where, key)
-        if found is None:
-            console.print(f"member {index + 1}/{len(p.soup) + 1}: {soup.order_name(data_seed)}")
-            trainer, record = fitter.fit(index, data_seed)
-            record = record.model_copy(update={"fingerprint": key})
-            state = {k: v.detach().cpu() for k, v in trainer.model.state_dict().items()}
-            soup.save_member(where, state, record)
-        else:
-            state, record = found
-            console.print(f"member {index + 1}/{len(p.soup) + 1}: {soup.order_name(data_seed)}, reused from {where}")
+    for index in range(len(p.soup) + 1):
+        state, record = _fit_or_reuse(fitter, index, console)
         states.append(state)
         records.append(record)
     trainer = fitter.trainer(0, p.data_seed)  # its model is replaced by the average below

@@ -58,6 +58,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="structured-evidence fusion: auto = keep it iff it does not lower dev macro-F1")
     p.add_argument("--threads", type=int, help="torch threads (default: all cores)")
     p.add_argument("--work-dir", type=Path, help="keep generated data and checkpoints here (default: a temp dir)")
+    p.add_argument("--member", type=int, metavar="INDEX",
+                   help="train only this soup member (0 = the preset's data order, 1.. = --soup's) into --work-dir "
+                        "and stop: members trained apart (other machines, sessions) are reused by a later run "
+                        "whose work dir holds them all")
     p.add_argument("--name", help="model name for the card (default: TrainConfig's, writegate-minilm-l6)")
     p.add_argument("--version", help="model version for the card (default: TrainConfig's, the shipped model's)")
     p.add_argument("--drop-fp32-onnx", action="store_true",
@@ -95,7 +99,7 @@ def _with_overrides(preset: Preset, overrides: dict[str, object]) -> Preset:
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     from writegate.training.presets import Preset, get_preset
-    from writegate.training.train import TrainConfig, train
+    from writegate.training.train import TrainConfig, check_member, train, train_member
 
     preset = get_preset(args.preset) if args.preset else Preset()
     overrides = {"epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr, "max_steps": args.max_steps,
@@ -103,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
                  "freeze_word_embeddings": args.freeze_word_embeddings, "token_mask": args.token_mask,
                  "soup": tuple(args.soup) if args.soup is not None else None}
     preset = _with_overrides(preset, {k: v for k, v in overrides.items() if v is not None})
+    check_member(args.member, preset, args.work_dir)  # before generating any data
     data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
     drop_fp32 = args.drop_fp32_onnx or (args.data is None and args.preset == "default")
     if data is None:
@@ -122,9 +127,9 @@ def run(args: argparse.Namespace) -> int:
         base=args.base, init=args.init, out=out or Path("models/custom"), preset=preset,
         mix_default_share=args.mix_default_share, default_data=args.default_data, fusion=args.fusion,
         threads=args.threads, command=shlex.join(["writegate", *sys.argv[1:]]),
-        data_manifest=manifest, work_dir=args.work_dir, drop_fp32_onnx=drop_fp32, quiet=args.quiet,
+        data_manifest=manifest, work_dir=args.work_dir, member=args.member, drop_fp32_onnx=drop_fp32, quiet=args.quiet,
         **{k: v for k, v in (("name", args.name), ("version", args.version)) if v is not None},
     )
-    result = train(cfg)
+    result = train(cfg) if args.member is None else train_member(cfg)
     print(json.dumps(result.model_dump(mode="json"), indent=2))
     return 0
