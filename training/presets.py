@@ -136,6 +136,12 @@ is a soup, and one run is under 0.85 on the 40); the two-member soup on 2.14.0 i
 reproducible by a preset): that run's weights averaged with 0.22.0's (same initialisation, other data) score 0.905
 dev / 0.910 test on the 2.14.0 pairs (dev +0.009 [−0.005, +0.023] against 0.22.0) and 0.870 on the 40 pairs: the
 2.14.0 run shares the 2.13.0 runs' basin, and averaging brings the 40-pair figure back, as it did for 0.22.0.
+The two-member soup on 2.14.0 (model 0.25.0, not shipped): its second member (data seed 7) trained on a lent H200
+(`--member 1`, bf16 autocast, 3 min; best subsample checkpoint 0.910 at step 3500) and the first one reused: 0.906
+dev / 0.922 test on the 2.14.0 pairs against 0.896 / 0.898 for 0.22.0 (dev +0.010 [−0.007, +0.028], test +0.024
+[+0.012, +0.037], test conflict +0.039 [+0.019, +0.064]) and 0.836 on the 40 pairs (one pair fewer than 0.22.0);
+the second member alone 0.900 dev / 0.921 test / 0.870 on the 40. The dev interval includes 0 and the 40 pairs are
+under 0.85: not shipped.
 On the 40 pairs 0.9.0's 0.889 is the highest of the eleven runs from 0.8.0 on (the other ten 0.797–0.870,
 four of them ≥ 0.85): one pair moves the figure by about 0.025, and the shipped model is the selected
 maximum, so a run that matches it on the generated splits is expected to score lower on the 40.

@@ -33,7 +33,8 @@ class MemberRecord(BaseModel):
     data_seed: int | None = Field(description="Its data order; None = file order.")
     steps: int = Field(ge=0, description="Optimizer steps run.")
     train_seconds: float = Field(ge=0)
-    device: str | None = Field(default=None, description="Where it was trained, e.g. 'cpu (2 threads)' (None: not recorded).")
+    device: str | None = Field(default=None,
+                               description="Where it was trained, e.g. 'cpu (2 threads)' (None: not recorded).")
     reused: bool = Field(default=False, description="Loaded from the work dir instead of trained in this run.")
 
 

@@ -10,7 +10,7 @@ Pipeline (`train(TrainConfig)`):
    length-grouped batches, dev macro-F1 every `eval_steps` on a dev subsample, early stopping,
    fixed seeds, a rich progress bar; with `preset.soup`, one such run per data order from the same
    initialisation, each saved in the work dir (reused on a rerun), and their weights averaged
-   (`training/soup.py`);
+   (`training/soup.py`); `train_member` (`--member`) trains one member into the work dir and stops;
 5–8. `training/package.py`: fit a softmax temperature on the full dev split (logits from the
    Trainer's loop over a sequential loader, `predict_in_order`), save fp16 safetensors +
    writegate.json, export ONNX fp32 + int8, evaluate the int8 model (dev, test, dev pairs;
@@ -470,8 +470,8 @@ class _Fitter:
         seconds = time.monotonic() - t_train
         if masking is not None:
             masking.remove()
-        return trainer, MemberRecord(fingerprint="", data_seed=data_seed, steps=state.global_step, train_seconds=seconds,
-                                     device=self.device)
+        return trainer, MemberRecord(fingerprint="", data_seed=data_seed, steps=state.global_step,
+                                     train_seconds=seconds, device=self.device)
 
 
 def _fit_or_reuse(fitter: _Fitter, index: int, console: Any) -> tuple[dict[str, Any], Any]:
