@@ -40,6 +40,7 @@ from writegate.normalizer.errors import InputError
 from writegate.training.datafile import Example, read_examples
 from writegate.training.package import FusionChoice, PackageInputs, PairDataset, encode_examples, package
 from writegate.training.presets import Preset
+from writegate.training.soup import MemberRecord
 
 DEV_SHARE = 0.1
 WEIGHT_FILES: tuple[str, ...] = ("model.safetensors", "pytorch_model.bin")  # a base/init dir's weights, either one
@@ -362,7 +363,7 @@ def train(cfg: TrainConfig) -> TrainResult:
                        fusion=done.fusion, metrics=done.metrics)
 
 
-def train_member(cfg: TrainConfig) -> Any:
+def train_member(cfg: TrainConfig) -> MemberRecord:
     """Train (or find already trained) soup member `cfg.member` into the work dir, and stop there.
 
     This spreads a soup's members over machines or sessions: each trains its member into a copy of
@@ -454,10 +455,8 @@ class _Fitter:
         trainer.remove_callback(PrinterCallback)  # the rich callback reports instead
         return trainer
 
-    def fit(self, index: int, data_seed: int | None) -> tuple[Any, Any]:
+    def fit(self, index: int, data_seed: int | None) -> tuple[Any, MemberRecord]:
         """Train member `index`; returns its Trainer (holding the best checkpoint's model) and its MemberRecord."""
-        from writegate.training.soup import MemberRecord
-
         p = self.cfg.preset
         trainer = self.trainer(index, data_seed)
         masking = None
@@ -474,7 +473,7 @@ class _Fitter:
                                      train_seconds=seconds, device=self.device)
 
 
-def _fit_or_reuse(fitter: _Fitter, index: int, console: Any) -> tuple[dict[str, Any], Any]:
+def _fit_or_reuse(fitter: _Fitter, index: int, console: Any) -> tuple[dict[str, Any], MemberRecord]:
     """Soup member `index`: reused from the work dir if its fingerprint matches, else trained and saved there.
 
     Returns its weights (CPU tensors) and its MemberRecord.
@@ -499,7 +498,7 @@ def _fit_or_reuse(fitter: _Fitter, index: int, console: Any) -> tuple[dict[str, 
     return state, record
 
 
-def _fit_soup(fitter: _Fitter, console: Any) -> tuple[Any, list[Any]]:
+def _fit_soup(fitter: _Fitter, console: Any) -> tuple[Any, list[MemberRecord]]:
     """Train (or reuse from the work dir) every member, average their weights (training/soup.py).
 
     Returns a Trainer whose model holds the averaged weights, and the members' records.
