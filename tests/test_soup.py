@@ -145,6 +145,9 @@ def test_the_card_names_where_a_member_was_trained_when_it_was_elsewhere(tmp_pat
     assert "file order (4000 steps, 1.0 min (60 s))" in lines
     assert "data seed 7 (4000 steps, 1.5 min (90 s) on cuda (NVIDIA H200, bf16 autocast), reused from the work dir)" in lines
     assert "training time: 2.5 min (150 s) on cpu (2 threads) and cuda (NVIDIA H200, bf16 autocast);" in lines
+    both_there = [here.model_copy(update={"device": there.device}), there]
+    lines = "\n".join(training_provenance(cfg, n_train=10, n_dev=2, members=both_there, device="cpu (2 threads)"))
+    assert "training time: 2.5 min (150 s) on cuda (NVIDIA H200, bf16 autocast);" in lines  # none here
 
 
 def test_member_flag_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -82,8 +82,8 @@ def training_provenance(cfg: Any, *, n_train: int, n_dev: int, members: list[Any
                  f"{', reused from the work dir' if m.reused else ''})" for m in members]
         lines.append(f"- weights: the uniform average (model soup, training/soup.py) of {len(members)} runs with "
                      f"seed {p.seed}, one per data order: " + "; ".join(parts))
-    elsewhere = sorted({m.device for m in members if m.device and m.device != device})
-    lines.append(f"- training time: {_fmt_minutes(seconds)} on {' and '.join([device, *elsewhere])}; "
+    devices = sorted({m.device or device for m in members})  # a member without a record was trained here
+    lines.append(f"- training time: {_fmt_minutes(seconds)} on {' and '.join(devices)}; "
                  f"{platform.processor() or platform.machine()}, {datetime.now(timezone.utc):%Y-%m-%d}")
     return lines
 
