@@ -157,4 +157,18 @@ def test_member_flag_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "member: needs --work-dir" in capsys.readouterr().err
     assert main([*base, "--member", "2", "--work-dir", str(tmp_path / "w")]) == 2
     assert "member: 2 is not a member of this run: it has 2" in capsys.readouterr().err
+    assert main([*base, "--member", "-1", "--work-dir", str(tmp_path / "w")]) == 2
+    assert "member: -1 is not a member of this run: it has 2" in capsys.readouterr().err
     assert not (tmp_path / "o").exists() and not (tmp_path / "w").exists()  # refused before any work
+
+
+def test_train_and_train_member_refuse_each_others_config(tmp_path: Path) -> None:
+    from writegate.normalizer.errors import InputError
+    from writegate.training.train import TrainConfig, train, train_member
+
+    cfg = TrainConfig(data=small_data(tmp_path / "train.jsonl", 8), out=tmp_path / "o", preset=Preset(soup=(7,)))
+    with pytest.raises(InputError, match="member: trains one member only: call train_member"):
+        train(cfg.model_copy(update={"member": 1, "work_dir": tmp_path / "w"}))
+    with pytest.raises(InputError, match=r"member: is missing: train_member trains one soup member"):
+        train_member(cfg)
+    assert not (tmp_path / "o").exists() and not (tmp_path / "w").exists()
