@@ -483,3 +483,73 @@ def test_the_bare_contrast_not_old_is_a_change_cue_too(big: list[dict]) -> None:
     contrast = _cue_regex(CONTRAST_POST)
     groups = {p["family"].rsplit(".", 1)[1] for p in sup if contrast.search(p["new"]["text"])}
     assert {"temporal", "marker", "implicit"} <= groups, groups
+
+
+# ---- generator 2.13.1: split markers, draws from several lists, question–answer corrections
+def _builder(split: str):  # type: ignore[no-untyped-def]
+    from writegate.training.data.build import Builder
+    from writegate.training.data.pools import make_pools
+
+    return Builder(make_pools(5), split, gen.all_domains())
+
+
+def test_no_split_marker_reaches_a_text(big: list[dict]) -> None:
+    from writegate.training.data.core import WAVE
+
+    marked = [t for p in big for t in (p["existing"]["text"], p["new"]["text"]) if WAVE in t]
+    assert not marked, marked[:5]
+
+
+@pytest.mark.parametrize("split", ["train", "dev", "test"], ids=str)
+def test_a_draw_from_several_lists_keeps_each_lists_own_split(split: str) -> None:
+    from writegate.training.data.build import IMPLICIT_PRE, MARKER_PRE, TEMPORAL_PRE
+    from writegate.training.data.core import part
+
+    b = _builder(split)
+    lists = (TEMPORAL_PRE, MARKER_PRE, IMPLICIT_PRE)
+    own = {x for items in lists for x in part(items, split)}
+    drawn = {b.t(*lists) for _ in range(3000)}
+    assert drawn == own  # every phrasing of this split's share is reachable, and nothing else
+    # partitioning the concatenation instead would have moved phrasings across splits
+    assert set(part(TEMPORAL_PRE + MARKER_PRE + IMPLICIT_PRE, split)) != own
+
+
+@pytest.mark.parametrize("split", ["train", "dev", "test"], ids=str)
+def test_a_question_answer_correction_leads_with_its_cue(split: str) -> None:
+    """A Q/A shape takes no trailing cue, so a correction of one must lead with its cue, or it would be
+    a cue-less later restatement, which labels.md calls supersedes (37 such train pairs in v2.13.0)."""
+    from writegate.training.data.build import CORRECT_PRE
+
+    b = _builder(split)
+    cue = _cue_regex(CORRECT_PRE)
+    qa = []
+    for d in [d for d in gen.all_domains() if any("?" in t for t in d.state)]:
+        for _ in range(60):
+            qa += [x.new for x in b.build(d, "contradicts", "correct") if "?" in x.new]
+    assert len(qa) >= 20, len(qa)
+    assert not [t for t in qa if not cue.match(t)], [t for t in qa if not cue.match(t)][:5]
+
+
+@pytest.mark.parametrize("split", ["train", "dev", "test"], ids=str)
+def test_a_multi_valued_correction_names_the_old_value(split: str) -> None:
+    """Without the old value, "Correction: she also speaks Thai" would read as adding a value (elaborates)."""
+    b = _builder(split)
+    checked = 0
+    for d in [d for d in gen.all_domains() if d.kind == "multi"]:
+        for _ in range(40):
+            before = b.rng.getstate()
+            built = b.build(d, "contradicts", "correct")
+            b.rng.setstate(before)
+            c = d.sample(b.p)  # the same draw build() made first: its existing value
+            for x in built:
+                assert c.A["v"].lower() in x.new.lower(), (d.slot, x.existing, x.new)
+                checked += 1
+    assert checked >= 100, checked
+
+
+def test_negated_narratives_are_drawn(big: list[dict]) -> None:
+    from writegate.training.data.build import NEVER_NARRATIVE
+
+    never = _cue_regex(tuple(x.replace("{S} ", "").split("{")[0] for x in NEVER_NARRATIVE))
+    rows = [p for p in big if p["family"].endswith(".unrelated.narrative")]
+    assert sum(bool(never.search(p["new"]["text"])) for p in rows) >= 10
