@@ -17,6 +17,7 @@ from writegate.training.data.core import (
     Ctx,
     Domain,
     Subj,
+    choose,
     common_starts,
     lower_first,
     named,
@@ -373,19 +374,11 @@ class Builder:
         self._cur: tuple[Person | None, Subj, Subj] | None = None
         lists = [getattr(d, f) for d in domains for f in ("state", "change", "stop", "neg", "elab", "general", "negre", "also")]
         generic = [ATTRIB_PRE, TEMPORAL_PRE, MARKER_PRE, IMPLICIT_PRE, STILL_PRE, DENY_PRE, CORRECT_PRE, STOP_PRE, ADD_PRE, ADD_MARK]
-        self.common = common_starts(lists + generic + [NARRATIVE, NEVER_NARRATIVE])
+        self.common = common_starts(lists + generic + [NARRATIVE])
 
     # ------------------------------------------------------------ helpers
-    def t(self, *lists: tuple[str, ...]) -> str:
-        """A random phrasing from this split's share of each list, each list partitioned on its own.
-
-        Partitioning a concatenation would put an item in another split than its own list does, so a
-        held-out phrasing of one list could reach training through the concatenation.
-        """
-        pool = [x for items in lists for x in part_of(items, self.split)]
-        if not pool:
-            raise ValueError(f"no phrasing for split {self.split!r} in {lists!r}")
-        return self.rng.choice(pool)
+    def t(self, items: tuple[str, ...]) -> str:
+        return choose(self.rng, items, self.split)
 
     def glob(self) -> dict[str, str]:
         r = self.rng
@@ -456,7 +449,7 @@ class Builder:
                 n = self.compound(n, person, sn)
             if b.label == "unrelated" and group != "narrative" and self.rng.random() < 0.15 and ":" not in n[:30] and "?" not in n:
                 # "Update:" / "These days" on another person's or another topic's news is no change of e
-                n = render(self.t(MARKER_PRE, IMPLICIT_PRE), self.glob(), sn) + " " + lower_first(n, self.common)
+                n = render(self.t(MARKER_PRE + IMPLICIT_PRE), self.glob(), sn) + " " + lower_first(n, self.common)
             res.append(Built(e, n, b.when, b.label))
         return res
 
@@ -500,9 +493,8 @@ class Builder:
                 return R(etpl, ctx, sn)
             return self.state(d, ctx, sn, avoid=etpl)[0]
 
-        def pre(prefixes: tuple[str, ...] | list[tuple[str, ...]], text: str, ctx: dict[str, str]) -> str:
-            """`prefixes`: one list, or a list of lists drawn from as by `t` (each partitioned on its own)."""
-            p = R(self.t(*prefixes) if isinstance(prefixes, list) else self.t(prefixes), ctx, sn)
+        def pre(prefixes: tuple[str, ...], text: str, ctx: dict[str, str]) -> str:
+            p = R(self.t(prefixes), ctx, sn)
             return f"{p} {lower_first(text, self.common)}"
 
         def post(suffixes: tuple[str, ...], text: str, ctx: dict[str, str]) -> str:
@@ -513,7 +505,7 @@ class Builder:
 
         if label == "supersedes":
             if group == "verb":
-                tpl = self.t(d.change, d.stop) if d.kind == "multi" else self.t(d.change)
+                tpl = self.t(d.change + d.stop) if d.kind == "multi" else self.t(d.change)
                 ctx = B if d.kind != "multi" else {**A, "old": A["v"]}
                 return [Built(e, R(tpl, ctx, sn), LATER, label)]
             if group == "stop":
@@ -552,12 +544,9 @@ class Builder:
                 return [Built(e, n, SOON, label)]
             if group == "correct":
                 s = new_state(B, 0.3)
-                if d.kind == "multi" and "?" in s:  # the ", not {old}" tail below needs a statement
-                    s = R(rng.choice([t for t in part_of(d.state, self.split) if "?" not in t] or [etpl]), B, sn)
-                # a question–answer shape takes no trailing cue (`post` returns it unchanged): lead with the cue
-                n = pre(CORRECT_PRE, s, B) if rng.random() < 0.6 or "?" in s else post(CORRECT_POST, s, B)
-                if d.kind == "multi" and B["old"] not in n:  # adding a value is no correction: name the old one
-                    n = post(("!, not {old}", " — not {old}", ", not {old} as noted"), n, B)
+                n = pre(CORRECT_PRE, s, B) if rng.random() < 0.6 else post(CORRECT_POST, s, B)
+                if d.kind == "multi" and "{old}" not in n:
+                    n = post(CORRECT_POST[:0] + ("!, not {old}", " — not {old}", ", not {old} as noted"), n, B)
                 return [Built(e, n, SOON, label)]
             if group == "older":
                 s = new_state(B, 0.4)
@@ -616,7 +605,7 @@ class Builder:
                 return [Built(e, new_state(C, 0.5), NEUTRAL, label)]
             if group == "addmarker":
                 s = new_state(C, 0.3)
-                n = pre([ADD_MARK, ADD_PRE], s, C) if rng.random() < 0.6 else post(IMPLICIT_POST[:2] + (" too", " as well"), s, C)
+                n = pre(ADD_MARK + ADD_PRE, s, C) if rng.random() < 0.6 else post(IMPLICIT_POST[:2] + (" too", " as well"), s, C)
                 return [Built(e, n, NEUTRAL, label)]
         if label == "corroborates":
             if group == "para":
@@ -644,8 +633,8 @@ class Builder:
                     ctx = B if rng.random() < 0.5 else A
                     x = rng.random()
                     if (d.change or d.stop) and x < 0.35:
-                        n = R(self.t(d.change, d.stop), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
-                    elif x < 0.5 and (plain := tuple(t for t in part_of(d.neg, self.split) if not _DISPUTE.search(t))):
+                        n = R(self.t(d.change + d.stop), B if d.kind != "multi" else {**A, "old": A["v"]}, so)
+                    elif x < 0.5 and (plain := tuple(t for t in d.neg if not _DISPUTE.search(t))):
                         n = R(rng.choice(plain), {**B, "old": A["v"]}, so)
                     else:
                         n = self.state(d, ctx, so, avoid=etpl)[0] if rng.random() < 0.5 else R(etpl, ctx, so)
@@ -668,7 +657,7 @@ class Builder:
                 octx = {**self.glob(), **oc.a()}
                 x = rng.random()
                 if (od.change or od.stop) and od.kind != "multi" and x < 0.3:
-                    n = R(self.t(od.change, od.stop), {**self.glob(), **oc.b()}, sn)
+                    n = R(self.t(od.change + od.stop), {**self.glob(), **oc.b()}, sn)
                 elif od.neg and x < 0.45:
                     n = R(self.t(od.neg), {**self.glob(), **oc.b()}, sn)
                 else:
@@ -685,13 +674,13 @@ class Builder:
                 octx = {**self.glob(), **oc.b()}
                 x = rng.random()
                 if (od.change or od.stop) and od.kind != "multi" and x < 0.4:
-                    n = R(self.t(od.change, od.stop), octx, s)
+                    n = R(self.t(od.change + od.stop), octx, s)
                 elif x < 0.55 and od.kind != "multi":  # v2.5: a generic stop cue about the other slot's old value
                     st = self.state(od, octx, s)[0]
                     n = pre(STOP_PRE, st, octx) if rng.random() < 0.6 or "?" in st else post(STOP_POST, st, octx)
                 elif x < 0.75:
                     st = self.state(od, octx, s)[0]
-                    n = pre([TEMPORAL_PRE, MARKER_PRE, IMPLICIT_PRE], st, octx) if "?" not in st else st
+                    n = pre(TEMPORAL_PRE + MARKER_PRE + IMPLICIT_PRE, st, octx) if "?" not in st else st
                 else:
                     st = self.state(od, octx, s)[0]
                     n = post(IMPLICIT_POST, st, octx)
@@ -699,7 +688,7 @@ class Builder:
                 return [Built(e, n, LONG if rng.random() < 0.6 else self.mixed(), label)]
             if group == "narrative":
                 s = sn if d.person_subject or c.person is None else named(c.person, "first")
-                return [Built(e, R(self.t(NARRATIVE, NEVER_NARRATIVE), {**g, **c.extra}, s), NEUTRAL, label)]
+                return [Built(e, R(self.t(NARRATIVE), {**g, **c.extra}, s), NEUTRAL, label)]
         if group == "twin":
             n = new_state(B, 0.5)
             return [Built(e, n, LONG, "supersedes"), Built(e, n, SAME if rng.random() < 0.6 else OLDER, "contradicts")]

@@ -25,7 +25,7 @@ from writegate.training.data.build import GROUP_WEIGHT, Builder, groups, twin_ok
 from writegate.training.data.core import SPLITS, Domain
 from writegate.training.data.pools import make_pools
 
-GENERATOR_VERSION = "2.13.1"
+GENERATOR_VERSION = "2.13.0"
 LABELS: tuple[str, ...] = ("supersedes", "contradicts", "elaborates", "corroborates", "unrelated")
 MIN_WORDS, MAX_WORDS = 3, 45
 
