@@ -35,6 +35,10 @@ class Evidence(str, Enum):
     MODEL = "model"
     STRUCTURE = "structure"
     BOTH = "both"
+    CONTENT_FREE = "content_free"
+    """A guard: one side has no content words, so the pair is `unrelated`."""
+    OTHER_SUBJECT = "other_subject"
+    """A guard: the two memories belong to different subjects, so the pair is `unrelated`."""
 
 
 class Prediction(BaseModel):

@@ -81,6 +81,8 @@ EVIDENCE: dict[Evidence, int] = {
     Evidence.MODEL: pb.EVIDENCE_MODEL,
     Evidence.STRUCTURE: pb.EVIDENCE_STRUCTURE,
     Evidence.BOTH: pb.EVIDENCE_BOTH,
+    Evidence.CONTENT_FREE: pb.EVIDENCE_CONTENT_FREE,
+    Evidence.OTHER_SUBJECT: pb.EVIDENCE_OTHER_SUBJECT,
 }
 STATE_ROLE: dict[StateRole, int] = {
     StateRole.CURRENT: pb.STATE_ROLE_CURRENT,

@@ -70,6 +70,8 @@ class Evidence(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVIDENCE_MODEL: _ClassVar[Evidence]
     EVIDENCE_STRUCTURE: _ClassVar[Evidence]
     EVIDENCE_BOTH: _ClassVar[Evidence]
+    EVIDENCE_CONTENT_FREE: _ClassVar[Evidence]
+    EVIDENCE_OTHER_SUBJECT: _ClassVar[Evidence]
 
 class StateRole(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -116,6 +118,8 @@ EVIDENCE_UNSPECIFIED: Evidence
 EVIDENCE_MODEL: Evidence
 EVIDENCE_STRUCTURE: Evidence
 EVIDENCE_BOTH: Evidence
+EVIDENCE_CONTENT_FREE: Evidence
+EVIDENCE_OTHER_SUBJECT: Evidence
 STATE_ROLE_UNSPECIFIED: StateRole
 STATE_ROLE_CURRENT: StateRole
 STATE_ROLE_HISTORICAL: StateRole
