@@ -8,10 +8,13 @@ odd unicode texts (RTL, zero-width, combining marks, emoji, CJK, at and over the
 control characters), every field wrong in turn (ids, subjects, timestamps: unset, epoch,
 negative, year 9999+, bad nanos, future; provenance out of range; duplicate ids; too many
 candidates), unknown fields, byte-level mutations of valid messages (bit flips, truncation,
-garbage), on Normalize, Classify, PrepareWrite and Relabel streams.
+garbage), and **harm** cases — real memories against junk texts ("test", ".", "{}", "fact number
+7") and against other subjects' memories —, on Normalize, Classify, PrepareWrite and Relabel streams.
 
 Asserted: every answer is OK or INVALID_ARGUMENT whose message starts with the field it names;
-no INTERNAL/UNKNOWN; OK answers have one relation per candidate; the server is still SERVING at
+no INTERNAL/UNKNOWN; OK answers have one relation per candidate; **no harm**: a pair where either
+text is junk or the subjects differ is `unrelated` and its candidate stays CURRENT, and the new
+memory is IN_CONFLICT only through a pair that is neither; the server is still SERVING at
 the end, exits 0 on SIGTERM, and its RSS after the run is within `--max-rss-growth-mb` of the
 RSS after warm-up. Exit code 0 when all holds, 1 otherwise.
 """
@@ -51,6 +54,18 @@ ODD = [
     "I'm\u00a0on\u2009PST\u202f now", "a" * 300, "9am–5pm Mon–Fri CET, not before 10:00 on Fridays",
 ]
 CONTROL = ["\x00", "\x07", "\x1b[31m", "\x7f", "\u0085"]
+REAL = [
+    "I live in Berlin.", "I moved to London last month.", "I prefer concise answers.", "Please give me detailed answers.",
+    "Michelle owns the Acme account", "Acme was handed off to Marcus in June", "User works in EST",
+    "User prefers morning meetings", "No meetings before 10am", "User's dog is named Biscuit", "I report to Dana now",
+    "I report to Priya", "User was born in Lyon", "User was born in Marseille", "I'm vegetarian",
+]
+JUNK = [
+    ".", "null", "test", "lorem ipsum dolor sit amet", "{}", "[]", "N/A", "undefined", "asdf", "123", "…", "-",
+    "TODO", "ok", "hello world", "test test test", "🙂", "None", "?",
+]
+JUNK_SET = frozenset(JUNK) | {f"fact number {i}" for i in range(100)}
+"""Texts that state nothing (this script's own list: the check does not ask the server's guard)."""
 
 
 def ts(seconds: int, nanos: int = 0) -> Timestamp:
@@ -104,6 +119,39 @@ def mutate_memory(rng: random.Random, mem: pb.Memory) -> None:
             mem.observed_at.CopyFrom(ts(rng.randint(1, NOW)))  # an odd but valid time
 
 
+def harm_case(rng: random.Random, i: int) -> tuple[pb.Memory, list[pb.Memory]]:
+    """Real memories mixed with junk texts and other subjects' memories (valid requests)."""
+
+    def text() -> str:
+        return rng.choice(JUNK) if rng.random() < 0.3 else (f"fact number {rng.randrange(100)}" if rng.random() < 0.05
+                                                             else rng.choice(REAL))
+
+    def one(mem_id: str, subject: str, seconds: int) -> pb.Memory:
+        return pb.Memory(id=mem_id, subject=subject, text=text(), observed_at=ts(seconds))
+
+    subject = rng.choice(["user:alice", "user:bob"])
+    cands = [one(f"c{j}", subject if rng.random() < 0.7 else rng.choice(["user:bob", "user:carol", "team:ops"]),
+                 NOW - rng.randint(10**6, 10**8)) for j in range(rng.randint(1, 8 if rng.random() < 0.9 else MAX_CANDIDATES))]
+    return one(f"m{i}", subject, NOW - rng.randint(0, 10**6)), cands
+
+
+def harmed(req: Any, resp: Any) -> str | None:
+    """Why an OK Classify/PrepareWrite answer harms a store (junk or another subject decided a role), or None."""
+    conflict_through_real = False
+    for i, (cand, rel) in enumerate(zip(req.candidates, resp.relations, strict=True)):
+        protected = cand.subject != req.memory.subject or cand.text in JUNK_SET or req.memory.text in JUNK_SET
+        if not protected:
+            conflict_through_real |= rel.label == pb.LABEL_CONTRADICTS
+            continue
+        if rel.label != pb.LABEL_UNRELATED:
+            return f"candidates[{i}] {cand.text!r} ({cand.subject}) vs {req.memory.text!r} ({req.memory.subject}): {pb.Label.Name(rel.label)}"
+        if isinstance(resp, pb.PrepareWriteResponse) and resp.candidate_states[i].role != pb.STATE_ROLE_CURRENT:
+            return f"candidates[{i}] became {pb.StateRole.Name(resp.candidate_states[i].role)} through junk or another subject"
+    if isinstance(resp, pb.PrepareWriteResponse) and resp.new_role == pb.STATE_ROLE_IN_CONFLICT and not conflict_through_real:
+        return "the new memory is IN_CONFLICT only through junk or another subject"
+    return None
+
+
 @dataclass
 class Case:
     kind: str
@@ -114,11 +162,13 @@ class Case:
 
 def make_case(rng: random.Random, i: int) -> Case:
     rpc = rng.choices(["PrepareWrite", "Classify", "Normalize", "Relabel"], [5, 2, 2, 1])[0]
-    kind = rng.choices(["odd-valid", "bad-field", "candidates", "unknown-field", "bytes"], [2, 4, 2, 1, 2])[0]
+    kind = rng.choices(["odd-valid", "bad-field", "candidates", "unknown-field", "bytes", "harm"], [2, 4, 2, 1, 2, 3])[0]
     n = rng.randint(0, 6)
     cands = [good_memory(rng, f"c{j}") for j in range(n)]
     mem = good_memory(rng, f"m{i}")
-    if kind == "odd-valid":
+    if kind == "harm":
+        mem, cands = harm_case(rng, i)
+    elif kind == "odd-valid":
         mem.text = rng.choice(ODD)
     elif kind == "bad-field":
         target = mem if not cands or rng.random() < 0.6 else rng.choice(cands)
@@ -210,6 +260,10 @@ def check(case: Case, code: str, details: str, resp: Any) -> str | None:
         return f"{code}: {details!r}"
     if case.rpc in ("Classify", "PrepareWrite") and len(resp.relations) != case.n_candidates:
         return f"{len(resp.relations)} relations for {case.n_candidates} candidates"
+    if case.rpc in ("Classify", "PrepareWrite"):
+        harm = harmed(case.payload, resp)
+        if harm is not None:
+            return f"harm: {harm}"
     if case.rpc == "Relabel" and [r.pair_id for r in resp] != [r.pair_id for r in case.payload]:
         return "Relabel answered other pair ids"
     return None
@@ -297,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         print("\nFAILED:\n  " + "\n  ".join(problems[:50]))
         return 1
-    print("PASSED: every answer was OK or INVALID_ARGUMENT naming a field")
+    print("PASSED: every answer was OK or INVALID_ARGUMENT naming a field; no junk text or other subject changed a role")
     return 0
 
 

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 from writegate.classifier import features, modeldir, post
 from writegate.classifier.backends import Backend, Batch, load_backend
 from writegate.classifier.fusion import fuse
+from writegate.classifier.guard import guard_for, guarded_probabilities
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, Pair, Prediction
 from writegate.normalizer.compare import SlotComparison
@@ -32,6 +33,8 @@ class Encoded:
     input_ids: list[int]
     token_type_ids: list[int]
     comparison: SlotComparison | None
+    guard: Evidence | None = None
+    """The guard that makes this pair `unrelated` whatever the model says (`guard_for`)."""
 
     @property
     def n_tokens(self) -> int:
@@ -151,12 +154,12 @@ class Classifier:
 
     # -- pre -----------------------------------------------------------------------------------
     def encode(self, pairs: Sequence[Pair]) -> list[Encoded]:
-        """Normalize + compare both sides, render the input format, tokenize (≤ max_length)."""
+        """Normalize + compare both sides, render the input format, tokenize (≤ max_length), find the guard."""
         comparisons = [self.comparer(p) for p in pairs]
         texts = [features.render_pair(p, c) for p, c in zip(pairs, comparisons, strict=True)]
         return [
-            Encoded(ids, types, c)
-            for (ids, types), c in zip(self.encoder.encode(texts), comparisons, strict=True)
+            Encoded(ids, types, c, guard_for(p))
+            for (ids, types), c, p in zip(self.encoder.encode(texts), comparisons, pairs, strict=True)
         ]
 
     def collate(self, items: Sequence[Encoded]) -> Batch:
@@ -170,7 +173,7 @@ class Classifier:
 
     # -- post ----------------------------------------------------------------------------------
     def decode(self, items: Sequence[Encoded], logits: np.ndarray) -> list[Prediction]:
-        """Temperature softmax, then (if enabled) fusion with structure."""
+        """Temperature softmax, then (if enabled) fusion with structure, then the guards."""
         probs = post.softmax(logits, self.temperature)
         return [self._prediction(item, row) for item, row in zip(items, probs, strict=True)]
 
@@ -178,6 +181,8 @@ class Classifier:
         evidence = Evidence.MODEL
         if self.fusion:
             probs, evidence = fuse(probs, item.comparison)
+        if item.guard is not None:
+            probs, evidence = guarded_probabilities(), item.guard
         return Prediction(
             label=Label(post.argmax_label(probs)),
             probabilities=post.as_dict(probs),

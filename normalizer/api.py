@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 
@@ -35,7 +36,18 @@ def validate_text(text: object, field: str = "text") -> str:
         raise InputError(field, f"contains a control character (U+{ord(bad):04X})")
     if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         raise InputError(field, "contains invalid UTF-8")
+    if not any(is_visible(c) for c in text):
+        raise InputError(field, "has no visible content (only whitespace, zero-width or other invisible characters)")
     return text
+
+
+# Letters and symbols that render as blank space.
+_BLANK_LOOKALIKES = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+
+
+def is_visible(char: str) -> bool:
+    """A character that shows: a letter, digit, punctuation or symbol, not a blank look-alike."""
+    return unicodedata.category(char)[0] in "LNPS" and char not in _BLANK_LOOKALIKES
 
 
 def validate_subject(subject: object, field: str = "subject") -> str:

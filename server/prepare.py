@@ -11,6 +11,10 @@ The service labels; it never tells a store to delete and never adjudicates:
 
 `current` means "this write does not change the candidate's role"; a store keeps whatever role
 an earlier write gave it (a historical record is not revived by an unrelated write).
+
+A candidate of another subject, and any pair where one text states nothing ("test", "."), is
+`unrelated` by the classifier's guards (`classifier/guard.py`), so such a write leaves every role
+as it was.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`writegate eval`: metrics of a model on labelled pairs, model-only and fused with structure."""
+"""`writegate eval`: metrics of a model on labelled pairs, model-only and as served (fused with structure, guarded)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from writegate.classifier.fusion import fuse
+from writegate.classifier.guard import guarded_probabilities
 from writegate.classifier.labels import LABEL2ID, LABELS
 from writegate.classifier.model import Classifier, Encoded
 from writegate.classifier.post import softmax
+from writegate.classifier.types import Evidence
 from writegate.training.calibrate import expected_calibration_error
 from writegate.training.datafile import Example
 from writegate.training.metrics import Report, report
@@ -26,7 +28,7 @@ class Evaluation(BaseModel):
     model_only: Report
     fused: Report
     ece: float = Field(description="Expected calibration error of the (temperature-scaled) model-only probabilities.")
-    evidence: dict[str, int] = Field(description="Fused predictions per deciding evidence (model/structure/both).")
+    evidence: dict[str, int] = Field(description="Served predictions per deciding evidence (model/structure/both, or a guard).")
     slot_match: int = Field(description="Pairs where both sides normalized to the same slot.")
     predicted: list[str] = Field(default_factory=list, description="Label per example as served (fusion per the model).")
 
@@ -44,20 +46,25 @@ class Evaluation(BaseModel):
 
 
 def decode_all(
-    logits: np.ndarray, items: Sequence[Encoded], temperature: float, fusion: bool
+    logits: np.ndarray, items: Sequence[Encoded], temperature: float, fusion: bool, guards: bool = True
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """(probabilities [n,5], predicted indices, evidence names) for logits of encoded items."""
+    """(probabilities [n,5], predicted indices, evidence names) for logits of encoded items.
+
+    `fusion` fuses structure as the served model does; `guards` applies the guards (content-free
+    text, another subject) as serving always does. Model-only metrics use neither.
+    """
     probs = softmax(logits, temperature)
+    rows: list[np.ndarray] = []
     evidence: list[str] = []
-    if fusion:
-        rows = []
-        for row, item in zip(probs, items, strict=True):
-            fused, ev = fuse(row, item.comparison)
-            rows.append(fused)
-            evidence.append(ev.value)
-        probs = np.stack(rows) if rows else probs
-    else:
-        evidence = ["model"] * len(items)
+    for row, item in zip(probs, items, strict=True):
+        ev = Evidence.MODEL
+        if fusion:
+            row, ev = fuse(row, item.comparison)
+        if guards and item.guard is not None:
+            row, ev = guarded_probabilities(), item.guard
+        rows.append(row)
+        evidence.append(ev.value)
+    probs = np.stack(rows) if rows else probs
     return probs, probs.argmax(axis=1), evidence
 
 
@@ -78,9 +85,9 @@ def evaluate_logits(
 ) -> Evaluation:
     """`evaluate` from precomputed logits (training reuses them)."""
     gold_arr = np.asarray(gold, dtype=np.int64)
-    p_model, pred_model, _ = decode_all(logits, items, temperature, fusion=False)
+    p_model, pred_model, _ = decode_all(logits, items, temperature, fusion=False, guards=False)
     _, pred_fused, evidence = decode_all(logits, items, temperature, fusion=True)
-    served = pred_fused if served_fusion else pred_model
+    served = pred_fused if served_fusion else decode_all(logits, items, temperature, fusion=False)[1]
     return Evaluation(
         name=name,
         model_only=report(gold_arr.tolist(), pred_model.tolist()),
