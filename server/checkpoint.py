@@ -14,6 +14,9 @@ gap, or a leftover `.tmp`, is stale and deleted). The final files are all writte
 and then renamed, after which the work directory is renamed to `….done` and deleted: a run killed
 anywhere before that rename redoes the (deterministic) finalization; after it, the outputs are
 complete. A manifest whose fingerprint differs from the rerun's is refused, never mixed in.
+
+The lock can be taken before anything else (`lock_work_dir`), so a second run on the same output
+is refused before it reads its input; `Checkpoint.open` then takes it over.
 """
 
 from __future__ import annotations
@@ -99,11 +102,32 @@ def work_dir_for(out: Path) -> Path:
     return out.with_name(f".{out.name}.relabel")
 
 
+def done_dir(directory: Path) -> Path:
+    """Where a finished run's work directory is moved before it is deleted."""
+    return directory.with_name(directory.name + ".done")
+
+
+def lock_work_dir(out: Path) -> IO[bytes]:
+    """Create the work directory of the run writing `out` and take its lock (before any other work).
+
+    Returns:
+        The lock file: the lock is held until it is closed (hand it to `Checkpoint.open`).
+
+    Raises:
+        InputError: `--out`: another run holds the lock.
+    """
+    directory = work_dir_for(out)
+    _remove_tree(done_dir(directory))
+    directory.mkdir(parents=True, exist_ok=True)
+    return _lock(directory)
+
+
 class Checkpoint:
     """The work directory of one run: manifest, committed chunks, finalization.
 
     Use `Checkpoint.open(...)`; it takes an exclusive lock (a second run on the same output
-    fails at once) held until `close()` or `finalize()`.
+    fails at once), or is handed one taken earlier with `lock_work_dir`, held until `close()` or
+    `finalize()`.
     """
 
     def __init__(
@@ -134,6 +158,7 @@ class Checkpoint:
         chunk_size: int,
         restart: bool = False,
         on_step: StepHook = _no_step,
+        lock: IO[bytes] | None = None,
     ) -> Checkpoint:
         """Open (resume) or create the work directory of the run writing `out`.
 
@@ -145,17 +170,19 @@ class Checkpoint:
             chunk_size: items per chunk.
             restart: discard an existing checkpoint instead of resuming it.
             on_step: called at each durable step (see `StepHook`).
+            lock: the lock `lock_work_dir(out)` took (None: take it now); closed on failure.
 
         Raises:
             InputError: `--out` has a checkpoint of a different run (and not `restart`), or
                 another run holds it.
         """
         if chunk_size < 1:
+            if lock is not None:
+                lock.close()
             raise InputError("chunk_size", f"must be ≥ 1, got {chunk_size}")
+        if lock is None:
+            lock = lock_work_dir(out)
         directory = work_dir_for(out)
-        _remove_tree(directory.with_name(directory.name + ".done"))
-        directory.mkdir(parents=True, exist_ok=True)
-        lock = _lock(directory)
         try:
             manifest = {
                 "format": FORMAT_VERSION,
@@ -230,7 +257,7 @@ class Checkpoint:
             self.on_step(f"final-renamed:{path.name}")
         for parent in {p.parent for p in outputs}:
             fsync_dir(parent)
-        done = self.dir.with_name(self.dir.name + ".done")
+        done = done_dir(self.dir)
         os.replace(self.dir, done)
         fsync_dir(done.parent)
         self.close()

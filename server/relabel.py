@@ -2,14 +2,21 @@
 
 Pipeline (`relabel`):
 
+0. **guard**: an `--out` whose run would write over the `--input` file (the edges, `summary.json`,
+   `rejects.jsonl`, their `.tmp` files, or the checkpoint directory: see `check_paths`) is refused
+   before anything is read or written; then the checkpoint's lock is taken, so a second run on the
+   same `--out` is refused before it reads the store.
 1. **read**: one JSON object a line, `{"id", "subject", "text", "observed_at", "provenance"?}`.
-   A bad line (malformed JSON, a missing or wrong field, a duplicate id — the first one wins) is
-   a *reject*: written with its line number to `rejects.jsonl` beside the output and counted;
-   the run goes on. `observed_at` must lie in 1970–2200 (no clock is read: the output depends on
-   the input only).
+   A bad line (blank, malformed or too deeply nested JSON, a missing or wrong field, a duplicate
+   id — the first one wins —, or any other failure on that line) is a *reject*: written with its
+   line number to `rejects.jsonl` beside the output and counted; the run goes on. A reject's `raw`
+   is the line cut to 500 characters (invalid UTF-8 bytes as `\\udcXX` escapes); when the line is not
+   valid UTF-8, `raw_base64` also holds its exact bytes (without the line ending), base64.
+   `observed_at` must lie in 1970–2200 (no clock is read: the output depends on the input only).
 2. **order**: records sorted by (subject, observed_at, id) — the canonical order. In a pair the
    earlier one is EXISTING (ties by id), the later NEW.
-3. **normalize** each record once (as the classifier does: its subject and date).
+3. **normalize** each record once (as the classifier does: its subject and date); a record that
+   fails is a reject too (its `raw`: the text).
 4. **candidates**, per subject: for each record, up to K partners — first the records sharing one
    of its slots, nearest in time; then, to fill K, the most similar by TF-IDF cosine over an
    inverted index (terms in more than `max_postings` records of the subject are skipped, so a
@@ -26,9 +33,11 @@ checked against the manifest's plan hash), skips the committed chunks and ends w
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import math
+import os
 import re
 import time
 from bisect import bisect_left
@@ -48,7 +57,7 @@ from writegate.normalizer.compare import SlotComparison, compare_all
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind
 from writegate.server import checkpoint
-from writegate.server.jsonl import json_text
+from writegate.server.jsonl import json_text, parse_json_line
 from writegate.server.prepare import StateRole
 from writegate.server.relabel_core import DEFAULT_BATCH_SIZE, edge_line
 
@@ -90,7 +99,12 @@ class Reject(BaseModel):
     line: int = Field(ge=1, description="1-based line number in the input.")
     field: str = Field(description="The offending field (`line` for the line as a whole).")
     error: str = Field(description="What was wrong.")
-    raw: str = Field(description=f"The line, cut to {RAW_EXCERPT_CHARS} characters.")
+    raw: str = Field(description=f"The line, cut to {RAW_EXCERPT_CHARS} characters (invalid UTF-8 as lone surrogates); "
+                                 "for a record whose text failed to normalize, its text.")
+    raw_base64: str | None = Field(
+        default=None,
+        description="Only when the line is not valid UTF-8: its exact bytes (without the line ending), base64.",
+    )
 
 
 def _validate_id(value: object) -> str:
@@ -118,12 +132,7 @@ def parse_record(raw: str, line: int) -> StoreRecord:
     Raises:
         InputError: naming the field (`line` when the line is not a JSON object).
     """
-    if not raw.strip():
-        raise InputError("line", "is empty")
-    try:
-        obj = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError("line", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
+    obj = parse_json_line(raw)
     if not isinstance(obj, dict):
         raise InputError("line", f"must be a JSON object, got {type(obj).__name__}")
     for name in REQUIRED_FIELDS:
@@ -148,12 +157,34 @@ class StoreRead:
     lines: int
 
 
-def _reject(line: int, raw: str, exc: InputError) -> Reject:
-    return Reject(line=line, field=exc.field, error=exc.message, raw=raw.rstrip("\r\n")[:RAW_EXCERPT_CHARS])
+def _unexpected(exc: Exception) -> str:
+    return f"could not be processed ({type(exc).__name__}: {exc})"
+
+
+def _raw_base64(raw: str) -> str | None:
+    """The line's exact bytes, base64, when it is not valid UTF-8 (it holds surrogate escapes)."""
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        return base64.b64encode(raw.encode("utf-8", "surrogateescape")).decode("ascii")
+    return None
+
+
+def _reject(line: int, raw: str, field: str, error: str) -> Reject:
+    return Reject(line=line, field=field, error=error, raw=raw.rstrip("\r\n")[:RAW_EXCERPT_CHARS],
+                  raw_base64=_raw_base64(raw))
 
 
 def read_store(lines: Iterable[str]) -> StoreRead:
-    """Parse store lines; bad ones become rejects (duplicate ids: the first one wins)."""
+    """Parse store lines; bad ones become rejects (duplicate ids: the first one wins).
+
+    Args:
+        lines: the lines without their line endings, invalid UTF-8 as surrogate escapes (as
+            `open_store` yields them).
+
+    Returns:
+        The records and rejects; any failure on a line (not only `InputError`) is that line's reject.
+    """
     records: list[StoreRecord] = []
     rejects: list[Reject] = []
     first_line: dict[str, int] = {}
@@ -165,7 +196,10 @@ def read_store(lines: Iterable[str]) -> StoreRead:
             if rec.id in first_line:
                 raise InputError("id", f"duplicate id {rec.id!r} (first on line {first_line[rec.id]})")
         except InputError as exc:
-            rejects.append(_reject(number, raw, exc))
+            rejects.append(_reject(number, raw, exc.field, exc.message))
+            continue
+        except Exception as exc:  # noqa: BLE001 - one bad line must not end the run
+            rejects.append(_reject(number, raw, "line", _unexpected(exc)))
             continue
         first_line[rec.id] = number
         records.append(rec)
@@ -371,6 +405,9 @@ def build_plan(
             kept.append(rec)
         except InputError as exc:
             rejects.append(Reject(line=rec.line, field=exc.field, error=exc.message, raw=rec.text[:RAW_EXCERPT_CHARS]))
+        except Exception as exc:  # noqa: BLE001 - one bad record must not end the run
+            rejects.append(Reject(line=rec.line, field="text", error=_unexpected(exc),
+                                  raw=rec.text[:RAW_EXCERPT_CHARS]))
         if i % 256 == 255:
             progress.advance(256)
     progress.advance(len(ordered) % 256)
@@ -540,6 +577,49 @@ def rejects_path(out: Path) -> Path:
     return out.with_name(REJECTS_NAME)
 
 
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: compare what can be compared
+        return path.absolute()
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """`a` and `b` name one file: the same resolved path, or (existing) the same inode (links)."""
+    if _resolved(a) == _resolved(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist
+        return False
+
+
+def check_paths(input_path: Path, out: Path) -> None:
+    """Refuse an `out` whose run would write over `input_path` (resolved paths: symlinks, hard links, `..`).
+
+    A run writes the edges at `out`, `summary.json` and `rejects.jsonl` beside it, each through a
+    `.tmp` file, and keeps its checkpoint in a directory beside it (`checkpoint.work_dir_for`,
+    emptied by `--restart`, and its `.done` twin, deleted): the input may be none of these files
+    and lie in neither directory.
+
+    Raises:
+        InputError: `--out`, naming the path that would be overwritten.
+    """
+    for path, what in ((out, "the edges"), (summary_path(out), "the summary"), (rejects_path(out), "the rejects")):
+        for target, label in ((path, what), (checkpoint.tmp_path(path), f"{what} (temporary file)")):
+            if _same_file(target, input_path):
+                raise InputError("--out", f"relabel would write {label} to {target}, which is the --input file: "
+                                          "choose another --out")
+    work = checkpoint.work_dir_for(out)
+    source = _resolved(input_path)
+    for directory in (work, checkpoint.done_dir(work)):
+        inside = source.is_relative_to(_resolved(directory)) or (
+            directory.is_dir() and any(_same_file(p, input_path) for p in directory.iterdir()))
+        if inside:
+            raise InputError("--out", f"relabel keeps its checkpoint in {directory}, which holds the --input file: "
+                                      "choose another --out")
+
+
 class _Tally:
     """Counts and roles gathered while the edges are written; the summary reads them."""
 
@@ -620,7 +700,7 @@ def _summary_bytes(plan: Plan, tally: _Tally, options: RelabelOptions, model: Ma
 def _rejects_bytes(rejects: Sequence[Reject]) -> Iterator[bytes]:
     for r in rejects:
         # ASCII escapes: a rejected line may hold invalid UTF-8 (kept as lone surrogates).
-        yield (json.dumps(r.model_dump(), ensure_ascii=True) + "\n").encode("ascii")
+        yield (json.dumps(r.model_dump(exclude_none=True), ensure_ascii=True) + "\n").encode("ascii")
 
 
 def _chunks(plan: Plan, start: int, chunk_size: int) -> Iterator[Chunk]:
@@ -649,33 +729,40 @@ def relabel(
         Counts and the seconds spent per phase.
 
     Raises:
-        InputError: unreadable input, bad option, or a checkpoint of a different run at `--out`.
+        InputError: unreadable input, bad option, an `--out` that would overwrite the input
+            (`check_paths`), another run holding `--out`, or a checkpoint of a different run there.
     """
     progress = progress or NullProgress()
     if options.chunk_size < 1:
         raise InputError("chunk_size", f"must be ≥ 1, got {options.chunk_size}")
     out = options.out
+    check_paths(options.input, out)
     if out.is_dir():
         raise InputError("--out", f"{out} is a directory")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    input_sha = checkpoint.sha256_file(options.input) if options.input.is_file() else None
-    if input_sha is None:
+    if not options.input.is_file():
         raise InputError("--input", f"{options.input} is not a file")
-    plan = build_plan(open_store(options.input), options.k, max_postings=options.max_postings, progress=progress)
-    progress.log(
-        f"read {plan.lines} lines: {len(plan.records)} records, {len(plan.rejects)} rejected; "
-        f"{len(plan.pairs)} candidate pairs"
-    )
-    fingerprint = {
-        "input_sha256": input_sha,
-        "candidates_per_record": options.k,
-        "max_postings": options.max_postings,
-        **engine.fingerprint(),  # not the engine's name: both run the same chunks identically
-    }
-    ckpt = checkpoint.Checkpoint.open(
-        out, fingerprint, plan_sha256=plan.sha256, total_items=len(plan.pairs), chunk_size=options.chunk_size,
-        restart=options.restart, **({"on_step": on_step} if on_step else {}),
-    )
+    out.parent.mkdir(parents=True, exist_ok=True)
+    lock = checkpoint.lock_work_dir(out)  # before the store is read: a second run is refused at once
+    try:
+        input_sha = checkpoint.sha256_file(options.input)
+        plan = build_plan(open_store(options.input), options.k, max_postings=options.max_postings, progress=progress)
+        progress.log(
+            f"read {plan.lines} lines: {len(plan.records)} records, {len(plan.rejects)} rejected; "
+            f"{len(plan.pairs)} candidate pairs"
+        )
+        fingerprint = {
+            "input_sha256": input_sha,
+            "candidates_per_record": options.k,
+            "max_postings": options.max_postings,
+            **engine.fingerprint(),  # not the engine's name: both run the same chunks identically
+        }
+        ckpt = checkpoint.Checkpoint.open(
+            out, fingerprint, plan_sha256=plan.sha256, total_items=len(plan.pairs), chunk_size=options.chunk_size,
+            restart=options.restart, lock=lock, **({"on_step": on_step} if on_step else {}),
+        )
+    except BaseException:
+        lock.close()
+        raise
     try:
         resumed = ckpt.committed
         if resumed:

@@ -103,3 +103,38 @@ def test_console_script_reads_stdin() -> None:
     assert rows[0]["records"][0]["enum"] == {"attribute": "channel", "value": "slack"}
     assert "error" in rows[1]
     assert b"line 2:" in proc.stderr
+
+
+def test_input_file_every_line_answered_blank_lines_included_ids_echoed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "in.jsonl"
+    lines = [
+        b'{"id": "a", "text": "Sam is on PST."}',
+        b"",
+        b'{"id": "b", "text": ""}',
+        b"   \t",
+        b'{"id": 7, "text": "Sam is on PST."}',
+        b'{"id": "c", "text": "unterminated}',
+        b'{"id": "caf\xe9", "text": "Sam is on PST."}',
+        b'{"text": "Sam is on PST."}',
+    ]
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    code, out, err = _run(capsys, "--input", str(path))
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert len(rows) == len(lines)
+    assert list(rows[0]) == ["id", "records"] and rows[0]["id"] == "a"
+    assert rows[0]["records"][0]["kind"] == "timezone"
+    assert rows[1:7] == [
+        {"error": "line 2: line: is blank", "line": 2},
+        {"error": "line 3: text: is empty or whitespace only", "line": 3, "id": "b"},
+        {"error": "line 4: line: is blank", "line": 4},
+        {"error": "line 5: id: must be a string, got int", "line": 5},
+        {"error": "line 6: line: is not valid JSON: Unterminated string starting at column 21", "line": 6},
+        {"error": "line 7: id: contains invalid UTF-8", "line": 7},
+    ]
+    assert list(rows[7]) == ["records"]
+    for number in range(2, 8):
+        assert f"writegate normalize: line {number}: " in err
+    assert "6 line(s) failed" in err

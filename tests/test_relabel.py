@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -47,9 +48,13 @@ def _write_store(path: Path, rows: Sequence[tuple[str, str, str, str]]) -> Path:
 # -- reading and validation --------------------------------------------------------------------
 
 BAD_LINES = [
-    ("not json", "line", "is not valid JSON"),
+    ("not json", "line", "is not valid JSON: Expecting value at column 1"),
+    ('{"id": "m1", "text": "cut', "line", "is not valid JSON: Unterminated string starting at column 22"),
+    ("[" * 3000 + "]" * 3000, "line", "is nested too deeply to parse"),
+    ('{"a": ' * 3000 + "1" + "}" * 3000, "line", "is nested too deeply to parse"),
+    ('{"id": ' + "9" * 5000 + "}", "line", "is not valid JSON: Exceeds the limit (4300 digits)"),
     ("[1, 2]", "line", "must be a JSON object, got list"),
-    ("   ", "line", "is empty"),
+    ("   ", "line", "is blank"),
     (json.dumps({"subject": "user:a", "text": "x", "observed_at": "2026-01-01"}), "id", "is required"),
     (json.dumps({"id": "a", "text": "x", "observed_at": "2026-01-01"}), "subject", "is required"),
     (json.dumps({"id": "a", "subject": "user:a", "observed_at": "2026-01-01"}), "text", "is required"),
@@ -458,3 +463,162 @@ def test_ray_engine_without_ray_says_how_to_install(tmp_path: Path, tiny_model_d
             "--engine", "ray"]
     assert main(argv) == 2
     assert "--engine: ray is not installed: pip install 'writegate[ray]'" in capsys.readouterr().err
+
+
+# -- never harm a store ------------------------------------------------------------------------
+
+
+class RecordingProgress:
+    """A progress sink that keeps every call."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+
+    def phase(self, name: str, total: int, done: int = 0) -> None:
+        self.calls.append(("phase", name))
+
+    def advance(self, n: int) -> None:
+        self.calls.append(("advance", n))
+
+    def log(self, message: str) -> None:
+        self.calls.append(("log", message))
+
+
+def _rejects(out: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in (out.parent / "rejects.jsonl").read_text(encoding="ascii").splitlines()]
+
+
+def test_a_line_too_deep_to_parse_is_a_reject_and_the_run_goes_on(tmp_path: Path) -> None:
+    store = tmp_path / "store.jsonl"
+    good = [_line(*row) for row in ROLE_STORE]
+    bad = ["[" * 3000 + "]" * 3000, '{"a": ' * 3000 + "1" + "}" * 3000, '{"id": ' + "9" * 5000 + "}"]
+    store.write_text("\n".join([good[0], bad[0], *good[1:3], bad[1], *good[3:], bad[2]]) + "\n", encoding="utf-8")
+    out = tmp_path / "edges.jsonl"
+    stats = relabel(RelabelOptions(input=store, out=out, k=4), RuleEngine(RULES))
+    assert (stats.lines, stats.records, stats.rejected) == (8, 5, 3)
+    assert [(r["line"], r["field"], r["error"]) for r in _rejects(out)] == [
+        (2, "line", "is nested too deeply to parse"),
+        (5, "line", "is nested too deeply to parse"),
+        (8, "line", "is not valid JSON: Exceeds the limit (4300 digits) for integer string conversion: "
+                    "value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit"),
+    ]
+    assert {(e["existing_id"], e["new_id"]) for e in map(json.loads, out.read_text().splitlines())} == {
+        ("r1", "r2"), ("r3", "r4")}
+
+
+def test_an_unexpected_failure_on_one_record_is_a_reject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from writegate.server import relabel as relabel_module
+
+    real = relabel_module._normalize
+
+    def flaky(rec: Any) -> Any:
+        if rec.text == DOG:
+            raise RuntimeError("boom")
+        return real(rec)
+
+    monkeypatch.setattr(relabel_module, "_normalize", flaky)
+    store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
+    out = tmp_path / "edges.jsonl"
+    stats = relabel(RelabelOptions(input=store, out=out, k=4), RuleEngine(RULES))
+    assert (stats.records, stats.rejected) == (4, 1)
+    assert [(r["line"], r["field"], r["error"]) for r in _rejects(out)] == [
+        (5, "text", "could not be processed (RuntimeError: boom)")]
+
+
+def test_invalid_utf8_rejects_keep_the_exact_bytes(tmp_path: Path) -> None:
+    bad_text = b'{"id": "b", "subject": "user:alice", "text": "caf\xe9 \xed\xa0\x80", "observed_at": "2026-01-01"}'
+    not_json = b"\xff\xfe{ \x80"
+    store = tmp_path / "store.jsonl"
+    store.write_bytes(b"\n".join([_line("a").encode(), bad_text, not_json + b"\r", b'{"id": "c"}']) + b"\n")
+    out = tmp_path / "edges.jsonl"
+    relabel(RelabelOptions(input=store, out=out), RuleEngine(RULES))
+    rejects = _rejects(out)
+    assert [(r["line"], r["field"], r["error"][:22]) for r in rejects] == [
+        (2, "text", "contains invalid UTF-8"), (3, "line", "is not valid JSON: Exp"), (4, "subject", "is required")]
+    assert base64.b64decode(rejects[0]["raw_base64"], validate=True) == bad_text
+    assert base64.b64decode(rejects[1]["raw_base64"], validate=True) == not_json  # without its \r\n
+    assert "raw_base64" not in rejects[2]  # valid UTF-8: `raw` is the line
+    assert rejects[0]["raw"] == bad_text.decode("utf-8", "surrogateescape")
+
+
+def _hardlink(target: Path, link: Path) -> None:
+    link.hardlink_to(target)
+
+
+def _symlink(target: Path, link: Path) -> None:
+    link.symlink_to(target)
+
+
+# (name, input path, --out, links made first (target, link, how), what relabel would write there or None for the
+# checkpoint directory); paths relative to tmp_path
+OVERWRITES: list[tuple[str, str, str, list[tuple[str, str, Callable[[Path, Path], None]]], str | None]] = [
+    ("same-path", "store.jsonl", "store.jsonl", [], "the edges"),
+    ("relative-path", "store.jsonl", "sub/../store.jsonl", [], "the edges"),
+    ("symlinked-out", "store.jsonl", "o/edges.jsonl", [("store.jsonl", "o/edges.jsonl", _symlink)], "the edges"),
+    ("summary-name", "o/summary.json", "o/edges.jsonl", [], "the summary"),
+    ("rejects-name", "o/rejects.jsonl", "o/edges.jsonl", [], "the rejects"),
+    ("tmp-name", "o/edges.jsonl.tmp", "o/edges.jsonl", [], "the edges (temporary file)"),
+    ("summary-tmp-name", "o/summary.json.tmp", "o/edges.jsonl", [], "the summary (temporary file)"),
+    ("hardlinked-summary", "store.jsonl", "o/edges.jsonl", [("store.jsonl", "o/summary.json", _hardlink)],
+     "the summary"),
+    ("symlinked-folder", "d/rejects.jsonl", "o/edges.jsonl", [("d", "o", _symlink)], "the rejects"),
+    ("checkpoint-manifest", "o/.edges.jsonl.relabel/manifest.json", "o/edges.jsonl", [], None),
+    ("checkpoint-lock", "o/.edges.jsonl.relabel/lock", "o/edges.jsonl", [], None),
+    ("finished-checkpoint", "o/.edges.jsonl.relabel.done/chunk-000000.jsonl", "o/edges.jsonl", [], None),
+]
+
+
+@pytest.mark.parametrize(("name", "input_rel", "out_rel", "links", "what"), OVERWRITES, ids=[c[0] for c in OVERWRITES])
+def test_an_out_that_would_overwrite_the_input_is_refused_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, input_rel: str,
+    out_rel: str, links: list[tuple[str, str, Callable[[Path, Path], None]]], what: str | None,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = tmp_path / input_rel
+    store.parent.mkdir(parents=True, exist_ok=True)
+    _write_store(store, ROLE_STORE)
+    for target, link, make in links:
+        (tmp_path / link).parent.mkdir(parents=True, exist_ok=True)
+        make(tmp_path / target, tmp_path / link)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    # a missing model: the refusal comes before the model is even looked at
+    code = main(["relabel", "--input", input_rel, "--out", out_rel, "--model", "no-such-model", "--quiet"])
+    err = capsys.readouterr().err
+    out = Path(out_rel)
+    if what is None:
+        where = checkpoint.work_dir_for(out) if "done" not in input_rel else Path("o/.edges.jsonl.relabel.done")
+        message = f"--out: relabel keeps its checkpoint in {where}, which holds the --input file: choose another --out"
+    else:
+        path = {"the edges": out, "the summary": out.with_name("summary.json"),
+                "the rejects": out.with_name("rejects.jsonl")}[what.removesuffix(" (temporary file)")]
+        path = path.with_name(path.name + ".tmp") if what.endswith("(temporary file)") else path
+        message = f"--out: relabel would write {what} to {path}, which is the --input file: choose another --out"
+    assert (code, err) == (2, f"writegate relabel: error: {message}\n")
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before  # nothing written, nothing gone
+
+
+def test_relabel_refuses_to_write_over_its_input(tmp_path: Path) -> None:
+    store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
+    before = store.read_bytes()
+    with pytest.raises(InputError) as info:
+        relabel(RelabelOptions(input=store, out=store), RuleEngine(RULES))
+    assert str(info.value) == (f"--out: relabel would write the edges to {store}, which is the --input file: "
+                               "choose another --out")
+    assert store.read_bytes() == before
+
+
+def test_a_locked_out_is_refused_before_the_store_is_read(tmp_path: Path) -> None:
+    store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
+    out = tmp_path / "edges.jsonl"
+    held = checkpoint.Checkpoint.open(out, {"a": 1}, plan_sha256="x", total_items=4, chunk_size=2)
+    progress = RecordingProgress()
+    try:
+        with pytest.raises(InputError) as info:
+            relabel(RelabelOptions(input=store, out=out, k=4), RuleEngine(RULES), progress=progress)
+    finally:
+        held.close()
+    assert str(info.value) == (f"--out: another relabel run is writing this output (lock held on "
+                               f"{checkpoint.work_dir_for(out)})")
+    assert progress.calls == []  # no phase started: the store was not read
+    relabel(RelabelOptions(input=store, out=out, k=4, restart=True), RuleEngine(RULES), progress=progress)
+    assert out.exists() and not checkpoint.work_dir_for(out).exists()

@@ -277,13 +277,14 @@ def test_classify_cli_bad_lines(trained: tuple[Path, Path, int], tmp_path: Path,
     rc = main(["classify", "--input", str(inp), "--model", str(out)])
     captured = capsys.readouterr()
     lines = [json.loads(x) for x in captured.out.splitlines()]
-    assert rc == 1 and len(lines) == 5
+    assert rc == 1 and len(lines) == 6  # one per input line, the blank one included
     assert set(lines[0]) == {"label", "probabilities"} and set(lines[0]["probabilities"]) == set(LABELS)
-    assert lines[0] == lines[4]
+    assert lines[0] == lines[5]
     assert lines[1]["error"].startswith("line 2: line: is not valid JSON")
-    assert lines[2]["error"] == "line 3: new: is missing"
-    assert lines[3]["error"] == "line 5: new.text: is empty or whitespace only"
-    assert "line 3: new: is missing" in captured.err and "3 line(s) failed" in captured.err
+    assert lines[2] == {"error": "line 3: new: is missing", "line": 3}
+    assert lines[3] == {"error": "line 4: line: is blank", "line": 4}
+    assert lines[4]["error"] == "line 5: new.text: is empty or whitespace only"
+    assert "line 3: new: is missing" in captured.err and "4 line(s) failed" in captured.err
 
 
 def test_classify_cli_missing_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

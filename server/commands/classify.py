@@ -1,15 +1,20 @@
-"""`writegate classify`: label (existing, new) pairs from a JSONL file, one output line per input line."""
+"""`writegate classify`: label (existing, new) pairs from a JSONL file, one output line per input line.
+
+Every input line gets exactly one output line, in order: `{"id"?, "label", "probabilities"}`
+(`--details`: also `slot_match`, `evidence`), or `{"error": "line N: field: message", "line": N,
+"id"?}` for a bad line (a blank one included), with the same message on stderr. `"id"` echoes the
+line's string `"id"` when it has one.
+"""
 
 from __future__ import annotations
 
 import argparse
 import io
-import json
 import sys
 from typing import Any
 
 from writegate.normalizer.errors import InputError
-from writegate.server.jsonl import json_line
+from writegate.server.jsonl import check_id, error_record, json_line, line_id, parse_json_line
 
 DEFAULT_MODEL = "models/default"
 
@@ -25,18 +30,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--details", action="store_true", help="also print slot_match and evidence")
 
 
-def _parse(raw: str) -> Any:
+def _parse(obj: Any) -> Any:
     from writegate.training.datafile import parse_pair
 
-    try:
-        obj = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError("line", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise InputError("line", "is nested too deeply to parse") from None
-    except ValueError as exc:  # e.g. an integer of more than 4300 digits
-        raise InputError("line", f"is not valid JSON ({exc})") from None
-    return parse_pair(obj)
+    pair = parse_pair(obj)
+    check_id(obj)
+    return pair
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,26 +48,28 @@ def run(args: argparse.Namespace) -> int:
                   else open(args.input, encoding="utf-8", errors="surrogateescape"))  # noqa: SIM115
     except OSError as exc:
         raise InputError("--input", f"cannot open {args.input!r}: {exc.strerror}") from None
-    rows: list[tuple[int, Any, str | None]] = []
+    # (line number, the output line's "id" echo, the pair or None, its error or None)
+    rows: list[tuple[int, dict[str, str], Any, InputError | None]] = []
     with handle:
         for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
+            obj: Any = None  # the parsed line, once it parses (its "id" is echoed)
             try:
-                rows.append((number, _parse(raw), None))
+                obj = parse_json_line(raw)
+                rows.append((number, line_id(obj), _parse(obj), None))
             except InputError as exc:
-                rows.append((number, None, str(exc)))
-    pairs = [pair for _, pair, err in rows if err is None]
+                rows.append((number, line_id(obj), None, exc))
+    pairs = [pair for _, _, pair, err in rows if err is None]
     preds = iter(clf.predict(pairs, batch_size=args.batch_size))
     failed = 0
-    for number, _, err in rows:
+    for number, echo, _, err in rows:
         if err is not None:
             failed += 1
             print(f"writegate classify: line {number}: {err}", file=sys.stderr)
-            out: dict[str, Any] = {"error": f"line {number}: {err}"}
+            out: dict[str, Any] = error_record(number, err) | echo
         else:
             pred = next(preds)
-            out = {"label": pred.label.value, "probabilities": {k: round(v, 6) for k, v in pred.probabilities.items()}}
+            out = {**echo, "label": pred.label.value,
+                   "probabilities": {k: round(v, 6) for k, v in pred.probabilities.items()}}
             if args.details:
                 out |= {"slot_match": pred.slot_match, "evidence": pred.evidence.value}
         sys.stdout.write(json_line(out))

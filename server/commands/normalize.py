@@ -1,4 +1,9 @@
-"""`writegate normalize`: text → JSON records, one text or a JSONL file of them."""
+"""`writegate normalize`: text → JSON records, one text or a JSONL file of them.
+
+With `--input`, every input line gets exactly one output line, in order: `{"id"?, "records": [...]}`,
+or `{"error": "line N: field: message", "line": N, "id"?}` for a bad line (a blank one included),
+with the same message on stderr. `"id"` echoes the line's string `"id"` when it has one.
+"""
 
 from __future__ import annotations
 
@@ -11,13 +16,15 @@ from typing import Any
 from writegate.normalizer import InputError, normalize
 from writegate.normalizer.explain import explain
 from writegate.normalizer.schema import Record
-from writegate.server.jsonl import json_line
+from writegate.server.jsonl import check_id, error_record, json_line, line_id, parse_json_line
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's flags."""
     p.add_argument("text", nargs="?", help="the memory text (or use --input)")
-    p.add_argument("--input", metavar="FILE.jsonl", help='lines {"text", "subject"?, "observed_at"?, "provenance"?}; "-" = stdin')
+    p.add_argument("--input", metavar="FILE.jsonl",
+                   help='lines {"text", "subject"?, "observed_at"?, "provenance"?, "id"?}; "-" = stdin; '
+                        "one output line per input line")
     p.add_argument("--subject", default="user:default", help="entity id kind:slug (default user:default)")
     p.add_argument("--observed-at", default=None, help="ISO 8601 date/datetime (default: now)")
     p.add_argument("--provenance", default="stated", help="stated | inferred | imported")
@@ -34,20 +41,13 @@ def _render(records: list[Record], with_explain: bool) -> list[dict[str, Any]]:
     return out
 
 
-def _one_line(raw: str, args: argparse.Namespace) -> list[dict[str, Any]]:
-    try:
-        item = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError("line", f"is not valid JSON ({exc.msg} at column {exc.colno})") from None
-    except RecursionError:
-        raise InputError("line", "is nested too deeply to parse") from None
-    except ValueError as exc:  # e.g. an integer of more than 4300 digits
-        raise InputError("line", f"is not valid JSON ({exc})") from None
+def _one_line(item: Any, args: argparse.Namespace) -> list[dict[str, Any]]:
     if not isinstance(item, dict):
         raise InputError("line", f"must be a JSON object, got {type(item).__name__}")
     unknown = sorted(set(item) - {"text", "subject", "observed_at", "provenance", "id"})
     if unknown:
         raise InputError(unknown[0], "is not a known field (text, subject, observed_at, provenance, id)")
+    check_id(item)
     if "text" not in item:
         raise InputError("text", "is missing")
     records = normalize(
@@ -71,14 +71,14 @@ def _run_file(args: argparse.Namespace) -> int:
         raise InputError("--input", f"cannot open {args.input!r}: {exc.strerror}") from None
     with handle:
         for number, raw in enumerate(handle, start=1):
-            if not raw.strip():
-                continue
+            item: Any = None  # the parsed line, once it parses (its "id" is echoed)
             try:
-                out: dict[str, Any] = {"records": _one_line(raw, args)}
+                item = parse_json_line(raw)
+                out: dict[str, Any] = {**line_id(item), "records": _one_line(item, args)}
             except InputError as exc:
                 failed += 1
                 print(f"writegate normalize: line {number}: {exc}", file=sys.stderr)
-                out = {"error": f"line {number}: {exc}"}
+                out = error_record(number, exc, item)
             sys.stdout.write(json_line(out))
     if failed:
         print(f"writegate normalize: {failed} line(s) failed", file=sys.stderr)

@@ -24,7 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--input", required=True, type=Path, metavar="STORE.jsonl",
                    help='the store: lines {"id", "subject", "text", "observed_at", "provenance"?}')
     p.add_argument("--out", required=True, type=Path, metavar="EDGES.jsonl",
-                   help="the edges; summary.json and rejects.jsonl are written beside it")
+                   help="the edges; summary.json and rejects.jsonl are written beside it (never over --input)")
     p.add_argument("--model", type=Path, default=Path(DEFAULT_MODEL), help=f"model directory (default {DEFAULT_MODEL})")
     p.add_argument("--engine", choices=["local", "ray"], default="local", help="where to classify (default local)")
     p.add_argument("--backend", choices=["onnx", "torch"], default=None,
@@ -163,9 +163,15 @@ def _engine(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run (or resume) the relabel; returns 0 (rejected lines are reported, not fatal)."""
-    from writegate.server.relabel import RelabelOptions, rejects_path, relabel, summary_path
+    """Run (or resume) the relabel; returns 0 (rejected lines are reported, not fatal).
 
+    Raises:
+        InputError: a bad flag, or an `--out` that would overwrite the `--input` file (checked first,
+            before the model is read).
+    """
+    from writegate.server.relabel import RelabelOptions, check_paths, rejects_path, relabel, summary_path
+
+    check_paths(args.input, args.out)
     engine = _engine(args)
     options = RelabelOptions(input=args.input, out=args.out, k=args.k, keep_unrelated=args.keep_unrelated,
                              chunk_size=args.chunk_size, restart=args.restart)
