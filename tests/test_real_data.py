@@ -1,0 +1,328 @@
+"""Tests for the human-written source mappings (training/real) on inline rows, not ../shared."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from writegate.classifier.labels import Label
+from writegate.training.datafile import read_examples
+from writegate.training.real import PRESETS, SOURCES, build, msc_persona, nli, prosecco, timeqa
+from writegate.training.real.common import Mapped, assign_splits, clean, make, split_of, texts_of
+
+S, O, E, C, U = Label.SUPERSEDES, Label.CONTRADICTS, Label.ELABORATES, Label.CORROBORATES, Label.UNRELATED
+T0 = datetime(2020, 1, 1, tzinfo=timezone.utc)
+
+
+def run(source: str, rows: list[dict[str, Any]]) -> list[Mapped]:
+    return list(SOURCES[source].examples(rows))
+
+
+def by_id(items: list[Mapped]) -> dict[str, Mapped]:
+    return {m.example.id: m for m in items}
+
+
+def nli_row(rid: str, a: str, b: str, label: str) -> dict[str, Any]:
+    return {"source": "snli", "id": rid, "a": a, "b": b, "label": label, "split": "dev"}
+
+
+PREMISE = "A young boy in a red jacket plays guitar on a busy street corner."
+NLI_ROWS = [
+    nli_row("n-0", PREMISE, "A boy plays guitar.", "entailment"),
+    nli_row("n-1", PREMISE, "The boy is sleeping in his bed.", "contradiction"),
+    nli_row("n-2", PREMISE, "The boy is busking for money.", "neutral"),
+    nli_row("n-3", "A man is cutting wood.", "A man cuts wood.", "entailment"),
+]
+
+# (source, rows, {example id: (label, family)}) — ids not listed must not appear, except negatives.
+CASES: list[tuple[str, list[dict[str, Any]], dict[str, tuple[Label, str]]]] = [
+    ("snli", NLI_ROWS, {
+        "n-0:corroborates": (C, "snli.entailment"),
+        "n-0:reversed": (E, "snli.entailment_reversed"),
+        "n-1:contradicts": (O, "snli.contradiction"),
+        "n-2:elaborates": (E, "snli.neutral"),
+        "n-3:corroborates": (C, "snli.entailment"),
+        "n-3:reversed": (C, "snli.paraphrase_reversed"),
+    }),
+    ("oie_nli", [dict(r, source="oie_nli") for r in NLI_ROWS[:2]], {
+        "n-0:corroborates": (C, "oie_nli.entailment"),
+        "n-0:reversed": (E, "oie_nli.entailment_reversed"),
+        "n-1:contradicts": (O, "oie_nli.contradiction"),
+    }),
+    ("timeqa", [{"id": "t-0", "entity": "Acme Hall", "relation": "P127", "split": "train", "questions": [
+        {"question": "Who owned Acme Hall from 1811 to 1827?", "answers": ["George Peter"]},
+        {"question": "Who owned Acme Hall from 1916 to 1920?", "answers": ["Newton D . Baker"]},
+        {"question": "Who owned Acme Hall from Mar 1930 to 1940?", "answers": ["Newton D . Baker"]},
+        {"question": "Who owned Acme Hall from 1950 to 1960?", "answers": []},
+    ]}], {
+        "t-0:0-1:supersedes": (S, "timeqa.change"),
+        "t-0:0-1:contradicts": (O, "timeqa.older"),
+        "t-0:1-2:corroborates": (C, "timeqa.same"),
+    }),
+    ("timeqa", [{"id": "t-1", "entity": "Ann Lee", "relation": "P463", "split": "train", "questions": [
+        {"question": "Which society did Ann Lee join in 1860?", "answers": ["Royal Society"]},
+        {"question": "Which society did Ann Lee join in 1869?", "answers": ["Linnean Society"]},
+    ]}], {}),
+    ("sgd_changes", [
+        {"id": "g-0", "dialogue_id": "1_1", "split": "dev", "slot": "restaurant_name", "old_value": "Villa Romano",
+         "old_utterance": "Can you look at Villa Romano in Napa?", "new_value": "Big 4",
+         "new_utterance": "Actually, can we change it to Big 4."},
+        {"id": "g-1", "dialogue_id": "1_1", "split": "dev", "slot": "city", "old_value": "London",
+         "old_utterance": "I'm thinking London!", "new_value": "Phoenix", "new_utterance": "What about hotels in Phoenix?"},
+        {"id": "g-2", "dialogue_id": "1_2", "split": "dev", "slot": "time", "old_value": "11:30",
+         "old_utterance": "A table at 11:30.", "new_value": "12 pm", "new_utterance": "No, make it at noon."},
+    ], {"g-0:supersedes": (S, "sgd_changes.change")}),
+    ("prosecco", [
+        {"id": "p-0", "a": "interest rates were not due to go up so suddenly", "b": "interest rates were due to go up",
+         "label": "self-contradiction", "speaker": "s1", "corpus": "QT30"},
+        {"id": "p-1", "a": "we can do more", "b": "in this country we have done our bit for climate change",
+         "label": "self-contradiction", "speaker": "s1", "corpus": "QT30"},
+        {"id": "p-2", "a": "paying the French to secure their coastline is practical",
+         "b": "Labour never got control over immigration", "label": "no self-contradiction", "speaker": "s2",
+         "corpus": "QT30"},
+        {"id": "p-2", "a": "paying the French to secure their coastline is practical",
+         "b": "Labour never got control over immigration", "label": "no self-contradiction", "speaker": "s2",
+         "corpus": "QT30"},
+        {"id": "p-3", "a": "Scotland is now average for education", "b": "Scotland was once a leader in education",
+         "label": "no self-contradiction", "speaker": "s3", "corpus": "QT30"},
+    ], {"p-0:contradicts": (O, "prosecco.self_contradiction"), "p-2:unrelated": (U, "prosecco.no_contradiction_disjoint")}),
+    ("sts", [
+        {"id": "s-0", "a": "2 dead in shooting outside Empire State Building", "b": "Two reported dead in Empire State shooting",
+         "score": 4.8},
+        {"id": "s-1", "a": "Residents return to Texas blast site", "b": "Israel braces for Arab protests", "score": 0.4},
+        {"id": "s-2", "a": "Obama visits Japan", "b": "Obama speaks about Japan", "score": 3.0},
+        {"id": "s-3", "a": "Europe for all", "b": "Europe for all", "score": 5.0},
+    ], {"s-0:corroborates": (C, "sts.same"), "s-1:unrelated": (U, "sts.different")}),
+    ("climate_fever", [
+        {"id": "c-0", "a": "CO2 increase is natural, not human-caused.", "b": "This increase is the result of human activities.",
+         "label": "REFUTES"},
+        {"id": "c-1", "a": "Sea ice has diminished fast.", "b": "Scientists have found that ice is being lost quickly.",
+         "label": "SUPPORTS"},
+        {"id": "c-2", "a": "Sea ice has diminished fast.", "b": "Penguins live in the south.", "label": "NOT_ENOUGH_INFO"},
+    ], {"c-0:contradicts": (O, "climate_fever.refutes"), "c-1:elaborates": (E, "climate_fever.supports")}),
+]
+
+
+@pytest.fixture
+def all_neutral(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nli, "NEUTRAL_PER_MILLE", 1000)
+
+
+@pytest.mark.parametrize(("source", "rows", "expected"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+def test_source_maps_rows_to_labels(all_neutral: None, source: str, rows: list[dict[str, Any]],
+                                    expected: dict[str, tuple[Label, str]]) -> None:
+    got = {k: v for k, v in by_id(run(source, rows)).items() if not v.example.family.startswith(f"{source}.negative")}
+    assert {k: (m.example.label, m.example.family) for k, m in got.items()} == expected
+
+
+def test_neutral_is_kept_for_a_share_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nli, "NEUTRAL_PER_MILLE", 0)
+    assert "n-2:elaborates" not in by_id(run("snli", NLI_ROWS))
+
+
+@pytest.mark.parametrize("source", ["snli", "oie_nli", "prosecco", "sts", "climate_fever"])
+def test_same_moment_sources_give_both_sides_one_time(source: str) -> None:
+    rows = next(c[1] for c in CASES if c[0] == source)
+    items = run(source, rows)
+    assert items
+    for m in items:
+        assert m.example.pair.existing.observed_at == m.example.pair.new.observed_at, m.example.id
+
+
+@pytest.mark.parametrize(("label", "newer"), [(S, True), (O, False), (C, True)], ids=["change", "older", "same"])
+def test_timeqa_dates_come_from_spans(label: Label, newer: bool) -> None:
+    items = [m for m in run("timeqa", CASES[2][1]) if m.example.label is label]
+    assert len(items) == 1
+    p = items[0].example.pair
+    assert (p.new.observed_at > p.existing.observed_at) is newer
+    assert {p.existing.observed_at.year, p.new.observed_at.year} <= {1811, 1916, 1930}
+    assert p.existing.observed_at.tzinfo is not None
+
+
+@pytest.mark.parametrize(("question", "start", "label"), [
+    ("Who owned X from 1916 to 1920?", datetime(1916, 1, 1, tzinfo=timezone.utc), "1916"),
+    ("Who led X from Mar 1964 to Jul 1967", datetime(1964, 3, 1, tzinfo=timezone.utc), "Mar 1964"),
+    ("Which society did Y join in 1869?", datetime(1869, 1, 1, tzinfo=timezone.utc), "1869"),
+    ("From 2004 to present, who ran X?", datetime(2004, 1, 1, tzinfo=timezone.utc), "2004"),
+], ids=["range", "month", "point", "present"])
+def test_timeqa_span_parses(question: str, start: datetime, label: str) -> None:
+    parsed = timeqa.parse_span(question)
+    assert parsed is not None
+    assert parsed[:2] == (start, label)
+    assert "19" not in parsed[2] and "20" not in parsed[2]
+
+
+@pytest.mark.parametrize("question", ["Who worked in X from 105 to 1708?", "Who owned X from 1990 to 1980?",
+                                      "Who owned X after the war?"], ids=["typo", "backwards", "no-year"])
+def test_timeqa_bad_span_is_refused(question: str) -> None:
+    assert timeqa.parse_span(question) is None
+
+
+@pytest.mark.parametrize("shape", ["qa", "asof"])
+def test_timeqa_renders_question_and_detokenised_answer(shape: str) -> None:
+    fact = timeqa.parse_facts(CASES[2][1][0])[1]
+    text = timeqa.render(fact, shape)
+    assert text.endswith("? Newton D. Baker")
+    assert text.startswith("As of 1916: Who owned Acme Hall?") if shape == "asof" else "from 1916 to 1920" in text
+
+
+def test_timeqa_other_entity_negative_shares_the_split() -> None:
+    rows = [{"id": f"t-{i}", "entity": f"Club {i}", "relation": "P286", "questions": [
+        {"question": f"Who coached Club {i} from 2001 to 2003?", "answers": [f"Coach {i}"]}]} for i in range(8)]
+    negs = [m for m in run("timeqa", rows) if m.example.family == "timeqa.other_entity"]
+    assert negs
+    for m in negs:
+        assert m.example.label is U
+        other = re.search(r"Club (\d+)", m.example.pair.new.text)
+        assert other is not None and other.group(1) != m.group.split()[-1]
+        assert split_of(f"club {other.group(1)}") == split_of(m.group)
+
+
+def test_sgd_new_is_minutes_later_same_day() -> None:
+    (m,) = run("sgd_changes", CASES[4][1])
+    p = m.example.pair
+    assert timedelta(0) < p.new.observed_at - p.existing.observed_at < timedelta(minutes=10)
+    assert m.group == "dev:1_1"
+
+
+def test_nli_negatives_come_from_the_same_split_and_share_no_word() -> None:
+    scenes = ["A chef slices onions in a kitchen.", "Two kids fly a kite on a hill.", "A woman paints a fence.",
+              "Fishermen haul nets onto a boat.", "A cyclist climbs a mountain road.", "An old man feeds pigeons."]
+    hyps = ["Someone is cooking.", "Children are outdoors.", "A person is painting.", "Men are working.",
+            "A rider goes uphill.", "Birds are eating."]
+    rows = [nli_row(f"r-{i}", a, b, "entailment") for i, (a, b) in enumerate(zip(scenes, hyps))]
+    negs = [m for m in run("oie_nli", rows) if m.example.label is U]
+    assert negs
+    for m in negs:
+        assert m.example.family == "oie_nli.negative_easy"
+        source = next(r for r in rows if r["b"] == m.example.pair.new.text)
+        assert split_of(source["a"].casefold()) == split_of(m.group)
+        assert m.example.pair.new.text not in {r["b"] for r in rows if r["a"].casefold() == m.group}
+
+
+def test_msc_pairs_and_subjects() -> None:
+    rows = [{"id": f"m-{i}", "utterance": u, "summary": s, "speaker": sp, "episode": "s1-test-0", "session": 1}
+            for i, (u, s, sp) in enumerate([
+                ("What car do you own? I have a jeep, a red one I restored with my father last summer.", "I have a jeep.",
+                 "bot_0"),
+                ("I love baking bread on weekends.", "I bake bread.", "bot_0"),
+                ("I work as a nurse at night.", "I am a nurse.", "bot_1"),
+                ("My sister lives in Ohio.", "My sister lives in Ohio. She is a lawyer with three kids and a farm.", "bot_1"),
+            ])]
+    items = by_id(run("msc_persona", rows))
+    assert items["m-0:corroborates"].example.pair.existing.text.startswith("I have a jeep")
+    assert items["m-0:elaborates"].example.label is E
+    assert "m-3:corroborates" not in items  # the summary says more than the utterance
+    assert {"msc_persona.other_topic", "msc_persona.other_speaker"} <= {m.example.family for m in items.values()}
+    for m in items.values():
+        pair = m.example.pair
+        if m.example.family == "msc_persona.other_speaker":
+            assert pair.new.subject == msc_persona.PARTNER != pair.existing.subject
+        else:
+            assert pair.new.subject == pair.existing.subject == "user:default"
+
+
+@pytest.mark.parametrize(("text", "ok"), [("  a  b ", "a b"), ("", None), ("x " * 60, None), ("bad\x00", None),
+                                          (None, None)], ids=["spaces", "empty", "long", "control", "not-str"])
+def test_clean(text: object, ok: str | None) -> None:
+    assert clean(text) == ok
+
+
+def test_split_of_is_stable_and_about_five_percent() -> None:
+    assert [k for k in (f"group-{i}" for i in range(70)) if split_of(k) == "dev"] == ["group-5", "group-34", "group-66",
+                                                                                      "group-68"]
+    share = sum(split_of(str(i)) == "dev" for i in range(20000)) / 20000
+    assert 0.04 < share < 0.06
+
+
+def test_assign_splits_keeps_each_text_in_one_split() -> None:
+    dev_g, train_g = "group-5", "group-0"
+    items = [make(dev_g, "d", C, "x.y", ("shared text", T0), ("dev only", T0)),
+             make(train_g, "t1", C, "x.y", ("shared text", T0), ("train only", T0)),
+             make(train_g, "t2", C, "x.y", ("train a", T0), ("train b", T0)),
+             make(train_g, "t3", C, "x.y", ("train a", T0), ("train b", T0))]
+    train, dev, dropped = assign_splits(m for m in items if m is not None)
+    assert [m.example.id for m in dev] == ["d"]
+    assert [m.example.id for m in train] == ["t2"]
+    assert dropped == 1
+    assert not {t for m in train for t in texts_of(m)} & {t for m in dev for t in texts_of(m)}
+
+
+def test_registry() -> None:
+    assert set(SOURCES) == {"snli", "oie_nli", "timeqa", "sgd_changes", "prosecco", "sts", "msc_persona", "climate_fever"}
+    assert PRESETS["default"] == ("snli", "oie_nli", "timeqa", "sgd_changes", "prosecco")
+    assert set(PRESETS["research"]) == set(SOURCES)
+    assert SOURCES["timeqa"].licence == "BSD-3-Clause"
+    assert not any(n in name for name in SOURCES for n in ("sick", "situated", "mquake", "counterfact", "locomo"))
+
+
+def fixture_dir(root: Path) -> Path:
+    real = root / "real"
+    real.mkdir()
+    for source, rows, _ in CASES:
+        with (real / f"{source}.jsonl").open("a", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(r) + "\n" for r in rows)
+    (real / "msc_persona.jsonl").write_text(json.dumps(
+        {"id": "m-0", "utterance": "I have a jeep.", "summary": "I own a jeep.", "speaker": "bot_0", "episode": "e"}) + "\n",
+        encoding="utf-8")
+    return real
+
+
+def test_builder_is_deterministic_and_readable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    real = fixture_dir(tmp_path)
+    outs = [tmp_path / "a", tmp_path / "b"]
+    for out in outs:
+        assert build.main(["--real-dir", str(real), "--out", str(out), "--preset", "research"]) == 0
+    files = sorted(p.name for p in outs[0].iterdir())
+    assert files == sorted(p.name for p in outs[1].iterdir())
+    assert len(files) == 2 * len(SOURCES) + 1
+    for name in files:
+        assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+    summary = json.loads((outs[0] / build.SUMMARY).read_text())
+    sgd = summary["sources"]["sgd_changes"]
+    assert sgd["rows_read"] == 3
+    assert sum(sgd["pairs"]["train"].values()) + sum(sgd["pairs"]["dev"].values()) == 1
+    assert summary["sources"]["timeqa"]["pairs_before_1970"] == 3
+    assert "sgd_changes" in capsys.readouterr().out
+    assert read_examples(outs[0] / "sts.train.jsonl")[0].label in {C, U}
+
+
+def test_builder_default_preset_builds_shippable_sources_only(tmp_path: Path) -> None:
+    real = fixture_dir(tmp_path)
+    assert build.main(["--real-dir", str(real), "--out", str(tmp_path / "o")]) == 0
+    built = {p.name.split(".")[0] for p in (tmp_path / "o").glob("*.jsonl")}
+    assert built == set(PRESETS["default"])
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--real-dir", "{tmp}/nope"], "is not a directory"),
+    (["--sources", "sick"], "unknown source(s) sick; known: snli"),
+    (["--sources", "sts"], "sts not in preset 'default'"),
+    (["--preset", "everything"], "unknown preset 'everything'"),
+    (["--sources", "snli", "--real-dir", "{tmp}"], "missing in"),
+    (["--sources", "prosecco", "--real-dir", "{tmp}/bad"], "prosecco.jsonl: line 2: bad JSON"),
+], ids=["missing-dir", "unknown-source", "research-only", "unknown-preset", "missing-file", "bad-json"])
+def test_builder_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "prosecco.jsonl").write_text('{"id": "p", "a": "x", "b": "y", "label": "self-contradiction"}\n{oops\n',
+                                        encoding="utf-8")
+    argv = ["--real-dir", str(fixture_dir(tmp_path)), "--out", str(tmp_path / "o")]
+    argv += [a.replace("{tmp}", str(tmp_path)) for a in args]
+    assert build.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err
+
+
+def test_ids_are_unique_per_source(all_neutral: None) -> None:
+    for source, rows, _ in CASES:
+        ids = [m.example.id for m in run(source, rows)]
+        assert len(ids) == len(set(ids)), source
+
+
+def test_prosecco_reads_a_repeated_row_once() -> None:
+    assert [m.example.id for m in prosecco.examples(CASES[5][1])].count("p-2:unrelated") == 1

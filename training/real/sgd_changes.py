@@ -1,0 +1,59 @@
+"""Schema-Guided Dialogue: a user's request, then a later turn where a booked slot has another value.
+
+Both utterances are kept as written (the user's own words are the point) and observed minutes
+apart on one day: old → new is `supersedes` (the user changed the booking). Kept only when the
+change is visible and meant:
+- the old value is in the old utterance and the new value in the new one;
+- the new utterance carries a change cue ("actually", "instead", "change", "rather", "no,",
+  "make it", "on second thought"…). Without one many rows browse alternatives ("What about
+  Phoenix?", "What's my savings balance?"), which replace nothing.
+The source has no "same value repeated" rows, so no `corroborates` pairs come from it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from datetime import timedelta
+from pathlib import Path
+
+from writegate.classifier.labels import Label
+from writegate.training.real.common import Mapped, Row, make, moment, present, read_jsonl, stable_int
+
+NAME = "sgd_changes"
+CHANGE_CUE = re.compile(
+    r"\b(actually|instead|change|changed|changing|rather|switch|modify|on second thought|make it|make that|"
+    r"scratch that|not correct|that's wrong|that is wrong|i meant|mistake|sorry|wait|nope|no)\b", re.I)
+
+
+def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
+    """Map SGD change rows to `supersedes` pairs; group = the split and dialogue id."""
+    for r in rows:
+        if is_change(r):
+            yield from present([pair(r)])
+
+
+def is_change(r: Row) -> bool:
+    """Both values visible in their utterances and a change cue in the new one."""
+    fields = ("old_value", "old_utterance", "new_value", "new_utterance")
+    if not all(isinstance(r.get(k), str) and r[k].strip() for k in fields):
+        return False
+    old_ok = r["old_value"].casefold() in r["old_utterance"].casefold()
+    new_ok = r["new_value"].casefold() in r["new_utterance"].casefold()
+    return old_ok and new_ok and r["old_value"].casefold() != r["new_value"].casefold() \
+        and CHANGE_CUE.search(r["new_utterance"]) is not None
+
+
+def pair(r: Row) -> Mapped | None:
+    """old utterance → new utterance, NEW 1–9 minutes later."""
+    group = f"{r.get('split')}:{r.get('dialogue_id', r['id'])}"
+    rid = str(r["id"])
+    t_old = moment(f"{group}:{rid}")
+    t_new = t_old + timedelta(minutes=1 + stable_int("gap", rid) % 9)
+    return make(group, f"{rid}:supersedes", Label.SUPERSEDES, f"{NAME}.change",
+                (r["old_utterance"], t_old), (r["new_utterance"], t_new))
+
+
+def load(path: str | Path) -> Iterator[Mapped]:
+    """Map the rows of `sgd_changes.jsonl`."""
+    return examples(read_jsonl(path))

@@ -1,0 +1,21 @@
+"""SNLI dev+test (e-SNLI repo): image-caption premise `a`, hypothesis `b`, `label`. See `nli`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from writegate.training.real import nli
+from writegate.training.real.common import Mapped, Row, read_jsonl
+
+NAME = "snli"
+
+
+def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
+    """Map SNLI rows to labelled pairs (rules in `nli`)."""
+    return nli.examples(rows, NAME)
+
+
+def load(path: str | Path) -> Iterator[Mapped]:
+    """Map the rows of `snli.jsonl`."""
+    return examples(read_jsonl(path))

@@ -1,0 +1,158 @@
+"""TimeQA (human-annotated): per entity and Wikidata relation, questions for consecutive time spans.
+
+Each answered question whose span parses becomes a dated memory, observed at the span's start
+(month precision where given; many years are before 1970, built as UTC datetimes directly). One
+rendering per entity, by hash: the question with its answer ("Who owned X from 1916 to 1920?
+Newton D. Baker") or an "As of" note with the span taken out ("As of 1916: Who owned X? Newton D. Baker").
+
+Spans in time order, consecutive pairs:
+- different answers → `supersedes` (NEW is the later span); the same two reversed (NEW is the
+  older span, incompatible) → `contradicts`, labels.md's "n is older than e" rule
+- answers that overlap but differ (multi-valued answers) → left out
+- the same answers → `corroborates`
+Relations whose values accumulate (memberships, awards, events, children…) give no change pairs.
+Negatives → `unrelated`: another entity of the same relation in the same split (a different
+subject, named in the text). Same entity, another relation was left out: only 4 entities have two
+relations, and 2 of their 6 pairs were one slot under two relation ids (ownership), i.e. `supersedes`.
+A span is refused when it ends before it starts or lasts over `MAX_SPAN_YEARS` (typos such as "from
+105 to 1708").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from writegate.classifier.labels import Label
+from writegate.training.real.common import Mapped, Row, make, norm, pick, present, read_jsonl, split_of, stable_int
+
+NAME = "timeqa"
+ACCUMULATING = frozenset({"P463", "P166", "P1344", "P800", "P40", "P710", "P355", "P793", "P1365", "P1366",
+                          "P150", "P1830"})
+"""Relations whose values add up rather than replace each other (member of, award, participant…)."""
+MAX_SPAN_YEARS = 200
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_DATE = rf"(?:\d{{1,2}}\s+)?(?:({_MONTH})\s+)?(?:\d{{1,2}},?\s+)?(\d{{3,4}})\b"
+_RANGE = re.compile(rf"\b(?:from|between)\s+(?:the\s+years?\s+)?{_DATE}\s*(?:to|and|until|till|-|–)\s*"
+                    rf"(?:{_DATE}|present)", re.I)
+_POINT = re.compile(rf"\b(?:in|since|during|after)\s+{_DATE}", re.I)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One answered, dated question."""
+
+    index: int
+    start: datetime
+    label: str
+    """The span's start as written: `1916` or `Mar 1964`."""
+    question: str
+    """The question without its span."""
+    full: str
+    """The question as asked."""
+    answers: tuple[str, ...]
+
+
+def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
+    """Map TimeQA rows to labelled pairs; group = the normalised entity."""
+    rows = [r for r in rows if isinstance(r.get("entity"), str) and isinstance(r.get("questions"), list)]
+    facts = {str(r["id"]): parse_facts(r) for r in rows}
+    for r in rows:
+        yield from present(change_pairs(r, facts[str(r["id"])]))
+    yield from present(negatives(rows, facts))
+
+
+def parse_facts(r: Row) -> list[Fact]:
+    """The answered questions of a row whose span parses, in time order."""
+    out: list[Fact] = []
+    for i, q in enumerate(r["questions"]):
+        answers = tuple(dict.fromkeys(detok(a) for a in q.get("answers") or [] if isinstance(a, str) and a.strip()))
+        span = parse_span(str(q.get("question", "")))
+        if answers and span is not None:
+            start, label, rest = span
+            out.append(Fact(i, start, label, rest, " ".join(str(q["question"]).split()), answers))
+    return sorted(out, key=lambda f: (f.start, f.index))
+
+
+def parse_span(question: str) -> tuple[datetime, str, str] | None:
+    """(start as UTC datetime, start as written, question without the span), or None."""
+    m = _RANGE.search(question) or _POINT.search(question)
+    if m is None:
+        return None
+    month, year = m.group(1), int(m.group(2))
+    end = int(m.group(4)) if m.re is _RANGE and m.group(4) else None
+    if year < 1 or (end is not None and not 0 <= end - year <= MAX_SPAN_YEARS):
+        return None
+    mon = MONTHS.index(month[:3].lower()) + 1 if month else 1
+    label = f"{MONTHS[mon - 1].title()} {year}" if month else str(year)
+    rest = (question[: m.start()] + question[m.end():]).strip()
+    rest = re.sub(r"\s+([?,.])", r"\1", re.sub(r"\s+", " ", rest)).lstrip(" ,;:")
+    rest = re.sub(r",\?$", "?", rest)
+    rest = rest[:1].upper() + rest[1:]
+    return datetime(year, mon, 1, tzinfo=timezone.utc), label, rest
+
+
+def detok(text: str) -> str:
+    """Undo the source's tokenisation: `Newton D . Baker` → `Newton D. Baker`, `( MP )` → `(MP)`."""
+    out = re.sub(r"\s+([.,;:!?)'])", r"\1", " ".join(text.split()))
+    return re.sub(r"([(])\s+", r"\1", out)
+
+
+def join_answers(answers: tuple[str, ...]) -> str:
+    """`A`, `A and B`, `A, B and C`."""
+    return answers[0] if len(answers) == 1 else ", ".join(answers[:-1]) + " and " + answers[-1]
+
+
+def render(fact: Fact, shape: str) -> str:
+    """The memory text of a fact in one of two shapes (`qa`, `asof`)."""
+    ans = join_answers(fact.answers)
+    if shape == "asof":
+        q = fact.question if fact.question.endswith("?") else fact.question + "?"
+        return f"As of {fact.label}: {q} {ans}"
+    q = fact.full if fact.full.endswith("?") else fact.full + "?"
+    return f"{q} {ans}"
+
+
+def change_pairs(r: Row, facts: list[Fact]) -> Iterator[Mapped | None]:
+    """Pairs of consecutive spans of one row (change, older, same)."""
+    rid, group = str(r["id"]), norm(r["entity"])
+    shape = pick(group, ("qa", "asof"))
+    for old, new in zip(facts, facts[1:]):
+        if new.start <= old.start:
+            continue
+        a, b = {norm(x) for x in old.answers}, {norm(x) for x in new.answers}
+        e, n = (render(old, shape), old.start), (render(new, shape), new.start)
+        key = f"{rid}:{old.index}-{new.index}"
+        if a == b:
+            yield make(group, f"{key}:corroborates", Label.CORROBORATES, f"{NAME}.same", e, n)
+        elif not a & b and r.get("relation") not in ACCUMULATING:
+            yield make(group, f"{key}:supersedes", Label.SUPERSEDES, f"{NAME}.change", e, n)
+            yield make(group, f"{key}:contradicts", Label.CONTRADICTS, f"{NAME}.older", n, e)
+
+
+def negatives(rows: list[Row], facts: dict[str, list[Fact]]) -> Iterator[Mapped | None]:
+    """`unrelated`: a fact of another entity of the same relation in the same split."""
+    usable = [r for r in rows if facts[str(r["id"])]]
+    by_rel: dict[tuple[str, str], list[Row]] = {}
+    for r in usable:
+        by_rel.setdefault((split_of(norm(r["entity"])), str(r.get("relation"))), []).append(r)
+    for r in usable:
+        group, rid = norm(r["entity"]), str(r["id"])
+        mine = facts[rid][0]
+        e = (render(mine, pick(group, ("qa", "asof"))), mine.start)
+        peers = [p for p in by_rel[(split_of(group), str(r.get("relation")))] if norm(p["entity"]) != group]
+        if peers:
+            other = peers[stable_int("peer", rid) % len(peers)]
+            og = norm(other["entity"])
+            theirs = facts[str(other["id"])][stable_int("fact", rid) % len(facts[str(other["id"])])]
+            yield make(group, f"{rid}:{other['id']}:unrelated", Label.UNRELATED, f"{NAME}.other_entity",
+                       e, (render(theirs, pick(og, ("qa", "asof"))), theirs.start))
+
+
+def load(path: str | Path) -> Iterator[Mapped]:
+    """Map the rows of `timeqa.jsonl`."""
+    return examples(read_jsonl(path))
