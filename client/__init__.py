@@ -6,7 +6,7 @@
 """
 
 from writegate.client.aio import AsyncClient
-from writegate.client.common import RelabelPair, RelabelResult, RetryPolicy
+from writegate.client.common import PairError, RelabelPair, RelabelResult, RetryPolicy
 from writegate.client.sync import Client
 
-__all__ = ["AsyncClient", "Client", "RelabelPair", "RelabelResult", "RetryPolicy"]
+__all__ = ["AsyncClient", "Client", "PairError", "RelabelPair", "RelabelResult", "RetryPolicy"]

@@ -128,7 +128,11 @@ class AsyncClient:
     async def relabel(
         self, pairs: AsyncIterable[RelabelPair | dict] | Iterable[RelabelPair | dict], *, timeout: float | None = None
     ) -> AsyncIterator[RelabelResult]:
-        """Stream pairs in, results out in the same order (not retried)."""
+        """Stream pairs in, one result per pair out in the same order (not retried).
+
+        Each result holds the pair's `relation` or its own `error` (`result.ok` is False), as in
+        `Client.relabel`; only stream-level failures raise.
+        """
 
         async def requests() -> AsyncIterator[pb.RelabelRequest]:
             if isinstance(pairs, AsyncIterable):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import grpc
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory
@@ -33,13 +33,40 @@ class RelabelPair(BaseModel):
     new: Memory = Field(description="The NEW memory.")
 
 
-class RelabelResult(BaseModel):
-    """One answer of a Relabel stream."""
+class PairError(BaseModel):
+    """Why one pair of a Relabel stream got no relation (the stream went on).
+
+    `code` is INVALID_ARGUMENT for a bad pair (`field` names it: `requests[1].new.text`),
+    RESOURCE_EXHAUSTED when the server's queue was full (resend the pair), INTERNAL when its batch
+    failed.
+    """
 
     model_config = ConfigDict(frozen=True)
 
-    pair_id: str
-    relation: Relation
+    code: grpc.StatusCode
+    message: str = Field(description="What was wrong (for INVALID_ARGUMENT, without the field).")
+    field: str | None = Field(default=None, description="The field named by an INVALID_ARGUMENT error.")
+
+
+class RelabelResult(BaseModel):
+    """One answer of a Relabel stream, in request order: a relation or the pair's own error."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pair_id: str = Field(description="The request's pair_id, as given.")
+    relation: Relation | None = Field(default=None, description="Set when the pair was labelled.")
+    error: PairError | None = Field(default=None, description="Set when it was not.")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> RelabelResult:
+        if (self.relation is None) == (self.error is None):
+            raise ValueError("exactly one of relation and error must be set")
+        return self
+
+    @property
+    def ok(self) -> bool:
+        """True when the pair was labelled (`relation` is set)."""
+        return self.error is None
 
 
 @dataclass(frozen=True)
@@ -157,6 +184,20 @@ def relabel_request(pair: RelabelPair | dict) -> pb.RelabelRequest:
     return pb.RelabelRequest(pair_id=pair.pair_id, existing=memory_proto(pair.existing), new=memory_proto(pair.new))
 
 
+_STATUS_BY_NUMBER: dict[int, grpc.StatusCode] = {code.value[0]: code for code in grpc.StatusCode}
+
+
+def pair_error(msg: pb.PairError) -> PairError:
+    """PairError proto → PairError (an INVALID_ARGUMENT message split into field and message)."""
+    code = _STATUS_BY_NUMBER.get(msg.code, grpc.StatusCode.UNKNOWN)
+    field, sep, message = msg.message.partition(": ")
+    if code == grpc.StatusCode.INVALID_ARGUMENT and sep:
+        return PairError(code=code, field=field, message=message)
+    return PairError(code=code, message=msg.message)
+
+
 def relabel_result(msg: pb.RelabelResponse) -> RelabelResult:
-    """RelabelResponse → RelabelResult."""
+    """RelabelResponse → RelabelResult (its relation, or its error)."""
+    if msg.WhichOneof("result") == "error":
+        return RelabelResult(pair_id=msg.pair_id, error=pair_error(msg.error))
     return RelabelResult(pair_id=msg.pair_id, relation=convert.relation_from_proto(msg.relation))

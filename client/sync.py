@@ -141,9 +141,13 @@ class Client:
         return convert.model_info_from_proto(self._call(self.stub.GetModelInfo, pb.GetModelInfoRequest(), timeout))
 
     def relabel(self, pairs: Iterable[RelabelPair | dict], *, timeout: float | None = None) -> Iterator[RelabelResult]:
-        """Stream pairs in, results out in the same order (not retried: a stream is not replayable).
+        """Stream pairs in, one result per pair out in the same order (not retried: a stream is not
+        replayable).
 
-        `timeout` bounds the whole stream; None = no deadline (the client default does not apply).
+        Each result holds the pair's `relation`, or its own `error` (a bad pair, a full queue, a
+        failed batch: `result.ok` is False) and the stream goes on. Only stream-level failures
+        raise (UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED). `timeout` bounds the whole stream;
+        None = no deadline (the client default does not apply).
         """
         responses = self.stub.Relabel((relabel_request(p) for p in pairs), timeout=timeout, metadata=self.metadata)
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
@@ -21,6 +22,11 @@ FAMILIES: tuple[Extractor, ...] = (
     edges.extract,
 )
 """One extractor per rule family, run in this order on every text."""
+
+MAX_ID_CHARS = 200
+"""The longest id (memory, candidate, pair) accepted, in characters."""
+_ID_FORBIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""C0 (tab and newline included), DEL, C1, and surrogates (never valid alone)."""
 
 
 def validate_text(text: object, field: str = "text") -> str:
@@ -48,6 +54,33 @@ _BLANK_LOOKALIKES = frozenset("\u115f\u1160\u2800\u3164\uffa0")
 def is_visible(char: str) -> bool:
     """A character that shows: a letter, digit, punctuation or symbol, not a blank look-alike."""
     return unicodedata.category(char)[0] in "LNPS" and char not in _BLANK_LOOKALIKES
+
+
+def validate_id(value: object, field: str = "id") -> str:
+    """Return `value` if it is a usable id, else raise InputError naming `field`.
+
+    The one id rule of every entry point (gRPC requests, `writegate relabel`'s store): a
+    non-empty string of at most `MAX_ID_CHARS` characters, not whitespace only, with no control
+    character at all (C0 including tab and newline, DEL, C1) and no lone surrogate.
+
+    Raises:
+        InputError: e.g. `candidates[2].id: contains a control character (U+0000)`.
+    """
+    if not isinstance(value, str):
+        raise InputError(field, f"must be a string, got {type(value).__name__}")
+    if not value:
+        raise InputError(field, "is empty")
+    if len(value) > MAX_ID_CHARS:
+        raise InputError(field, f"is over {MAX_ID_CHARS} characters ({len(value)})")
+    bad = _ID_FORBIDDEN.search(value)
+    if bad is not None:
+        code = ord(bad.group())
+        if 0xD800 <= code <= 0xDFFF:
+            raise InputError(field, f"contains invalid UTF-8 (a lone surrogate, U+{code:04X})")
+        raise InputError(field, f"contains a control character (U+{code:04X})")
+    if not value.strip():
+        raise InputError(field, "is whitespace only")
+    return value
 
 
 def validate_subject(subject: object, field: str = "subject") -> str:

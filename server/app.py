@@ -8,10 +8,10 @@ health NOT_SERVING, in-flight WriteGate RPCs drain for up to `grace_s`, stop the
 
 Interceptors, outermost first: metrics, logging (request shape only; texts only with
 `--log-text`; texts of in-flight requests redacted from every log record), drain, bearer-token
-auth (when tokens are configured), admission (RESOURCE_EXHAUSTED before any work when the
-batcher's queue cannot take the candidates), decode guard (undecodable bytes → INVALID_ARGUMENT).
-TLS / mTLS and the token set are loaded, with clear errors, before the port is bound; see
-README.md, 'Running it safely'.
+auth (when tokens are configured), decode guard (undecodable bytes → INVALID_ARGUMENT). Admission
+to the batcher's queue is the servicer's, after validation (a bad request is never "server
+busy"), before any normalize or model work. TLS / mTLS and the token set are loaded, with clear
+errors, before the port is bound; see README.md, 'Running it safely'.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def _status_name(context: grpc.aio.ServicerContext, exc: BaseException | None) -
     if exc is None:
         code = context.code()
         return "OK" if code is None else getattr(code, "name", str(code))
-    if isinstance(exc, asyncio.CancelledError):
+    if isinstance(exc, (asyncio.CancelledError, GeneratorExit)):  # GeneratorExit: closed while writing a response
         remaining = context.time_remaining()
         return "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
     code = context.code()
@@ -291,44 +291,6 @@ class DrainInterceptor(_WriteGateInterceptor):
         return refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
 
 
-class AdmissionInterceptor(grpc.aio.ServerInterceptor):
-    """Sheds load before any work: a Classify/PrepareWrite whose candidates would not fit the
-    batcher's queue is answered RESOURCE_EXHAUSTED right after decoding — before validation and
-    normalization, which would otherwise run on the event loop for a request bound to be refused.
-
-    Args:
-        batcher: the batcher (None while loading: the servicer answers UNAVAILABLE then).
-    """
-
-    methods: frozenset[str] = frozenset({f"/{SERVICE_NAME}/Classify", f"/{SERVICE_NAME}/PrepareWrite"})
-
-    def __init__(self, batcher: Callable[[], Batcher | None]) -> None:
-        self.batcher = batcher
-
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(handler_call_details)
-        if handler is None or handler.unary_unary is None or handler_call_details.method not in self.methods:
-            return handler
-        inner = handler.unary_unary
-
-        async def unary_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            batcher = self.batcher()
-            n = len(getattr(request, "candidates", ()))
-            if batcher is not None and n and batcher.queue_depth + n > batcher.max_queue_pairs:
-                await context.abort(
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    f"server busy: the queue holds {batcher.queue_depth} pairs; {n} more would exceed its limit "
-                    f"of {batcher.max_queue_pairs}",
-                )
-            return await inner(request, context)
-
-        return grpc.unary_unary_rpc_method_handler(unary_unary, handler.request_deserializer, handler.response_serializer)
-
-
 # -- the server --------------------------------------------------------------------------------
 
 
@@ -377,7 +339,6 @@ class WriteGateServer:
         tokens = load_tokens(self.config.auth_tokens)
         if tokens is not None:
             interceptors.append(AuthInterceptor(tokens))
-        interceptors.append(AdmissionInterceptor(lambda: self.batcher))
         interceptors.append(DecodeGuardInterceptor(frozenset({SERVICE_NAME})))
         return interceptors
 

@@ -52,7 +52,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Pair, Prediction, Side
-from writegate.normalizer.api import normalize, parse_observed_at, parse_provenance, validate_subject, validate_text
+from writegate.normalizer.api import (
+    normalize,
+    parse_observed_at,
+    parse_provenance,
+    validate_id,
+    validate_subject,
+    validate_text,
+)
 from writegate.normalizer.compare import SlotComparison, compare_all
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind
@@ -108,12 +115,7 @@ class Reject(BaseModel):
 
 
 def _validate_id(value: object) -> str:
-    if not isinstance(value, str):
-        raise InputError("id", f"must be a string, got {type(value).__name__}")
-    validate_text(value, "id")
-    if len(value) > MAX_ID_CHARS:
-        raise InputError("id", f"is over {MAX_ID_CHARS} characters ({len(value)})")
-    return value
+    return validate_id(value, "id")  # the one id rule of every entry point (gRPC included)
 
 
 def _provenance(value: object) -> ProvenanceKind:

@@ -31,6 +31,8 @@ from writegate.classifier.types import Pair, Prediction
 from writegate.normalizer.errors import InputError
 
 K = TypeVar("K")
+P = TypeVar("P")
+R = TypeVar("R")
 
 DEFAULT_BATCH_SIZE = 64
 DEFAULT_WINDOW = 1024
@@ -118,12 +120,15 @@ def thread_runner(model: WindowModel, batch_size: int = DEFAULT_BATCH_SIZE) -> R
 
 
 async def alabel_pairs(
-    items: AsyncIterable[tuple[K, Pair]],
-    run_window: RunWindow,
+    items: AsyncIterable[tuple[K, P]],
+    run_window: Callable[[list[P]], Awaitable[Sequence[R]]],
     window: int = 256,
     depth: int = 2,
-) -> AsyncIterator[tuple[K, Prediction]]:
+) -> AsyncIterator[tuple[K, R]]:
     """Label an async stream of `(key, pair)`; yields `(key, prediction)` in request order.
+
+    The items are handed to `run_window` as they came (a `RunWindow` takes Pairs; the gRPC stream
+    also passes a bad request's own error in its place), and it returns one answer per item.
 
     A window is what has arrived when the previous one was handed on (at least one pair, at most
     `window`), so a slow stream is not held back waiting for a full window. At most `depth`
@@ -135,8 +140,8 @@ async def alabel_pairs(
     """
     _check_positive("window", window)
     _check_positive("depth", depth)
-    inbox: asyncio.Queue[tuple[K, Pair] | BaseException | None] = asyncio.Queue(maxsize=window)
-    in_flight: asyncio.Queue[tuple[list[K], asyncio.Task[Sequence[Prediction]]] | BaseException | None] = (
+    inbox: asyncio.Queue[tuple[K, P] | BaseException | None] = asyncio.Queue(maxsize=window)
+    in_flight: asyncio.Queue[tuple[list[K], asyncio.Task[Sequence[R]]] | BaseException | None] = (
         asyncio.Queue(maxsize=depth)
     )
 
@@ -152,7 +157,7 @@ async def alabel_pairs(
         done = False
         while not done:
             first = await inbox.get()
-            entries: list[tuple[K, Pair]] = []
+            entries: list[tuple[K, P]] = []
             tail: BaseException | None = None
             for entry in _drain(inbox, first, window):
                 if entry is None:

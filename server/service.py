@@ -9,6 +9,15 @@ Errors are mapped to gRPC status codes in ONE place, `status_for`:
 | `DeadlineExceeded` | DEADLINE_EXCEEDED |
 | `NotReady`, `BatcherClosed` | UNAVAILABLE |
 | `BatchFailed`, anything else | INTERNAL |
+
+Order of work in Classify and PrepareWrite: validate (INVALID_ARGUMENT), then admission (the
+batcher's queue must take the candidates now, else RESOURCE_EXHAUSTED "server busy"), then
+normalize and classify — so a request that can never succeed is never told to retry later.
+
+Relabel answers every pair: its relation, or a `PairError` with the code and message
+`status_for` gives its error (a bad request, a full queue, a failed batch), and the stream goes
+on. Only `STREAM_ERRORS` (not ready, shutting down, the deadline) and the request stream itself
+(a cancel, undecodable bytes) end it with a status.
 """
 
 from __future__ import annotations
@@ -37,12 +46,16 @@ log = logging.getLogger(__name__)
 
 Normalizer = Callable[..., list[Record]]
 RELABEL_DEPTH = 2
-"""Relabel windows in flight per stream."""
+"""Relabel windows queued per stream (one more is being answered and one being dispatched)."""
 _Resp = TypeVar("_Resp")
 
 
 class NotReady(Exception):
     """The model is not loaded (or warmed up) yet (UNAVAILABLE)."""
+
+
+STREAM_ERRORS: tuple[type[Exception], ...] = (NotReady, BatcherClosed, DeadlineExceeded)
+"""Errors that end a Relabel stream; any other error of a window is its pairs' own `PairError`."""
 
 
 def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str]:
@@ -59,6 +72,22 @@ def status_for(exc: BaseException) -> tuple[grpc.StatusCode, str]:
         return grpc.StatusCode.INTERNAL, str(exc)
     log.exception("unexpected error", exc_info=exc)
     return grpc.StatusCode.INTERNAL, f"internal error: {type(exc).__name__}"
+
+
+def pair_error(exc: Exception) -> pb.PairError:
+    """One Relabel pair's own error: `status_for`'s code (its number) and message."""
+    code, message = status_for(exc)
+    return pb.PairError(code=code.value[0], message=message)
+
+
+def relabel_window_for(window: int, max_queue_pairs: int) -> int:
+    """`window`, shrunk so that the windows one stream has admitted at once fit the queue together.
+
+    A stream has up to `RELABEL_DEPTH` + 2 windows in the batcher (one being answered,
+    `RELABEL_DEPTH` queued, one being dispatched); were they more than `max_queue_pairs` pairs, a
+    lone stream would fill the queue itself and its own pairs would be refused as "server busy".
+    """
+    return max(1, min(window, max_queue_pairs // (RELABEL_DEPTH + 2)))
 
 
 def _unary(
@@ -126,7 +155,24 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         self._info: ModelInfo | None = None
 
     def attach(self, batcher: Batcher, info: ModelInfo) -> None:
-        """Serve with this batcher and model."""
+        """Serve with this batcher and model.
+
+        The limits are fitted to its queue: at most `max_queue_pairs` candidates per request
+        (`validate.limits_for_queue`) and Relabel windows that fit it (`relabel_window_for`), so
+        that no valid request alone is ever "server busy".
+        """
+        queue = batcher.max_queue_pairs
+        limits = validate.limits_for_queue(self.limits, queue)
+        if limits.max_candidates != self.limits.max_candidates:
+            log.warning(
+                "max_candidates %d is more than max_queue_pairs %d can ever hold: requests are limited to %d candidates",
+                self.limits.max_candidates, queue, limits.max_candidates,
+            )
+        window = relabel_window_for(self.relabel_window, queue)
+        if window != self.relabel_window:
+            log.info("Relabel windows of %d pairs (not %d): a stream's windows in flight must fit max_queue_pairs %d",
+                     window, self.relabel_window, queue)
+        self.limits, self.relabel_window = limits, window
         self._batcher, self._info = batcher, info
 
     @property
@@ -154,6 +200,14 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         except InputError as exc:
             raise InputError(f"{field}.{exc.field}", exc.message) from None
 
+    def _admit(self, n: int) -> None:
+        """Admission, after validation and before any work: QueueFull unless the queue takes `n` pairs now."""
+        batcher = self.batcher
+        if n and batcher.queue_depth + n > batcher.max_queue_pairs:
+            raise QueueFull(
+                f"the queue holds {batcher.queue_depth} pairs; {n} more would exceed its limit of {batcher.max_queue_pairs}"
+            )
+
     async def _relations(
         self, mem: Memory, candidates: list[Memory], context: grpc.aio.ServicerContext
     ) -> list[prepare.Relation]:
@@ -179,6 +233,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     async def Classify(self, request: pb.ClassifyRequest, context: grpc.aio.ServicerContext) -> pb.ClassifyResponse:  # noqa: N802
         """One relation per candidate, in candidate order."""
         validate.validate_classify(request, now=self.now(), limits=self.limits)
+        self._admit(len(request.candidates))
         mem = convert.memory_from_proto(request.memory)
         rels = await self._relations(mem, self._candidates(request.candidates), context)
         return pb.ClassifyResponse(relations=convert.relations_to_proto(rels))
@@ -189,6 +244,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     ) -> pb.PrepareWriteResponse:
         """Normalize + classify + the roles and edges the store should record."""
         validate.validate_prepare_write(request, now=self.now(), limits=self.limits)
+        self._admit(len(request.candidates))
         mem = convert.memory_from_proto(request.memory)
         candidates = self._candidates(request.candidates)
         records = self._records(mem)
@@ -202,27 +258,53 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         """The served model."""
         return convert.model_info_to_proto(self.info)
 
+    def _relabel_item(self, req: pb.RelabelRequest, index: int, seen: dict[str, int]) -> tuple[str, Pair | pb.PairError]:
+        """(candidate id, the pair to label) of one Relabel request, or ("", its own error)."""
+        try:
+            validate.validate_relabel(req, index, now=self.now(), limits=self.limits, seen=seen)
+            existing = convert.memory_from_proto(req.existing, f"requests[{index}].existing")
+            new = convert.memory_from_proto(req.new, f"requests[{index}].new")
+        except InputError as exc:
+            return "", pair_error(exc)
+        return existing.id, Pair(existing=side(existing), new=side(new))
+
     @_stream
     async def Relabel(  # noqa: N802
         self, request_iterator: AsyncIterator[pb.RelabelRequest], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.RelabelResponse]:
-        """Pairs in, relations out in request order; windows of pairs go to the batcher, at most
-        `RELABEL_DEPTH` windows of `relabel_window` pairs in flight (reading pauses: flow control)."""
+        """Pairs in, one answer per pair out in request order: its relation or its own `PairError`.
+
+        Windows of pairs go to the batcher, at most `RELABEL_DEPTH` windows of `relabel_window`
+        pairs queued (reading pauses: flow control). A bad request, a full queue or a failed batch
+        is an error for those pairs only; `STREAM_ERRORS` end the stream.
+        """
         batcher = self.batcher
         deadline = self._deadline(context)
+        seen: dict[str, int] = {}  # the stream's pair ids (duplicates are errors)
 
-        async def pairs() -> AsyncIterator[tuple[tuple[str, str], Pair]]:
+        async def items() -> AsyncIterator[tuple[tuple[str, str], Pair | pb.PairError]]:
             index = 0
             async for req in request_iterator:
-                validate.validate_relabel(req, index, now=self.now(), limits=self.limits)
-                existing = convert.memory_from_proto(req.existing, f"requests[{index}].existing")
-                new = convert.memory_from_proto(req.new, f"requests[{index}].new")
-                yield (req.pair_id, existing.id), Pair(existing=side(existing), new=side(new))
+                candidate_id, item = self._relabel_item(req, index, seen)
+                yield (req.pair_id, candidate_id), item
                 index += 1
 
-        async def run_window(window: list[Pair]) -> list[Prediction]:
-            return await batcher.submit(window, deadline=deadline)
+        async def run_window(window: list[Pair | pb.PairError]) -> list[Prediction | pb.PairError]:
+            pairs = [item for item in window if isinstance(item, Pair)]
+            if not pairs:
+                return list(window)
+            try:
+                preds = iter(await batcher.submit(pairs, deadline=deadline))
+            except STREAM_ERRORS:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the error of this window's pairs, not of the stream
+                failed = pair_error(exc)
+                return [failed if isinstance(item, Pair) else item for item in window]
+            return [next(preds) if isinstance(item, Pair) else item for item in window]
 
-        async for (pair_id, candidate_id), pred in alabel_pairs(pairs(), run_window, self.relabel_window, RELABEL_DEPTH):
-            (rel,) = prepare.relations([candidate_id], [pred])
-            yield pb.RelabelResponse(pair_id=pair_id, relation=convert.relation_to_proto(rel))
+        async for (pair_id, candidate_id), answer in alabel_pairs(items(), run_window, self.relabel_window, RELABEL_DEPTH):
+            if isinstance(answer, pb.PairError):
+                yield pb.RelabelResponse(pair_id=pair_id, error=answer)
+            else:
+                (rel,) = prepare.relations([candidate_id], [answer])
+                yield pb.RelabelResponse(pair_id=pair_id, relation=convert.relation_to_proto(rel))

@@ -1,31 +1,37 @@
 """Request validation: every bad input raises `InputError` naming the field (`candidates[3].id`).
 
-Rules (the service maps the error to INVALID_ARGUMENT):
+Rules (the service maps the error to INVALID_ARGUMENT; it validates a request before anything
+else — admission to the batcher's queue included — so a bad request is never "server busy"):
 
 - `text`: required, not whitespace only, at most `max_text_bytes` of UTF-8 (default 16 KiB), no
   control characters;
 - `subject`: required, an entity id `kind:slug`;
-- `id`: required for every candidate, for the new memory of PrepareWrite and for both sides of a
-  Relabel pair; at most 200 characters; candidate ids unique within a request;
+- `id`: required for every candidate, for the new memory of PrepareWrite and for the existing
+  side of a Relabel pair; optional elsewhere, but checked when set. One rule with the relabel
+  CLI (`normalizer.api.validate_id`): at most 200 characters, not whitespace only, no control
+  character at all (C0 including tab and newline, DEL, C1); candidate ids unique within a
+  request;
+- `pair_id` (Relabel): required, the same id rule, unique within the stream;
 - `observed_at`: required; not before 1970-01-01T00:00:00Z (a zero or negative Timestamp is an
   unset or garbage clock) and not more than `max_future` (default 1 day: generous clock skew)
   after the server's clock — a memory cannot be observed in the future;
 - `provenance`: a known ProvenanceKind (unset = stated);
-- `candidates`: at most `max_candidates` (default 256).
+- `candidates`: at most `max_candidates` (default 256). A server whose queue holds fewer pairs
+  (`--max-queue-pairs`) enforces that instead (`limits_for_queue`): a request its queue can never
+  hold is a bad request, not a busy server.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 
-from writegate.normalizer.api import validate_subject, validate_text
+from writegate.normalizer.api import validate_id, validate_subject, validate_text
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import MAX_TEXT_BYTES
 from writegate.v1 import writegate_pb2 as pb
 
-MAX_ID_CHARS = 200
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 _MAX_TIMESTAMP_SECONDS = 253402300799  # 9999-12-31T23:59:59Z, the Timestamp spec's upper bound
 
@@ -40,6 +46,18 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+
+
+def limits_for_queue(limits: Limits, max_queue_pairs: int) -> Limits:
+    """`limits` with `max_candidates` at most `max_queue_pairs`.
+
+    A request with more candidates than the batcher's queue holds could never be admitted: a lone
+    one would be answered "server busy" forever. Clamped, it is INVALID_ARGUMENT naming the limit
+    it exceeds.
+    """
+    if limits.max_candidates <= max_queue_pairs:
+        return limits
+    return replace(limits, max_candidates=max_queue_pairs)
 
 
 def validate_observed_at(msg: pb.Memory, field: str, now: datetime, limits: Limits) -> None:
@@ -74,8 +92,8 @@ def validate_memory(
     """Check one Memory message; raise InputError naming `field.<name>`."""
     if require_id and not msg.id:
         raise InputError(f"{field}.id", "is required")
-    if len(msg.id) > MAX_ID_CHARS:
-        raise InputError(f"{field}.id", f"is over {MAX_ID_CHARS} characters")
+    if msg.id:
+        validate_id(msg.id, f"{field}.id")
     if not msg.subject:
         raise InputError(f"{field}.subject", "is required")
     validate_subject(msg.subject, f"{field}.subject")
@@ -136,11 +154,32 @@ def validate_prepare_write(req: pb.PrepareWriteRequest, *, now: datetime, limits
             raise InputError(f"candidates[{i}].id", f"is the new memory's own id ({cand.id!r})")
 
 
-def validate_relabel(req: pb.RelabelRequest, index: int, *, now: datetime, limits: Limits = DEFAULT_LIMITS) -> None:
-    """One RelabelRequest of a stream; fields are named `requests[i].existing.text` etc."""
+def validate_relabel(
+    req: pb.RelabelRequest,
+    index: int,
+    *,
+    now: datetime,
+    limits: Limits = DEFAULT_LIMITS,
+    seen: dict[str, int] | None = None,
+) -> None:
+    """One RelabelRequest of a stream; fields are named `requests[i].existing.text` etc.
+
+    Args:
+        req: the request.
+        index: its position in the stream.
+        now: the server clock.
+        limits: the request limits.
+        seen: the stream's pair ids so far (→ their index); this one is added, valid or not, once
+            its pair_id is a valid id that has not been seen.
+    """
     field = f"requests[{index}]"
     if not req.pair_id:
         raise InputError(f"{field}.pair_id", "is required")
+    validate_id(req.pair_id, f"{field}.pair_id")
+    if seen is not None:
+        first = seen.setdefault(req.pair_id, index)
+        if first != index:
+            raise InputError(f"{field}.pair_id", f"duplicates requests[{first}].pair_id ({req.pair_id!r})")
     for side in ("existing", "new"):
         if not req.HasField(side):
             raise InputError(f"{field}.{side}", "is required (unset)")

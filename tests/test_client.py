@@ -10,11 +10,13 @@ import grpc
 import pytest
 from server_fakes import T0, FakeClassifier, running_server
 
-from writegate.client import AsyncClient, Client, RelabelPair, RetryPolicy
+from writegate.client import AsyncClient, Client, RelabelPair, RelabelResult, RetryPolicy
+from writegate.client.common import relabel_result
 from writegate.classifier.labels import Label
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory, Record
 from writegate.server.prepare import PrepareWriteResult, StateRole
+from writegate.v1 import writegate_pb2 as pb
 
 
 def mem(id: str, text: str, days: int = 0) -> Memory:
@@ -62,6 +64,45 @@ async def test_async_client_is_typed_end_to_end() -> None:
     assert [r.label for r in relations] == [Label.SUPERSEDES] * 2
     assert info.backend == "fake"
     assert relabelled[0].pair_id == "x" and relabelled[0].relation.label is Label.SUPERSEDES
+
+
+async def test_relabel_results_carry_each_pairs_own_error() -> None:
+    bad = mem("c\x00", "User works in EST")  # a NUL in the id: the server refuses this pair only
+    pairs = [RelabelPair(pair_id="p0", existing=CANDIDATES[0], new=NEW), RelabelPair(pair_id="p1", existing=bad, new=NEW),
+             RelabelPair(pair_id="p2", existing=CANDIDATES[1], new=NEW)]
+    async with running_server() as (_app, target):
+
+        def sync_call() -> list[RelabelResult]:
+            with Client(target, timeout=5) as client:
+                return list(client.relabel(pairs))
+
+        sync_results = await asyncio.to_thread(sync_call)
+        async with AsyncClient(target, timeout=5) as client:
+            async_results = [r async for r in client.relabel(pairs)]
+    for results in (sync_results, async_results):
+        assert [(r.pair_id, r.ok) for r in results] == [("p0", True), ("p1", False), ("p2", True)]
+        assert [r.relation.candidate_id for r in (results[0], results[2])] == ["c1", "c2"]  # type: ignore[union-attr]
+        assert results[1].relation is None and results[0].error is None
+        error = results[1].error
+        assert error is not None and error.code is grpc.StatusCode.INVALID_ARGUMENT
+        assert (error.field, error.message) == ("requests[1].existing.id", "contains a control character (U+0000)")
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "expected"),
+    [
+        (3, "requests[4].pair_id: duplicates requests[0].pair_id ('p')",
+         (grpc.StatusCode.INVALID_ARGUMENT, "requests[4].pair_id", "duplicates requests[0].pair_id ('p')")),
+        (8, "server busy: the queue holds 4 pairs", (grpc.StatusCode.RESOURCE_EXHAUSTED, None, "server busy: the queue holds 4 pairs")),
+        (13, "the batch of 1 pairs failed: RuntimeError: boom", (grpc.StatusCode.INTERNAL, None, "the batch of 1 pairs failed: RuntimeError: boom")),
+        (99, "from a newer server", (grpc.StatusCode.UNKNOWN, None, "from a newer server")),
+    ],
+    ids=["invalid-argument", "resource-exhausted", "internal", "unknown-code"],
+)
+def test_relabel_result_of_an_error_response(code: int, message: str, expected: tuple) -> None:
+    result = relabel_result(pb.RelabelResponse(pair_id="p", error=pb.PairError(code=code, message=message)))
+    assert (result.pair_id, result.ok, result.relation) == ("p", False, None)
+    assert result.error is not None and (result.error.code, result.error.field, result.error.message) == expected
 
 
 async def test_invalid_argument_becomes_input_error_naming_the_field() -> None:

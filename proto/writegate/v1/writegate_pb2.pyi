@@ -319,13 +319,23 @@ class RelabelRequest(_message.Message):
     new: Memory
     def __init__(self, pair_id: _Optional[str] = ..., existing: _Optional[_Union[Memory, _Mapping]] = ..., new: _Optional[_Union[Memory, _Mapping]] = ...) -> None: ...
 
+class PairError(_message.Message):
+    __slots__ = ("code", "message")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+
 class RelabelResponse(_message.Message):
-    __slots__ = ("pair_id", "relation")
+    __slots__ = ("pair_id", "relation", "error")
     PAIR_ID_FIELD_NUMBER: _ClassVar[int]
     RELATION_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
     pair_id: str
     relation: Relation
-    def __init__(self, pair_id: _Optional[str] = ..., relation: _Optional[_Union[Relation, _Mapping]] = ...) -> None: ...
+    error: PairError
+    def __init__(self, pair_id: _Optional[str] = ..., relation: _Optional[_Union[Relation, _Mapping]] = ..., error: _Optional[_Union[PairError, _Mapping]] = ...) -> None: ...
 
 class GetModelInfoRequest(_message.Message):
     __slots__ = ()

@@ -96,7 +96,11 @@ class WriteGateServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Relabel(self, request_iterator, context):
-        """Pairs in, labels out, in request order; flow-controlled (a bounded number in flight).
+        """Pairs in, one answer per pair out, in request order; flow-controlled (a bounded number in
+        flight). Each answer holds the pair's relation or its own error (a bad pair, a full queue, a
+        failed batch) and the stream goes on. Only stream-level problems end the stream with a status:
+        UNAVAILABLE (not ready, shutting down), DEADLINE_EXCEEDED, CANCELLED, and INVALID_ARGUMENT
+        `requests[i]: ...` for bytes that do not decode as a RelabelRequest (no pair_id to answer).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
