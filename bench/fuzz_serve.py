@@ -11,7 +11,8 @@ candidates), unknown fields, byte-level mutations of valid messages (bit flips, 
 garbage), and **harm** cases — real memories against junk texts ("test", ".", "{}", "fact number
 7") and against other subjects' memories —, on Normalize, Classify, PrepareWrite and Relabel streams.
 
-Asserted: every answer is OK or INVALID_ARGUMENT whose message starts with the field it names;
+Asserted: every answer is OK or INVALID_ARGUMENT whose message starts with the field it names (a
+Relabel stream answers each pair with a relation or its own INVALID_ARGUMENT error naming the field);
 no INTERNAL/UNKNOWN; OK answers have one relation per candidate; **no harm**: a pair where either
 text is junk or the subjects differ is `unrelated` and its candidate stays CURRENT, and the new
 memory is IN_CONFLICT only through a pair that is neither; the server is still SERVING at
@@ -266,6 +267,12 @@ def check(case: Case, code: str, details: str, resp: Any) -> str | None:
             return f"harm: {harm}"
     if case.rpc == "Relabel" and [r.pair_id for r in resp] != [r.pair_id for r in case.payload]:
         return "Relabel answered other pair ids"
+    if case.rpc == "Relabel":
+        for r in resp:
+            if r.HasField("error") and (r.error.code != grpc.StatusCode.INVALID_ARGUMENT.value[0] or not FIELD.match(r.error.message)):
+                return f"Relabel pair {r.pair_id!r}: error {r.error.code} without a field: {r.error.message!r}"
+            if r.HasField("relation") and not r.relation.candidate_id:
+                return f"Relabel pair {r.pair_id!r}: a relation without a candidate id"
     return None
 
 

@@ -91,7 +91,7 @@ def validate_subject(subject: object, field: str = "subject") -> str:
 
 
 def parse_observed_at(value: object, field: str = "observed_at") -> datetime:
-    """Parse an ISO 8601 date or datetime (naive = UTC) into an aware UTC datetime."""
+    """Parse an ISO 8601 date or datetime (naive = UTC; any year 1-9999) into an aware UTC datetime."""
     if isinstance(value, datetime):
         dt = value
     elif isinstance(value, str) and value.strip():
@@ -102,10 +102,10 @@ def parse_observed_at(value: object, field: str = "observed_at") -> datetime:
             raise InputError(field, f"is not an ISO 8601 date or datetime: {value!r}") from None
     else:
         raise InputError(field, f"must be an ISO 8601 date or datetime, got {value!r}")
-    dt = dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
-    if not 1970 <= dt.year <= 2200:
-        raise InputError(field, f"year {dt.year} is outside 1970-2200")
-    return dt
+    try:
+        return dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
+    except OverflowError:  # e.g. 0001-01-01T00:00+01:00 is before year 1 in UTC
+        raise InputError(field, f"is outside years 1-9999 in UTC: {value!r}") from None
 
 
 def parse_provenance(value: object, field: str = "provenance") -> ProvenanceKind:

@@ -209,6 +209,11 @@ def _utc(v: datetime) -> datetime:
     return v.replace(tzinfo=timezone.utc) if v.tzinfo is None else v.astimezone(timezone.utc)
 
 
+def iso_utc(dt: datetime) -> str:
+    """`dt` in UTC as `YYYY-MM-DDTHH:MM:SSZ`, the year always four digits (`0066-…`, which strftime drops)."""
+    return _utc(dt).replace(microsecond=0, tzinfo=None).isoformat() + "Z"
+
+
 _VALUE_FIELD: dict[RecordKind, str | None] = {
     RecordKind.TIME_WINDOW: "time_window",
     RecordKind.ENUM: "enum",
@@ -260,7 +265,7 @@ class Record(_Strict):
         data = self.model_dump(mode="json", exclude_none=True)
         if self.kind is RecordKind.TIME_WINDOW:
             data["time_window"]["timezone"] = self.time_window.timezone  # type: ignore[union-attr]
-        data["observed_at"] = self.observed_at.strftime("%Y-%m-%dT%H:%M:%SZ")
+        data["observed_at"] = iso_utc(self.observed_at)
         return data
 
 

@@ -12,7 +12,7 @@ Pipeline (`relabel`):
    line number to `rejects.jsonl` beside the output and counted; the run goes on. A reject's `raw`
    is the line cut to 500 characters (invalid UTF-8 bytes as `\\udcXX` escapes); when the line is not
    valid UTF-8, `raw_base64` also holds its exact bytes (without the line ending), base64.
-   `observed_at` must lie in 1970–2200 (no clock is read: the output depends on the input only).
+   `observed_at` may be any date of years 1–9999 (no clock is read: the output depends on the input only).
 2. **order**: records sorted by (subject, observed_at, id) — the canonical order. In a pair the
    earlier one is EXISTING (ties by id), the later NEW.
 3. **normalize** each record once (as the classifier does: its subject and date); a record that
@@ -62,7 +62,7 @@ from writegate.normalizer.api import (
 )
 from writegate.normalizer.compare import SlotComparison, compare_all
 from writegate.normalizer.errors import InputError
-from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind
+from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, iso_utc
 from writegate.server import checkpoint
 from writegate.server.jsonl import json_text, parse_json_line
 from writegate.server.prepare import StateRole
@@ -646,10 +646,10 @@ class _Tally:
                 "subject": e.subject,
                 "existing_id": e.id,
                 "existing_text": e.text,
-                "existing_observed_at": _iso(e.observed_at),
+                "existing_observed_at": iso_utc(e.observed_at),
                 "new_id": n.id,
                 "new_text": n.text,
-                "new_observed_at": _iso(n.observed_at),
+                "new_observed_at": iso_utc(n.observed_at),
                 "scores": line["scores"],
             })
 
@@ -659,10 +659,6 @@ class _Tally:
         if record_id in self.in_conflict:
             return StateRole.IN_CONFLICT
         return StateRole.CURRENT
-
-
-def _iso(dt: datetime) -> str:
-    return dt.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _edges_bytes(lines: Iterable[str], tally: _Tally, keep_unrelated: bool) -> Iterator[bytes]:

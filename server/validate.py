@@ -12,9 +12,9 @@ else — admission to the batcher's queue included — so a bad request is never
   character at all (C0 including tab and newline, DEL, C1); candidate ids unique within a
   request;
 - `pair_id` (Relabel): required, the same id rule, unique within the stream;
-- `observed_at`: required; not before 1970-01-01T00:00:00Z (a zero or negative Timestamp is an
-  unset or garbage clock) and not more than `max_future` (default 1 day: generous clock skew)
-  after the server's clock — a memory cannot be observed in the future;
+- `observed_at`: required (set); any instant from 0001-01-01T00:00:00Z (the Timestamp spec's lower
+  bound: a legacy store's historical dates label like any other) up to `max_future` (default 1
+  day: generous clock skew) after the server's clock — a memory cannot be observed in the future;
 - `provenance`: a known ProvenanceKind (unset = stated);
 - `candidates`: at most `max_candidates` (default 256). A server whose queue holds fewer pairs
   (`--max-queue-pairs`) enforces that instead (`limits_for_queue`): a request its queue can never
@@ -32,7 +32,7 @@ from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import MAX_TEXT_BYTES
 from writegate.v1 import writegate_pb2 as pb
 
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_MIN_TIMESTAMP_SECONDS = -62135596800  # 0001-01-01T00:00:00Z, the Timestamp spec's lower bound
 _MAX_TIMESTAMP_SECONDS = 253402300799  # 9999-12-31T23:59:59Z, the Timestamp spec's upper bound
 
 
@@ -61,16 +61,14 @@ def limits_for_queue(limits: Limits, max_queue_pairs: int) -> Limits:
 
 
 def validate_observed_at(msg: pb.Memory, field: str, now: datetime, limits: Limits) -> None:
-    """`observed_at` is set and between 1970 and now + max_future."""
+    """`observed_at` is set and between 0001-01-01T00:00:00Z and now + max_future."""
     if not msg.HasField("observed_at"):
         raise InputError(field, "is required (unset)")
     ts = msg.observed_at
     if not 0 <= ts.nanos <= 999_999_999:
         raise InputError(field, f"has invalid nanos {ts.nanos}")
-    if ts.seconds == 0 and ts.nanos == 0:
-        raise InputError(field, "is the Unix epoch (1970-01-01T00:00:00Z): an unset clock, not an observation time")
-    if ts.seconds < 0:
-        raise InputError(field, "is before 1970-01-01T00:00:00Z")
+    if ts.seconds < _MIN_TIMESTAMP_SECONDS:
+        raise InputError(field, "is before 0001-01-01T00:00:00Z")
     latest = now + limits.max_future
     if ts.seconds > _MAX_TIMESTAMP_SECONDS or ts.ToDatetime(tzinfo=timezone.utc) > latest:
         raise InputError(field, f"is in the future (more than {_span(limits.max_future)} after the server clock)")

@@ -286,7 +286,9 @@ def test_builder_is_deterministic_and_readable(tmp_path: Path, capsys: pytest.Ca
     sgd = summary["sources"]["sgd_changes"]
     assert sgd["rows_read"] == 3
     assert sum(sgd["pairs"]["train"].values()) + sum(sgd["pairs"]["dev"].values()) == 1
-    assert summary["sources"]["timeqa"]["pairs_before_1970"] == 3
+    timeqa = [outs[0] / f"timeqa.{split}.jsonl" for split in ("train", "dev")]
+    old = [ex for path in timeqa if path.stat().st_size for ex in read_examples(path)]
+    assert len(old) == 3 and all(ex.pair.existing.observed_at.year < 1970 for ex in old)  # pre-1970 dates load
     assert "sgd_changes" in capsys.readouterr().out
     assert read_examples(outs[0] / "sts.train.jsonl")[0].label in {C, U}
 

@@ -68,7 +68,7 @@ BAD_LINES = [
     (_line(text="bell\u0007"), "text", "contains a control character (U+0007)"),
     (_line(text=12), "text", "must be a string, got int"),  # type: ignore[arg-type]
     (_line(observed_at="yesterday"), "observed_at", "is not an ISO 8601 date or datetime"),
-    (_line(observed_at="1900-01-01"), "observed_at", "year 1900 is outside 1970-2200"),
+    (_line(observed_at="0001-01-01T00:00+01:00"), "observed_at", "is outside years 1-9999 in UTC"),
     (_line(provenance="hearsay"), "provenance", "must be one of stated, inferred, imported"),
     (_line(provenance={"kind": "hearsay"}), "provenance.kind", "must be one of"),
 ]

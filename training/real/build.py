@@ -62,7 +62,6 @@ def build_source(src: Source, real_dir: Path, out: Path) -> dict[str, Any]:
         "rows_read": len(rows),
         "pairs": {"train": count_labels(train), "dev": count_labels(dev)},
         "train_dropped_shared_text": dropped,
-        "pairs_before_1970": sum(before_1970(m) for m in train + dev),
     }
 
 
@@ -70,12 +69,6 @@ def count_labels(items: list[Mapped]) -> dict[str, int]:
     """Pairs per label, every label listed (in model order)."""
     counts = Counter(m.example.label.value for m in items)
     return {label: counts.get(label, 0) for label in LABELS}
-
-
-def before_1970(m: Mapped) -> bool:
-    """Either side observed before 1970 (parse_observed_at refuses these for now)."""
-    p = m.example.pair
-    return min(p.existing.observed_at.year, p.new.observed_at.year) < 1970
 
 
 def table(summary: dict[str, Any]) -> str:

@@ -1,7 +1,7 @@
 """TimeQA (human-annotated): per entity and Wikidata relation, questions for consecutive time spans.
 
 Each answered question whose span parses becomes a dated memory, observed at the span's start
-(month precision where given; many years are before 1970, built as UTC datetimes directly). One
+(month precision where given; many years are before 1970, any year 1-9999 is valid). One
 rendering per entity, by hash: the question with its answer ("Who owned X from 1916 to 1920?
 Newton D. Baker") or an "As of" note with the span taken out ("As of 1916: Who owned X? Newton D. Baker").
 
