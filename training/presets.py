@@ -176,6 +176,12 @@ class Preset(BaseModel):
         "Shuffles the training pairs before the sampler sees them, so runs with the same `seed` (the same "
         "initialisation and dropout stream) see the data in another order; None keeps the file order."))
     generate_n: int | None = Field(default=None, description="Pairs to generate (None = the generator's default).")
+    mix: dict[str, int] = Field(default_factory=dict, description=(
+        "Train pairs per part of the mix (training/real/mix.py): a human-written source of training/real "
+        "(`snli`, `timeqa`…) or `generated`; a weight over a source's size repeats it. Empty = the generated "
+        "data alone. A research-only source (licence) makes a model that must not ship."))
+    mix_dev_cap: int = Field(default=400, ge=1, description="Dev pairs per part of the mix, at most.")
+    junk_pairs: int = Field(default=0, ge=0, description="Content-free negatives added to a mix (`unrelated`).")
     freeze_word_embeddings: bool = Field(default=False, description=(
         "Keep the base model's word-embedding matrix fixed. Fine-tuning moves the rows of the words that the "
         "training templates use and leaves every other row where it was, so a held-out phrasing's words drift "
@@ -201,6 +207,11 @@ class Preset(BaseModel):
 PRESETS: dict[str, Preset] = {
     "default": Preset(epochs=4.0, max_steps=4000, batch_size=32, lr=5e-5, label_smoothing=0.1, eval_steps=250,
                       dev_subsample=1200, patience=6, seed=13, generate_n=96000, soup=(7,)),
+    # Human-written sources (shippable licences) + generated pairs + content-free negatives; one run.
+    "real": Preset(epochs=2.0, max_steps=3000, batch_size=32, lr=5e-5, label_smoothing=0.1, eval_steps=250,
+                   dev_subsample=1200, patience=6, seed=13, generate_n=96000,
+                   mix={"generated": 40000, "snli": 12000, "oie_nli": 12000, "timeqa": 5000, "sgd_changes": 5000,
+                        "prosecco": 1200}, mix_dev_cap=400, junk_pairs=3000),
     # For quick checks: a few minutes on 2 cores.
     "smoke": Preset(epochs=1.0, max_steps=60, batch_size=16, lr=1e-4, eval_steps=30, dev_subsample=200,
                     patience=2, seed=13, generate_n=3000),

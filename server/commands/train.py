@@ -67,6 +67,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--drop-fp32-onnx", action="store_true",
                    help="delete model.onnx after the parity check (default for --preset default without --data: "
                         "keeps models/ under 100 MB)")
+    p.add_argument("--real-dir", type=Path,
+                   help="the human-written sources (snli.jsonl, timeqa.jsonl…; see training/real/) that a preset's "
+                        "mix draws from; required by a preset with a mix, e.g. --preset real")
     p.add_argument("--quiet", action="store_true")
 
 
@@ -81,6 +84,28 @@ def _generate(work: Path, seed: int, n: int | None) -> Path:
     if res.returncode != 0:
         raise InputError("preset", f"the data generator failed (exit {res.returncode}): {shlex.join(cmd)}")
     return out
+
+
+def _mix(work: Path, gen: Path, preset: Preset, real_dir: Path | None) -> tuple[Path, Path, dict[str, object]]:
+    """Build the preset's mix (training/real/mix.py) into `work/mix`: (train file, dev file, summary)."""
+    from writegate.training.real import SOURCES
+    from writegate.training.real.build import BuildError, build
+    from writegate.training.real.mix import GENERATED, build_mix, read_parts
+
+    if real_dir is None:
+        raise InputError("--real-dir", "is required: the preset's mix draws from the human-written sources")
+    names = [n for n in preset.mix if n != GENERATED]
+    unknown = [n for n in names if n not in SOURCES]
+    if unknown:
+        raise InputError("preset", f"mix names unknown source(s) {', '.join(unknown)}; known: {', '.join(SOURCES)}")
+    research = "research" if any(not SOURCES[n].shippable for n in names) else "default"
+    try:
+        build(real_dir, work / "real", names, research)
+    except BuildError as exc:
+        raise InputError("--real-dir", str(exc)) from None
+    parts = read_parts(work / "real", names, gen if GENERATED in preset.mix else None)
+    summary = build_mix(parts, preset.mix, preset.mix_dev_cap, preset.junk_pairs, preset.seed, work / "mix")
+    return work / "mix" / "train.jsonl", work / "mix" / "dev.jsonl", summary
 
 
 def _with_overrides(preset: Preset, overrides: dict[str, object]) -> Preset:
@@ -118,6 +143,10 @@ def run(args: argparse.Namespace) -> int:
         data, dev, test = gen / "train.jsonl", dev or gen / "dev.jsonl", test or gen / "test.jsonl"
         if (gen / "manifest.json").is_file():
             manifest = json.loads((gen / "manifest.json").read_text(encoding="utf-8"))
+        if preset.mix:
+            data, mix_dev, mix_summary = _mix(work, gen, preset, args.real_dir)
+            dev = args.dev or mix_dev
+            manifest = {"generator": manifest, "mix": mix_summary}
         out = out or Path("models/default" if args.preset == "default" else f"models/{args.preset}")
     for name, path in (("data", data), ("dev", dev), ("test", test)):
         if path is not None and not Path(path).is_file():
