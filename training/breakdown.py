@@ -6,16 +6,21 @@ as corrections: 55 of the 60 `supersedes.stop` errors), or one slot whose values
 (on-call rotations: 78 of 103 dev pairs wrong, 19% of all dev errors). `writegate eval --by family|construction|slot` prints the groups with the most errors
 and each one's commonest confusions; the generated splits carry `family` ("slot.label.construction")
 and `slot` on every line.
+
+`writegate eval --errors N` shows the mistakes themselves: per confusion cell (gold → predicted),
+the N the model was surest of, with both texts and dates (`confident_errors`).
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from writegate.classifier.labels import LABELS
 from writegate.normalizer.errors import InputError
 from writegate.training.datafile import Example
 
@@ -104,3 +109,115 @@ def render_breakdown(rows: Sequence[GroupErrors], by: GroupBy, top: int, console
         conf = ", ".join(f"{c.gold[:3]}→{c.predicted[:3]} {c.count}" for c in r.confusions[:2])
         t.add_row(r.group, str(r.errors), str(r.pairs), f"{r.error_rate:.0%}", f"{r.errors / total:.0%}", conf)
     con.print(t)
+
+
+class MistakeSide(BaseModel):
+    """One memory of a mistaken pair, as printed."""
+
+    text: str
+    date: str = Field(description="observed_at as YYYY-MM-DD (the data files hold UTC times).")
+
+
+class Mistake(BaseModel):
+    """One pair the model got wrong."""
+
+    source: str | None = Field(description="The source's name when several were evaluated, else None.")
+    id: str
+    probability: float = Field(description="Served probability of the predicted label.")
+    existing: MistakeSide
+    new: MistakeSide
+
+
+class CellErrors(BaseModel):
+    """The most confident mistakes of one confusion cell (gold → predicted, gold ≠ predicted)."""
+
+    gold: str
+    predicted: str
+    count: int = Field(ge=1, description="All mistakes in the cell.")
+    mistakes: list[Mistake] = Field(description="The most confident ones, highest probability first.")
+
+
+def iso_date(when: datetime) -> str:
+    """YYYY-MM-DD, the year always four digits (0987-03-04)."""
+    return f"{when.year:04d}-{when.month:02d}-{when.day:02d}"
+
+
+def confident_errors(
+    examples: Sequence[Example],
+    predicted: Sequence[str],
+    probability: Sequence[float],
+    n: int,
+    sources: Sequence[str] | None = None,
+) -> list[CellErrors]:
+    """The `n` most confident mistakes per confusion cell.
+
+    Args:
+        examples: the labelled pairs.
+        predicted: the served label per pair.
+        probability: the served probability of that label per pair.
+        n: mistakes kept per cell (at least 1).
+        sources: the source name per pair, or None with a single source.
+
+    Returns:
+        One entry per cell with a mistake, the cells with the most mistakes first (ties: the more
+        confident top mistake, then gold and predicted label order); in each, mistakes by probability,
+        highest first (ties: input order).
+
+    Raises:
+        InputError: `n` < 1 (named `--errors`), or lengths differ.
+    """
+    if n < 1:
+        raise InputError("--errors", f"must be at least 1, got {n}")
+    n_sources = len(examples) if sources is None else len(sources)
+    if not len(examples) == len(predicted) == len(probability) == n_sources:
+        raise InputError("predicted", f"need one label, probability and source per pair: {len(examples)} pairs, "
+                         f"{len(predicted)} labels, {len(probability)} probabilities, {n_sources} sources")
+    cells: defaultdict[tuple[str, str], list[tuple[float, int]]] = defaultdict(list)
+    for i, (ex, pred, prob) in enumerate(zip(examples, predicted, probability, strict=True)):
+        if pred != ex.label.value:
+            cells[(ex.label.value, pred)].append((float(prob), i))
+
+    def mistake(prob: float, i: int) -> Mistake:
+        pair = examples[i].pair
+        return Mistake(source=None if sources is None else sources[i], id=examples[i].id, probability=prob,
+                       existing=MistakeSide(text=pair.existing.text, date=iso_date(pair.existing.observed_at)),
+                       new=MistakeSide(text=pair.new.text, date=iso_date(pair.new.observed_at)))
+
+    order = {name: k for k, name in enumerate(LABELS)}
+    out = []
+    for (gold, pred), hits in cells.items():
+        ranked = sorted(hits, key=lambda h: (-h[0], h[1]))
+        out.append(CellErrors(gold=gold, predicted=pred, count=len(hits),
+                              mistakes=[mistake(p, i) for p, i in ranked[:n]]))
+    return sorted(out, key=lambda c: (-c.count, -c.mistakes[0].probability, order[c.gold], order[c.predicted]))
+
+
+def render_errors(cells: Sequence[CellErrors], n: int, console: object | None = None) -> None:
+    """Print each cell's most confident mistakes as a rich table (texts printed verbatim, never as markup)."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from writegate.training.evaluate import wide_enough
+
+    con: Console = console if isinstance(console, Console) else Console()
+    if not cells:
+        con.print("no mistakes")
+        return
+    total = sum(c.count for c in cells)
+    con.print(f"most confident mistakes: up to {n} per gold → predicted cell ({total} mistakes in {len(cells)} cells)",
+              markup=False)
+    several = any(m.source is not None for c in cells for m in c.mistakes)
+    for c in cells:
+        t = Table(title=f"{c.gold} → {c.predicted}: {len(c.mistakes)} of {c.count}", title_justify="left")
+        t.add_column("p", justify="right", no_wrap=True)
+        if several:
+            t.add_column("source", overflow="fold")
+        t.add_column("id", overflow="fold")
+        t.add_column("existing")
+        t.add_column("new")
+        for m in c.mistakes:
+            row = [f"{m.probability:.3f}"] + ([Text(m.source or "")] if several else []) + [
+                Text(m.id), Text(f"{m.existing.date}  {m.existing.text}"), Text(f"{m.new.date}  {m.new.text}")]
+            t.add_row(*row)
+        wide_enough(con, t, cap=160).print(t)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -18,7 +19,11 @@ from writegate.classifier.types import Evidence
 from writegate.training.calibrate import expected_calibration_error
 from writegate.training.datafile import Example
 from writegate.training.metrics import Report, report
-from writegate.training.paired import PairedComparison
+from writegate.training.paired import Interval, PairedComparison, SourcesComparison
+from writegate.training.sources import MeanScore, SourceScore
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 class Evaluation(BaseModel):
@@ -31,6 +36,8 @@ class Evaluation(BaseModel):
     evidence: dict[str, int] = Field(description="Served predictions per deciding evidence (model/structure/both, or a guard).")
     slot_match: int = Field(description="Pairs where both sides normalized to the same slot.")
     predicted: list[str] = Field(default_factory=list, description="Label per example as served (fusion per the model).")
+    confidence: list[float] = Field(default_factory=list, exclude=True,
+                                    description="Served probability of each predicted label (not in the JSON report).")
 
     def served(self, fusion: bool) -> Report:
         """The report for the chosen fusion setting."""
@@ -86,8 +93,9 @@ def evaluate_logits(
     """`evaluate` from precomputed logits (training reuses them)."""
     gold_arr = np.asarray(gold, dtype=np.int64)
     p_model, pred_model, _ = decode_all(logits, items, temperature, fusion=False, guards=False)
-    _, pred_fused, evidence = decode_all(logits, items, temperature, fusion=True)
-    served = pred_fused if served_fusion else decode_all(logits, items, temperature, fusion=False)[1]
+    p_fused, pred_fused, evidence = decode_all(logits, items, temperature, fusion=True)
+    p_served, served, _ = ((p_fused, pred_fused, evidence) if served_fusion
+                           else decode_all(logits, items, temperature, fusion=False))
     return Evaluation(
         name=name,
         model_only=report(gold_arr.tolist(), pred_model.tolist()),
@@ -96,6 +104,7 @@ def evaluate_logits(
         evidence=dict(Counter(evidence)),
         slot_match=sum(1 for it in items if it.comparison is not None and it.comparison.same_slot),
         predicted=[LABELS[i] for i in served],
+        confidence=[float(p_served[j, i]) for j, i in enumerate(served)],
     )
 
 
@@ -160,6 +169,104 @@ def render_comparison(cmp: PairedComparison, model: str, baseline: str, console:
     verdict = "the interval excludes 0" if cmp.significant else "the interval includes 0: not told apart from noise"
     con.print(f"bootstrap over {unit} ({cmp.resamples} resamples): {verdict} · only the model right: "
               f"{cmp.model_only_right}, only the baseline: {cmp.baseline_only_right}, McNemar p = {cmp.mcnemar_p:.3g}")
+
+
+def _num(x: float | None, fmt: str = ".3f") -> str:
+    return "—" if x is None else format(x, fmt)
+
+
+def _delta(iv: Interval | None, interval: bool = False) -> str:
+    """`+0.012`, with `interval` also `[-0.010, +0.031]` on a second line; "—" without a comparison."""
+    if iv is None:
+        return "—"
+    return f"{iv.delta:+.3f}" + (f"\n[{iv.low:+.3f}, {iv.high:+.3f}]" if interval else "")
+
+
+def wide_enough(con: Console, renderable: object, cap: int = 1000) -> Console:
+    """`con`; or, when it writes to no terminal (a pipe, a file) and is too narrow for `renderable`, a console
+    on the same file as wide as `renderable`, at most `cap` columns (a table squeezed to 80 is unreadable)."""
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    if con.is_terminal:
+        return con
+    need = min(Measurement.get(con, con.options.update_width(cap), renderable).maximum, cap)
+    return con if need <= con.width else Console(width=need, file=con.file, no_color=con.no_color)
+
+
+def render_sources(
+    scores: Sequence[SourceScore],
+    mean: MeanScore,
+    fusion: bool,
+    cmp: SourcesComparison | None = None,
+    console: object | None = None,
+) -> None:
+    """Print the per-source table: pairs, gold labels, macro-F1, conflict slice, and the mean over sources.
+
+    Args:
+        scores: one score per source, in the order to print.
+        mean: their mean (`sources.mean_score`).
+        fusion: whether the predictions were fused with structure (for the title).
+        cmp: a paired comparison with a baseline on the same sources: adds the baseline's numbers,
+            each delta and, under each macro-F1 delta, its bootstrap interval.
+        console: a rich Console (default: a new one on stdout).
+    """
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    con: Console = console if isinstance(console, Console) else Console()
+    mode = "fused with structure" if fusion else "model only"
+    caption = ("macro-F1 over the labels each source holds; conflict: accuracy on gold supersedes/contradicts "
+               "(mean over the sources that have any)")
+    if cmp is not None:
+        caption += f"; Δ = model − baseline, {cmp.confidence:.0%} bootstrap interval below it"
+    t = Table(title=f"{mean.sources} sources, {mean.pairs} pairs, {mode}", caption=caption, box=box.SIMPLE_HEAD)
+    t.add_column("source", overflow="fold")
+    t.add_column("pairs", justify="right", no_wrap=True)
+    t.add_column("gold labels")
+    t.add_column("macro-F1", justify="right", no_wrap=True)
+    if cmp is not None:
+        t.add_column("baseline", justify="right", no_wrap=True)
+        t.add_column("Δ", justify="right", no_wrap=True)
+    t.add_column("conflict", justify="right", no_wrap=True)
+    if cmp is not None:
+        t.add_column("baseline", justify="right", no_wrap=True)
+        t.add_column("Δ", justify="right", no_wrap=True)
+    deltas = {d.name: d for d in cmp.sources} if cmp is not None else {}
+    for s in scores:
+        labels = " ".join(f"{name[:3]} {n}" for name, n in s.labels.items())
+        row: list[str | Text] = [Text(s.name), str(s.pairs), labels, f"{s.macro_f1:.3f}"]
+        d = deltas.get(s.name)
+        if cmp is not None:
+            row += [_num(d.macro_f1.baseline if d else None), _delta(d.macro_f1 if d else None, interval=True)]
+        row.append(_num(s.conflict_accuracy))
+        if cmp is not None:
+            c = d.conflict_accuracy if d else None
+            row += [_num(c.baseline if c else None), _delta(c)]
+        t.add_row(*row)
+    t.add_section()
+    mean_row: list[str | Text] = [f"mean of {mean.sources}", str(mean.pairs), "", f"{mean.macro_f1:.3f}"]
+    if cmp is not None:
+        mean_row += [_num(cmp.mean_macro_f1.baseline), _delta(cmp.mean_macro_f1, interval=True)]
+    mean_row.append(_num(mean.conflict_accuracy) + ("" if mean.conflict_accuracy is None
+                                                     else f"\nof {mean.conflict_sources}"))
+    if cmp is not None:
+        mc = cmp.mean_conflict_accuracy
+        mean_row += [_num(mc.baseline if mc else None), _delta(mc, interval=True)]
+    t.add_row(*mean_row)
+    wide_enough(con, t).print(t)
+    if cmp is not None:
+        verdict = ("the interval excludes 0" if cmp.significant
+                   else "the interval includes 0: not told apart from noise")
+        m, mc = cmp.mean_macro_f1, cmp.mean_conflict_accuracy
+        conflict = (f" · mean conflict-slice Δ {mc.delta:+.4f} [{mc.low:+.4f}, {mc.high:+.4f}]"
+                    if mc is not None else "")
+        con.print(f"bootstrap over pairs within each source ({cmp.resamples} resamples): mean macro-F1 Δ "
+                  f"{m.delta:+.4f} [{m.low:+.4f}, {m.high:+.4f}], {verdict}{conflict} · only the model right: "
+                  f"{cmp.model_only_right}, only the baseline: {cmp.baseline_only_right}, McNemar p = "
+                  f"{cmp.mcnemar_p:.3g}", markup=False, highlight=False)
 
 
 def plot_confusion(rep: Report, path: str | Path, title: str = "confusion matrix") -> Path:

@@ -11,6 +11,10 @@ run-to-run variance of a *recipe*. The 0.6.0 recipe rerun with only another data
 same initialisation, `--data-seed 7`) scores 0.919 on test against 0.934, interval [−0.032, −0.001]:
 "significant", though nothing but the order changed. So an interval that excludes 0 says *this*
 model beats *that* one on such pairs; whether a recipe change helps needs several runs per recipe.
+
+Several sources (`compare_sources`): the bootstrap resamples pairs within each source and compares
+the mean over sources of their macro-F1 (`training/sources.py`), so a large source does not drown a
+small one.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from pydantic import BaseModel, Field
 from writegate.classifier.labels import LABEL2ID, Label
 from writegate.normalizer.errors import InputError
 from writegate.training.metrics import confusion_matrix, macro_f1
+from writegate.training.sources import conflict_accuracy, gold_macro_f1, stacked_confusion
 
 _CONFLICT = (LABEL2ID[Label.SUPERSEDES.value], LABEL2ID[Label.CONTRADICTS.value])
 
@@ -152,3 +157,141 @@ def compare_predictions(
     return PairedComparison(n=len(g), confidence=confidence, resamples=resamples, grouped=groups is not None,
                             macro_f1=macro, conflict_accuracy=conflict, model_only_right=only_a,
                             baseline_only_right=only_b, mcnemar_p=mcnemar_exact(only_a, only_b))
+
+
+class SourceDelta(BaseModel):
+    """One source's paired difference (model − baseline)."""
+
+    name: str
+    pairs: int
+    macro_f1: Interval = Field(description="Macro-F1 over the source's gold labels, with its bootstrap interval.")
+    conflict_accuracy: Interval | None = Field(description="Conflict-slice accuracy; None without conflict pairs "
+                                               "(or when no resample drew one).")
+
+
+class SourcesComparison(BaseModel):
+    """How a model compares with a baseline on the same pairs of several sources, source by source."""
+
+    n: int = Field(description="Pairs compared, all sources together.")
+    confidence: float
+    resamples: int
+    sources: list[SourceDelta]
+    mean_macro_f1: Interval = Field(description="Mean over sources of their macro-F1.")
+    mean_conflict_accuracy: Interval | None = Field(description="Mean over the sources with conflict pairs of their "
+                                                    "conflict-slice accuracy; None without any.")
+    model_only_right: int
+    baseline_only_right: int
+    mcnemar_p: float = Field(description="Two-sided exact McNemar p-value on the discordant pairs of all sources.")
+
+    @property
+    def significant(self) -> bool:
+        """Whether the interval of the mean macro-F1 difference excludes zero."""
+        return self.mean_macro_f1.low > 0 or self.mean_macro_f1.high < 0
+
+
+def _interval_of(model: float, baseline: float, diffs: np.ndarray, confidence: float) -> Interval | None:
+    """An Interval from bootstrap differences (NaN draws left out); None when no draw is left."""
+    kept = diffs[~np.isnan(diffs)]
+    if kept.size == 0:
+        return None
+    low, high = _interval(kept, confidence)
+    return Interval(model=model, baseline=baseline, delta=model - baseline, low=low, high=high)
+
+
+def _source_draws(
+    g: np.ndarray, a: np.ndarray, b: np.ndarray, resamples: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per resample of one source's pairs: macro-F1 of both models, conflict accuracy of both (NaN: none drawn)."""
+    idx = rng.integers(0, len(g), size=(resamples, len(g)))
+    gi = g[idx]
+    f1_a = gold_macro_f1(stacked_confusion(gi, a[idx]))
+    f1_b = gold_macro_f1(stacked_confusion(gi, b[idx]))
+    in_slice = np.isin(g, _CONFLICT)[idx]
+    drawn = in_slice.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        acc_a = np.where(drawn > 0, ((a == g)[idx] & in_slice).sum(axis=1) / drawn, np.nan)
+        acc_b = np.where(drawn > 0, ((b == g)[idx] & in_slice).sum(axis=1) / drawn, np.nan)
+    return f1_a, f1_b, acc_a, acc_b
+
+
+def compare_sources(
+    names: Sequence[str],
+    gold: Sequence[Sequence[int]],
+    model: Sequence[Sequence[int]],
+    baseline: Sequence[Sequence[int]],
+    resamples: int = 2000,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> SourcesComparison:
+    """Compare two models source by source, and on the mean over sources (see `training/sources.py`).
+
+    The bootstrap resamples pairs within each source (each source keeps its size), with both
+    models' predictions kept together, recomputes each source's macro-F1 (over the labels with gold
+    support in the resample) and conflict-slice accuracy, and takes their means. A resample that
+    draws no conflict pair of some source is left out of that source's conflict interval and of the
+    mean's.
+
+    Args:
+        names: one name per source.
+        gold: per source, gold label indices (LABELS order).
+        model: per source, the candidate model's predicted indices.
+        baseline: per source, the baseline's predicted indices.
+        resamples: bootstrap resamples.
+        confidence: coverage of the intervals.
+        seed: seed of the resampling (the result is deterministic).
+
+    Returns:
+        Per-source and mean differences with intervals, and McNemar's test over all pairs.
+
+    Raises:
+        InputError: mismatched lengths, an empty source, no source, or a bad `resamples`/`confidence`.
+    """
+    if not (len(names) == len(gold) == len(model) == len(baseline)):
+        raise InputError("sources", f"need one name, gold and two predictions per source, got {len(names)}, "
+                         f"{len(gold)}, {len(model)} and {len(baseline)}")
+    if not names:
+        raise InputError("sources", "no source to compare")
+    if resamples < 1:
+        raise InputError("resamples", f"must be at least 1, got {resamples}")
+    if not 0 < confidence < 1:
+        raise InputError("confidence", f"must be in (0, 1), got {confidence}")
+    rng = np.random.default_rng(seed)
+    deltas: list[SourceDelta] = []
+    f1_diffs: list[np.ndarray] = []
+    conflict_diffs: list[np.ndarray] = []
+    point_f1: list[tuple[float, float]] = []
+    point_conflict: list[tuple[float, float]] = []
+    only_a = only_b = 0
+    for name, gs, ms, bs in zip(names, gold, model, baseline, strict=True):
+        g, a, b = (np.asarray(x, dtype=np.int64) for x in (gs, ms, bs))
+        if not (len(g) == len(a) == len(b)):
+            raise InputError(f"sources.{name}",
+                             f"need one prediction per gold label, got {len(g)}, {len(a)} and {len(b)}")
+        if len(g) == 0:
+            raise InputError(f"sources.{name}", "no pairs to compare")
+        only_a += int(np.sum((a == g) & (b != g)))
+        only_b += int(np.sum((a != g) & (b == g)))
+        f1_a, f1_b = (float(gold_macro_f1(stacked_confusion(g, x))[0]) for x in (a, b))
+        d_f1_a, d_f1_b, d_acc_a, d_acc_b = _source_draws(g, a, b, resamples, rng)
+        f1_iv = _interval_of(f1_a, f1_b, d_f1_a - d_f1_b, confidence)
+        assert f1_iv is not None  # every draw has a macro-F1
+        acc_a, acc_b = conflict_accuracy(g, a), conflict_accuracy(g, b)
+        conflict_iv = None
+        if acc_a is not None and acc_b is not None:
+            conflict_iv = _interval_of(acc_a, acc_b, d_acc_a - d_acc_b, confidence)
+            point_conflict.append((acc_a, acc_b))
+            conflict_diffs.append(d_acc_a - d_acc_b)
+        deltas.append(SourceDelta(name=name, pairs=len(g), macro_f1=f1_iv, conflict_accuracy=conflict_iv))
+        point_f1.append((f1_a, f1_b))
+        f1_diffs.append(d_f1_a - d_f1_b)
+
+    mean_f1 = _interval_of(*np.mean(point_f1, axis=0).tolist(), np.mean(f1_diffs, axis=0), confidence)
+    assert mean_f1 is not None
+    mean_conflict = None
+    if point_conflict:  # NaN in any source leaves the draw out (np.mean propagates it)
+        mean_conflict = _interval_of(*np.mean(point_conflict, axis=0).tolist(), np.mean(conflict_diffs, axis=0),
+                                     confidence)
+    return SourcesComparison(n=sum(d.pairs for d in deltas), confidence=confidence, resamples=resamples,
+                             sources=deltas, mean_macro_f1=mean_f1, mean_conflict_accuracy=mean_conflict,
+                             model_only_right=only_a, baseline_only_right=only_b,
+                             mcnemar_p=mcnemar_exact(only_a, only_b))

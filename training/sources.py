@@ -1,0 +1,173 @@
+"""Several labelled sources in one `writegate eval` run: loading them, scoring each, the mean over them.
+
+Real text comes from sources that each hold a few of the five labels (sgd_changes only `supersedes`,
+sts only `corroborates`/`unrelated`), so one macro-F1 over the pooled pairs mostly measures the mix.
+Each source is scored on its own and the sources are averaged:
+
+* **source macro-F1**: per-label F1 averaged over the labels with gold support in that source
+  (a label the source never holds does not count, even when the model predicts it; its false
+  positives still lower the recall of the gold label they came from);
+* **conflict slice**: exact accuracy on the source's gold `supersedes`/`contradicts` pairs, None
+  when it has none;
+* **mean**: the unweighted mean of the sources' macro-F1, and of the conflict slice over the
+  sources that have one.
+
+`--data` names files (a file `X.jsonl` is the source `X`) or directories (each `NAME.dev.jsonl` in
+it is the source `NAME`, as `python -m writegate.training.real.build` writes them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from writegate.classifier.labels import LABEL2ID, LABELS, Label
+from writegate.normalizer.errors import InputError
+from writegate.training.datafile import Example, read_examples
+
+DEV_SUFFIX = ".dev.jsonl"
+CONFLICT_IDS: tuple[int, ...] = (LABEL2ID[Label.SUPERSEDES.value], LABEL2ID[Label.CONTRADICTS.value])
+
+
+@dataclass(frozen=True)
+class Source:
+    """One named set of labelled pairs."""
+
+    name: str
+    path: Path
+    examples: list[Example]
+
+
+def source_paths(data: Sequence[str | Path]) -> list[tuple[str, Path]]:
+    """(name, file) of every source that the `--data` values name, in the order given.
+
+    A file is one source named by its stem (`pairs.jsonl` → `pairs`); a directory gives one source
+    per `*.dev.jsonl` in it, sorted, named without `.dev.jsonl` (`snli.dev.jsonl` → `snli`).
+
+    Raises:
+        InputError: (`--data`) a path that does not exist, a directory without `*.dev.jsonl`, two
+            sources with the same name, or no value at all.
+    """
+    if not data:
+        raise InputError("--data", "name at least one file or directory")
+    out: list[tuple[str, Path]] = []
+    for value in data:
+        path = Path(value)
+        if path.is_dir():
+            files = sorted(f for f in path.glob(f"*{DEV_SUFFIX}") if f.is_file())
+            if not files:
+                raise InputError("--data", f"{path} is a directory with no *{DEV_SUFFIX} file")
+            out.extend((f.name[: -len(DEV_SUFFIX)], f) for f in files)
+        elif path.is_file():
+            out.append((path.stem, path))
+        else:
+            raise InputError("--data", f"{path} does not exist")
+    seen: dict[str, Path] = {}
+    for name, path in out:
+        if name in seen:
+            raise InputError("--data", f"two sources named {name!r}: {seen[name]} and {path}")
+        seen[name] = path
+    return out
+
+
+def load_sources(data: Sequence[str | Path]) -> list[Source]:
+    """Read and validate every source that `data` names (see `source_paths`)."""
+    return [Source(name, path, read_examples(path)) for name, path in source_paths(data)]
+
+
+def gold_macro_f1(cm: np.ndarray) -> np.ndarray:
+    """Macro-F1 over the labels with gold support, of one confusion matrix or a stack of them.
+
+    Args:
+        cm: counts `[..., k, k]`, rows gold, columns predicted.
+
+    Returns:
+        An array of shape `cm.shape[:-2]`: per-label F1 = 2·TP / (gold + predicted) averaged over
+        the labels whose gold row is not empty; 0.0 where no label has gold support.
+    """
+    cm = np.asarray(cm)
+    support, predicted = cm.sum(axis=-1), cm.sum(axis=-2)
+    tp = np.diagonal(cm, axis1=-2, axis2=-1)
+    present = support > 0
+    f1 = np.where(present, 2 * tp / np.maximum(support + predicted, 1), 0.0)
+    return f1.sum(axis=-1) / np.maximum(present.sum(axis=-1), 1)
+
+
+def stacked_confusion(gold: np.ndarray, pred: np.ndarray, k: int = len(LABELS)) -> np.ndarray:
+    """Confusion matrices `[r, k, k]` of `r` rows of label indices (`gold`, `pred`: `[r, n]`)."""
+    g, p = np.atleast_2d(gold).astype(np.int64), np.atleast_2d(pred).astype(np.int64)
+    offset = np.arange(g.shape[0], dtype=np.int64)[:, None] * k * k
+    return np.bincount((offset + g * k + p).ravel(), minlength=g.shape[0] * k * k).reshape(g.shape[0], k, k)
+
+
+def conflict_accuracy(gold: Sequence[int], pred: Sequence[int]) -> float | None:
+    """Exact accuracy on the gold supersedes/contradicts pairs; None when there is none."""
+    g, p = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
+    in_slice = np.isin(g, CONFLICT_IDS)
+    return float((g[in_slice] == p[in_slice]).mean()) if in_slice.any() else None
+
+
+class SourceScore(BaseModel):
+    """How a model does on one source."""
+
+    name: str
+    pairs: int = Field(ge=0)
+    labels: dict[str, int] = Field(description="Gold pairs per label the source holds (LABELS order).")
+    macro_f1: float = Field(description="Per-label F1 averaged over the labels with gold support in the source.")
+    conflict_pairs: int = Field(ge=0, description="Gold supersedes + contradicts pairs.")
+    conflict_accuracy: float | None = Field(description="Exact accuracy on those pairs; None without any.")
+
+
+class MeanScore(BaseModel):
+    """The unweighted mean over sources."""
+
+    sources: int
+    pairs: int
+    macro_f1: float = Field(description="Mean of the sources' macro-F1.")
+    conflict_sources: int = Field(description="Sources with at least one conflict pair.")
+    conflict_accuracy: float | None = Field(
+        description="Mean conflict-slice accuracy over those sources; None without any.")
+
+
+def score_source(name: str, gold: Sequence[int], pred: Sequence[int]) -> SourceScore:
+    """Score one source's predicted label indices against its gold ones (LABELS order).
+
+    Raises:
+        InputError: lengths differ or a label index is out of range.
+    """
+    g, p = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
+    if g.shape != p.shape:
+        raise InputError("predicted", f"has {p.size} labels for {g.size} pairs")
+    if g.size and (min(g.min(), p.min()) < 0 or max(g.max(), p.max()) >= len(LABELS)):
+        raise InputError("predicted", f"label indices must be in [0, {len(LABELS)})")
+    counts = np.bincount(g, minlength=len(LABELS))
+    return SourceScore(
+        name=name,
+        pairs=int(g.size),
+        labels={LABELS[i]: int(c) for i, c in enumerate(counts) if c},
+        macro_f1=float(gold_macro_f1(stacked_confusion(g, p))[0]),
+        conflict_pairs=int(np.isin(g, CONFLICT_IDS).sum()),
+        conflict_accuracy=conflict_accuracy(g, p),
+    )
+
+
+def mean_score(scores: Sequence[SourceScore]) -> MeanScore:
+    """The mean over `scores` of macro-F1, and of the conflict slice over the sources that have one.
+
+    Raises:
+        InputError: no score.
+    """
+    if not scores:
+        raise InputError("sources", "no source to average")
+    conflict = [s.conflict_accuracy for s in scores if s.conflict_accuracy is not None]
+    return MeanScore(
+        sources=len(scores),
+        pairs=sum(s.pairs for s in scores),
+        macro_f1=float(np.mean([s.macro_f1 for s in scores])),
+        conflict_sources=len(conflict),
+        conflict_accuracy=float(np.mean(conflict)) if conflict else None,
+    )
