@@ -1,6 +1,7 @@
 """Load and overload of `writegate serve` on loopback: throughput, latency, errors, server RSS.
 
     python bench/load.py [--model DIR] [--clients 8] [--seconds 10] [--k 16] [--max-queue-pairs 512] [--overload-by pairs|rate]
+    python bench/load.py --model models/default --clients 64 --seconds 20 --base-runs 2 --base-only --max-queue-pairs 0
 
 Three phases against one spawned server (the tiny random model unless `--model`):
 
@@ -17,9 +18,13 @@ Three phases against one spawned server (the tiny random model unless `--model`)
 3. **recovery**: the base load again: no errors, latency back near the base.
 
 Reported per phase: requests, throughput, p50/p99 of OK answers, p50/p99 of RESOURCE_EXHAUSTED
-answers, errors by status; the server's RSS sampled every 0.25 s. Loopback only; every phase is
-bounded in time and in outstanding requests. `--check` (default on) exits 1 when an expectation
-fails.
+answers, errors by status; the server's RSS sampled every 0.25 s. Then the server's RSS **idle**
+(SERVING, before any load), **under load** (the most sampled in any phase) and **after** (once
+the load has stopped for `--settle` s): memory that a load leaves resident shows as after ≫ idle.
+`--base-runs N` repeats the base phase (RSS after each run: does it ratchet?), `--base-only`
+skips overload and recovery; `--max-queue-pairs 0` keeps the server's own (sized) queue bound.
+Loopback only; every phase is bounded in time and in outstanding requests. `--check` (default
+on) exits 1 when an expectation fails.
 """
 
 from __future__ import annotations
@@ -73,6 +78,7 @@ class Phase:
     rss: list[float] = field(default_factory=list)
     details: defaultdict = field(default_factory=lambda: defaultdict(list))
     answers: list[tuple[float, float]] = field(default_factory=list)  # (sent at, seconds), any status
+    rss_after: float | None = None  # MiB, settled after the phase (--base-runs)
 
     def latency_by_third(self, q: float) -> list[float]:
         """The q-th percentile latency (ms) of the answers to requests sent in each third of the phase."""
@@ -182,6 +188,21 @@ def report(phases: list[Phase], k: int, k_over: int) -> None:
             print(f"{'':10s}   {code} {details!r}: {len(times)}, p50 {pct(times, 50):.1f} ms, p99 {pct(times, 99):.1f} ms")
 
 
+def settled_rss(server: Server, seconds: float) -> float:
+    """The server's RSS (MiB) after `seconds` without load (it releases idle memory after ~1 s)."""
+    time.sleep(seconds)
+    return server.rss_mb()
+
+
+def report_rss(idle: float, phases: list[Phase], after: float, settle: float) -> None:
+    loaded = [r for p in phases for r in p.rss]
+    peak = f"{max(loaded):.0f}" if loaded else "-"
+    print(f"server RSS MiB: idle {idle:.0f} / under load {peak} (max) / after {after:.0f} ({settle:.0f} s without load)")
+    for p in phases:
+        if p.rss_after is not None:
+            print(f"{'':10s}   after {p.name}: {p.rss_after:.0f} MiB")
+
+
 def check(phases: list[Phase], seconds: float) -> list[str]:
     """The expectations.
 
@@ -224,27 +245,54 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="per phase (default 10)")
     parser.add_argument("--k", type=int, default=16, help="candidates per PrepareWrite (default 16)")
     parser.add_argument("--overload", type=float, default=4.0, help="overload arrival rate / base throughput (default 4)")
-    parser.add_argument("--max-queue-pairs", type=int, default=512, help="the server's queue bound (default 512)")
+    parser.add_argument("--max-queue-pairs", type=int, default=512,
+                        help="the server's queue bound (default 512; 0 = the server's default, sized from its speed)")
     parser.add_argument("--max-concurrent-rpcs", type=int, default=48, help="the server's RPC bound (default 48)")
     parser.add_argument("--max-outstanding", type=int, default=2000, help="cap on this process's outstanding requests")
     parser.add_argument("--threads", type=int, default=1, help="the server's backend threads (default 1)")
     parser.add_argument("--overload-by", choices=["pairs", "rate"], default="pairs",
                         help="pairs: base rate × (overload·k) candidates (default); rate: overload × base rate")
     parser.add_argument("--connections", type=int, default=1, help="client connections in the overload phase (default 1)")
+    parser.add_argument("--base-runs", type=int, default=1, help="base phases, each followed by a settled RSS (default 1)")
+    parser.add_argument("--base-only", action="store_true", help="skip the overload and recovery phases")
+    parser.add_argument("--settle", type=float, default=3.0, help="seconds without load before the 'after' RSS (default 3)")
     parser.add_argument("--no-check", dest="check", action="store_false")
     args = parser.parse_args(argv)
-    if args.seconds > 600 or args.clients > 1024:
-        parser.error("bounded: --seconds ≤ 600 and --clients ≤ 1024")
-    flags = ("--max-queue-pairs", str(args.max_queue_pairs), "--max-concurrent-rpcs", str(args.max_concurrent_rpcs),
-             "--threads", str(args.threads), "--log-level", "WARNING")
-    phases = [Phase("base"), Phase("overload"), Phase("recovery")]
-    current = [phases[0]]
+    if args.seconds > 600 or args.clients > 1024 or not 1 <= args.base_runs <= 10:
+        parser.error("bounded: --seconds ≤ 600, --clients ≤ 1024, 1 ≤ --base-runs ≤ 10")
+    flags = ("--max-concurrent-rpcs", str(args.max_concurrent_rpcs), "--threads", str(args.threads),
+             "--log-level", "WARNING")
+    if args.max_queue_pairs:
+        flags += ("--max-queue-pairs", str(args.max_queue_pairs))
+    runs = [Phase("base" if args.base_runs == 1 else f"base{i + 1}") for i in range(args.base_runs)]
+    phases = [runs[-1], Phase("overload"), Phase("recovery")]
+    current = [runs[0]]
     with spawn(args.model, *flags) as server:
+        idle = settled_rss(server, 1.0)
         asyncio.run(closed_loop(server.target, args.clients, min(2.0, args.seconds), args.k, Phase("warm-up")))
         stop = threading.Event()
         sampler = threading.Thread(target=sample_rss, args=(server, current, stop), daemon=True)
         sampler.start()
-        asyncio.run(closed_loop(server.target, args.clients, args.seconds, args.k, phases[0]))
+        for run in runs:
+            current[0] = run
+            asyncio.run(closed_loop(server.target, args.clients, args.seconds, args.k, run))
+            if args.base_runs > 1 or args.base_only:
+                current[0] = Phase("settling")
+                run.rss_after = settled_rss(server, args.settle)
+        if args.base_only:
+            stop.set()
+            sampler.join(2)
+            after = runs[-1].rss_after if runs[-1].rss_after is not None else settled_rss(server, args.settle)
+            exit_code = server.stop()
+            report(runs, args.k, args.k)
+            report_rss(idle, runs, after, args.settle)
+            print(f"server exit code on SIGTERM: {exit_code}")
+            problems = [f"{p.name} phase had errors: {dict(p.codes)}" for p in runs if set(p.codes) != {"OK"}]
+            problems += [f"exit code {exit_code}"] if exit_code != 0 else []
+            if args.check and problems:
+                print("FAILED:\n  " + "\n  ".join(problems))
+                return 1
+            return 0
         # 4x the pairs the server just sustained: the base request rate with 4x the candidates
         # (`--overload-by rate`: 4x the requests of k candidates, which needs a client 4x faster
         # than the server; on a small shared machine this process then saturates first)
@@ -257,10 +305,13 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(open_loop(server.target, rate, args.seconds, k_over, args.max_outstanding, phases[1], args.connections))
         current[0] = phases[2]
         asyncio.run(closed_loop(server.target, args.clients, args.seconds, args.k, phases[2]))
+        current[0] = Phase("settling")
+        after = settled_rss(server, args.settle)
         stop.set()
         sampler.join(2)
         exit_code = server.stop()
-    report(phases, args.k, round(args.k * args.overload) if args.overload_by == "pairs" else args.k)
+    report([*runs[:-1], *phases], args.k, round(args.k * args.overload) if args.overload_by == "pairs" else args.k)
+    report_rss(idle, [*runs[:-1], *phases], after, args.settle)
     print(f"server exit code on SIGTERM: {exit_code}")
     if not args.check:
         return 0

@@ -128,7 +128,8 @@ def start_server(args: argparse.Namespace, metrics_port: int) -> tuple[subproces
     """Start `writegate serve` on a free port; return (process, port) once it is SERVING."""
     cmd = [sys.executable, "-m", "writegate.server.cli", "serve", "--model", str(args.model), "--port", "0",
            "--backend", args.backend, "--metrics-port", str(metrics_port), "--log-level", "WARNING",
-           "--max-wait-ms", str(args.max_wait_ms), "--max-batch-tokens", str(args.max_batch_tokens)]
+           "--max-wait-ms", str(args.max_wait_ms), "--max-batch-tokens", str(args.max_batch_tokens),
+           "--max-queue-pairs", "65536"]  # a throughput bench: every closed-loop request queues (32 x 64 pairs)
     for flag, value in (("--threads", args.threads), ("--device", args.device), ("--precision", args.precision),
                         ("--batch-workers", args.batch_workers)):
         if value is not None:

@@ -20,12 +20,27 @@ cores under load and cuts a lone request's latency (k=16: 29 against 36 ms on 2 
 parallel op waits for its slowest thread, and on a machine shared with the gRPC and Python work
 some thread is always preempted (see README.md, "Speed"). An exception in a batch
 fails only that batch's pairs (`BatchFailed`); the worker carries on.
+
+Speed and memory: `measure()` times a load of pairs through the whole pipeline (pairs/s; the
+server runs it as its warm-up); under load, every stretch of at least `SPEED_WINDOW_S` during
+which pairs kept waiting measures the speed again (pairs done / seconds: what the machine gives
+now, with the gRPC and Python work beside it). With `queue_wait_ms` set, the queue bound follows
+that speed (`queue_pairs_for`: about `queue_wait_ms` of work). With a speed known, a request
+whose deadline is sooner than the queued pairs ahead of it can be done is refused at once
+(`DeadlineExceeded`) instead of late. Once nothing has been queued or running for
+`idle_release_s`, the model's free working memory is handed back to the OS
+(`model.release_memory()` when it has one — onnxruntime's arena — then glibc's `malloc_trim`):
+the peak of a load does not stay resident after it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import logging
+import math
+import sys
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -127,8 +142,35 @@ def cut_batches(lengths: Sequence[int], max_batch_tokens: int) -> list[list[int]
     return batches
 
 
+SPEED_WINDOW_S = 1.0
+"""A saturated stretch (pairs waiting at every batch's end) this long gives a new speed sample."""
+
 MIN_SPLIT_PAIRS = 4
 """A batch is only split for an idle run slot if both halves get at least this many pairs."""
+
+
+def queue_pairs_for(pairs_per_s: float, max_wait_ms: float, *, floor: int = 1, ceiling: int = 65_536) -> int:
+    """The queue bound that `pairs_per_s` drains in about `max_wait_ms`, within [floor, ceiling]. Pure.
+
+    Beyond it a request would wait longer than that before its batch even starts, so it is
+    better refused at once (RESOURCE_EXHAUSTED) than answered late (DEADLINE_EXCEEDED).
+    """
+    if floor > ceiling:
+        raise ValueError(f"floor {floor} > ceiling {ceiling}")
+    if not math.isfinite(pairs_per_s) or pairs_per_s <= 0:
+        return floor
+    return max(floor, min(ceiling, math.ceil(pairs_per_s * max_wait_ms / 1000.0)))
+
+
+def release_heap() -> bool:
+    """Hand the C heap's free pages back to the OS (glibc `malloc_trim(0)`); False where unsupported."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        return bool(libc.malloc_trim(0))
+    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+        return False
 
 
 def split_for_idle(batches: list[list[int]], slots: int) -> list[list[int]]:
@@ -159,6 +201,12 @@ class Batcher:
         workers: batches that may run at once, each in its own run thread.
         observer: metrics sink.
         clock: monotonic seconds (tests may pass a fake).
+        idle_release_s: after this long with nothing queued or running (and batches run since the
+            last time), release the model's free memory; None = never.
+        queue_wait_ms: when set, `max_queue_pairs` follows the measured speed: the pairs it runs
+            in this long, within [`queue_floor`, `queue_ceiling`] (None: `max_queue_pairs` is fixed).
+        queue_floor: the smallest sized bound (one full request must fit).
+        queue_ceiling: the largest sized bound.
     """
 
     def __init__(
@@ -172,6 +220,10 @@ class Batcher:
         workers: int = 1,
         observer: BatchObserver | None = None,
         clock: Callable[[], float] = time.monotonic,
+        idle_release_s: float | None = 1.0,
+        queue_wait_ms: float | None = None,
+        queue_floor: int = 1,
+        queue_ceiling: int = 65_536,
     ) -> None:
         if max_batch_tokens < 1:
             raise ValueError(f"max_batch_tokens must be ≥ 1, got {max_batch_tokens}")
@@ -187,6 +239,14 @@ class Batcher:
         self.workers = workers
         self.observer: BatchObserver = observer or _NoObserver()
         self.clock = clock
+        self.idle_release_s = idle_release_s
+        self.pairs_per_s: float | None = None
+        """Measured speed (`measure()`); with it, deadlines that cannot be met are refused at admission."""
+        self.releases = 0  # idle memory releases done
+        self.queue_wait_ms = queue_wait_ms
+        self.queue_floor, self.queue_ceiling = queue_floor, max(queue_floor, queue_ceiling)
+        self._stretch: tuple[float, int] | None = None  # (start, pairs done) of the saturated stretch
+        self._ran = False  # batches ran since the last release
         self._pending: deque[_Item] = deque()
         self._pending_tokens = 0
         self._admitted = 0  # pairs admitted and not yet run or dropped
@@ -268,6 +328,7 @@ class Batcher:
             raise QueueFull(
                 f"the queue holds {self._admitted} pairs; {n} more would exceed its limit of {self.max_queue_pairs}"
             )
+        self._refuse_if_too_late(n, deadline)
         self._admitted += n
         self.observer.queue_depth(self._admitted)
         queued = False
@@ -307,11 +368,92 @@ class Batcher:
                 elif not fut.cancelled():
                     fut.exception()  # mark retrieved: one failure is reported, not each
 
+    def expected_wait(self) -> float | None:
+        """Seconds until the pairs queued now have run (None: speed unknown)."""
+        if not self.pairs_per_s:
+            return None
+        return self._admitted / self.pairs_per_s
+
+    def _refuse_if_too_late(self, n: int, deadline: float | None) -> None:
+        # only the queue ahead counts: a lone request's own pairs get every worker (faster than pairs/s)
+        if deadline is None:
+            return
+        wait = self.expected_wait()
+        remaining = deadline - self.clock()
+        if wait is not None and wait > remaining:
+            raise DeadlineExceeded(
+                f"the deadline (in {max(0.0, remaining) * 1000:.0f} ms) is sooner than the ~{wait * 1000:.0f} ms "
+                f"that the {self._admitted} queued pairs ahead of these {n} need"
+            )
+
+    async def measure(self, pairs: Sequence[Pair], *, max_pairs: int = 2048) -> float:
+        """Time a load of `pairs` (repeated to fill one batch per worker) through the pipeline.
+
+        Sets and returns `pairs_per_s` (encode + run + decode, all workers busy; not reported to the
+        observer: a measurement is not traffic). A few pairs make one small batch, whose time is
+        mostly per-batch overhead: the load fills `max_batch_tokens` on every worker instead (at
+        most `max_pairs` pairs).
+        """
+        if not pairs:
+            raise ValueError("measure() needs pairs")
+        if not self.running:
+            raise BatcherClosed("the batcher is not running")
+        encoded = await asyncio.get_running_loop().run_in_executor(self._encode_pool, self.model.encode, list(pairs))
+        longest = max(int(e.n_tokens) for e in encoded)
+        per_copy = len(pairs) * max(1, longest)
+        copies = max(1, min(max_pairs // len(pairs), math.ceil(self.workers * self.max_batch_tokens / per_copy)))
+        load = list(pairs) * copies
+        observer, self.observer = self.observer, _NoObserver()  # a measurement, not traffic
+        try:
+            start = time.perf_counter()
+            await self.submit(load)
+            speed = len(load) / max(time.perf_counter() - start, 1e-9)
+            self._set_speed(speed)
+        finally:
+            self.observer = observer
+            self._stretch = None
+        return speed
+
+    def _set_speed(self, pairs_per_s: float, *, smooth: float = 0.0) -> None:
+        """New speed (`smooth` = weight of the old one); the sized queue bound follows it."""
+        old = self.pairs_per_s
+        self.pairs_per_s = pairs_per_s if old is None else smooth * old + (1 - smooth) * pairs_per_s
+        if self.queue_wait_ms is not None:
+            bound = queue_pairs_for(self.pairs_per_s, self.queue_wait_ms, floor=self.queue_floor, ceiling=self.queue_ceiling)
+            if bound != self.max_queue_pairs:
+                log.debug("speed %.0f pairs/s: max_queue_pairs %d -> %d", self.pairs_per_s, self.max_queue_pairs, bound)
+            self.max_queue_pairs = bound
+
+    def _meter(self, done: int) -> None:
+        """After a batch of `done` pairs: a speed sample per saturated stretch of ≥ SPEED_WINDOW_S."""
+        now = self.clock()
+        if self._admitted == 0:  # nothing waits: the stretch (if any) ends, it measured the load, not the speed
+            self._stretch = None
+        elif self._stretch is None:
+            self._stretch = (now, 0)  # counts the pairs done from here on
+        else:
+            start, pairs = self._stretch[0], self._stretch[1] + done
+            if now - start >= SPEED_WINDOW_S:
+                self._set_speed(pairs / (now - start), smooth=0.5)
+                self._stretch = (now, 0)
+            else:
+                self._stretch = (start, pairs)
+
+    async def release_memory(self) -> None:
+        """Release the model's free memory now (as after an idle period)."""
+        await self._release_memory()
+
     # -- worker -----------------------------------------------------------------------------------
     async def _work(self) -> None:
         while True:
             while not self._pending:
                 self._wake.clear()
+                if self._ran and self._busy == 0 and self.idle_release_s is not None:
+                    try:
+                        await asyncio.wait_for(self._wake.wait(), self.idle_release_s)
+                    except TimeoutError:
+                        await self._release_memory()
+                    continue
                 await self._wake.wait()
             await self._acquire_slot()  # a free slot first: the queue fills while all are busy
             await self._wait_for_company()
@@ -340,6 +482,22 @@ class Batcher:
         if run in self._runs:  # not when close() took it
             self._runs.discard(run)
             self._release_slot()
+            self._ran = True
+            self._wake.set()  # the worker starts the idle clock once no run is left
+
+    async def _release_memory(self) -> None:
+        self._ran = False
+        self.releases += 1
+        await asyncio.get_running_loop().run_in_executor(self._run_pool, self._release_in_thread)
+
+    def _release_in_thread(self) -> None:
+        release = getattr(self.model, "release_memory", None)
+        try:
+            if release is not None:
+                release()
+            release_heap()
+        except Exception:  # noqa: BLE001 - memory hygiene must never fail a request
+            log.exception("releasing idle memory failed")
 
     async def _wait_for_company(self) -> None:
         if self.max_wait <= 0 or self._pending_tokens >= self.max_batch_tokens:
@@ -408,6 +566,7 @@ class Batcher:
         for it, pred in zip(live, preds, strict=True):
             if not it.future.done():
                 it.future.set_result(pred)
+        self._meter(len(live))
 
     def _infer(self, encoded: list[Any]) -> list[Prediction]:
         """collate → run → decode, in the run thread."""

@@ -171,6 +171,12 @@ class Classifier:
         """Backend logits [n, 5]."""
         return self.backend.run(batch)
 
+    def release_memory(self) -> None:
+        """Hand the backend's free working memory back, when it can (the batcher calls this when idle)."""
+        release = getattr(self.backend, "release_memory", None)
+        if release is not None:
+            release()
+
     # -- post ----------------------------------------------------------------------------------
     def decode(self, items: Sequence[Encoded], logits: np.ndarray) -> list[Prediction]:
         """Temperature softmax, then (if enabled) fusion with structure, then the guards."""

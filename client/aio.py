@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from typing import Any, TypeVar
@@ -12,7 +13,6 @@ import grpc
 from writegate.classifier.model import ModelInfo
 from writegate.client.common import (
     DEFAULT_TARGET,
-    RETRYABLE,
     PemSource,
     RelabelPair,
     RelabelResult,
@@ -93,12 +93,10 @@ class AsyncClient:
             try:
                 return await method(request, timeout=remaining, metadata=self.metadata)
             except grpc.RpcError as exc:
-                if exc.code() not in RETRYABLE or attempt >= self.retry.retries:
+                wait = self.retry.retry_after(exc, attempt, deadline, time.monotonic())
+                if wait is None:
                     raise_typed(exc)
-                delay = self.retry.delay(attempt)
-                if deadline is not None and time.monotonic() + delay >= deadline:
-                    raise_typed(exc)
-                await self._sleep(delay)
+                await self._sleep(wait)
                 attempt += 1
 
     async def normalize(self, memory: Memory | dict, *, timeout: float | None = None) -> list[Record]:
@@ -128,10 +126,11 @@ class AsyncClient:
     async def relabel(
         self, pairs: AsyncIterable[RelabelPair | dict] | Iterable[RelabelPair | dict], *, timeout: float | None = None
     ) -> AsyncIterator[RelabelResult]:
-        """Stream pairs in, one result per pair out in the same order (not retried).
+        """Stream pairs in, one result per pair out in the same order.
 
         Each result holds the pair's `relation` or its own `error` (`result.ok` is False), as in
-        `Client.relabel`; only stream-level failures raise.
+        `Client.relabel`; only stream-level failures raise. Retried as `Client.relabel` is: on
+        UNAVAILABLE, before the first result, when `pairs` is a sequence.
         """
 
         async def requests() -> AsyncIterator[pb.RelabelRequest]:
@@ -142,9 +141,19 @@ class AsyncClient:
                 for p in pairs:
                     yield relabel_request(p)
 
-        call = self.stub.Relabel(requests(), timeout=timeout, metadata=self.metadata)
-        try:
-            async for msg in call:
-                yield relabel_result(msg)
-        except grpc.RpcError as exc:
-            raise_typed(exc)
+        replayable = isinstance(pairs, Sequence)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for attempt in itertools.count():
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            call = self.stub.Relabel(requests(), timeout=remaining, metadata=self.metadata)
+            answered = False
+            try:
+                async for msg in call:
+                    answered = True
+                    yield relabel_result(msg)
+                return
+            except grpc.RpcError as exc:
+                wait = None if answered or not replayable else self.retry.retry_after(exc, attempt, deadline, time.monotonic())
+                if wait is None:
+                    raise_typed(exc)
+                await self._sleep(wait)

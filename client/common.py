@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NoReturn
 
 import grpc
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -71,18 +72,41 @@ class RelabelResult(BaseModel):
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Retries on UNAVAILABLE with capped exponential backoff and full jitter.
+    """Retries on UNAVAILABLE (the server is down, starting, or shutting down and refusing new
+    calls) with capped exponential backoff and full jitter, within the call's deadline.
 
-    Every WriteGate RPC is a pure function of its request, so a retry is always safe.
+    Normalize, Classify, PrepareWrite and GetModelInfo are pure functions of their request, so
+    a retry is always safe. A Relabel stream is retried only before its first result, and only
+    when its pairs are a sequence (sent again from the start); once a result came back it never is.
+
+    Attributes:
+        retries: retries after the first attempt (attempts = 1 + retries; 0 = no retry).
+        backoff_s: the first retry waits up to this long (uniformly drawn).
+        max_backoff_s: the cap of the doubling wait.
     """
 
     retries: int = 3
     backoff_s: float = 0.05
     max_backoff_s: float = 2.0
 
+    def __post_init__(self) -> None:
+        if self.retries < 0 or self.backoff_s < 0 or self.max_backoff_s < self.backoff_s:
+            raise ValueError(f"need retries >= 0 and 0 <= backoff_s <= max_backoff_s, got {self}")
+
     def delay(self, attempt: int, rng: random.Random = random.Random()) -> float:  # noqa: B008 - one shared RNG
         """Seconds to wait before retry number `attempt` (0-based)."""
         return rng.uniform(0, min(self.max_backoff_s, self.backoff_s * 2**attempt))
+
+    def retry_after(self, exc: grpc.RpcError, attempt: int, deadline: float | None, now: float) -> float | None:
+        """The wait before retrying after `exc` on attempt `attempt` (0-based), or None: give up.
+
+        None unless the code is RETRYABLE, a retry is left, and the wait ends before `deadline`.
+        """
+        code = exc.code() if hasattr(exc, "code") else None
+        if code not in RETRYABLE or attempt >= self.retries:
+            return None
+        wait = self.delay(attempt)
+        return None if deadline is not None and now + wait >= deadline else wait
 
 
 RETRYABLE: frozenset[grpc.StatusCode] = frozenset({grpc.StatusCode.UNAVAILABLE})
@@ -148,7 +172,7 @@ def auth_metadata(token: str | None) -> tuple[tuple[str, str], ...]:
     return (("authorization", f"Bearer {token}"),)
 
 
-def raise_typed(exc: grpc.RpcError) -> None:
+def raise_typed(exc: grpc.RpcError) -> NoReturn:
     """Re-raise INVALID_ARGUMENT as `InputError(field, message)`; other codes as they are."""
     code = exc.code() if hasattr(exc, "code") else None
     if code == grpc.StatusCode.INVALID_ARGUMENT:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -11,7 +12,6 @@ import grpc
 from writegate.classifier.model import ModelInfo
 from writegate.client.common import (
     DEFAULT_TARGET,
-    RETRYABLE,
     PemSource,
     RelabelPair,
     RelabelResult,
@@ -109,12 +109,10 @@ class Client:
             try:
                 return method(request, timeout=remaining, metadata=self.metadata)
             except grpc.RpcError as exc:
-                if exc.code() not in RETRYABLE or attempt >= self.retry.retries:
+                wait = self.retry.retry_after(exc, attempt, deadline, time.monotonic())
+                if wait is None:
                     raise_typed(exc)
-                delay = self.retry.delay(attempt)
-                if deadline is not None and time.monotonic() + delay >= deadline:
-                    raise_typed(exc)
-                self._sleep(delay)
+                self._sleep(wait)
                 attempt += 1
 
     def normalize(self, memory: Memory | dict, *, timeout: float | None = None) -> list[Record]:
@@ -141,17 +139,28 @@ class Client:
         return convert.model_info_from_proto(self._call(self.stub.GetModelInfo, pb.GetModelInfoRequest(), timeout))
 
     def relabel(self, pairs: Iterable[RelabelPair | dict], *, timeout: float | None = None) -> Iterator[RelabelResult]:
-        """Stream pairs in, one result per pair out in the same order (not retried: a stream is not
-        replayable).
+        """Stream pairs in, one result per pair out in the same order.
 
         Each result holds the pair's `relation`, or its own `error` (a bad pair, a full queue, a
         failed batch: `result.ok` is False) and the stream goes on. Only stream-level failures
-        raise (UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED). `timeout` bounds the whole stream;
-        None = no deadline (the client default does not apply).
+        raise (UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED). UNAVAILABLE is retried (`retry`) only
+        before the first result and only when `pairs` is a sequence (sent again from the start);
+        an iterator is not replayable. `timeout` bounds the whole stream, retries included; None
+        = no deadline (the client default does not apply).
         """
-        responses = self.stub.Relabel((relabel_request(p) for p in pairs), timeout=timeout, metadata=self.metadata)
-        try:
-            for msg in responses:
-                yield relabel_result(msg)
-        except grpc.RpcError as exc:
-            raise_typed(exc)
+        replayable = isinstance(pairs, Sequence)
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for attempt in itertools.count():
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            responses = self.stub.Relabel((relabel_request(p) for p in pairs), timeout=remaining, metadata=self.metadata)
+            answered = False
+            try:
+                for msg in responses:
+                    answered = True
+                    yield relabel_result(msg)
+                return
+            except grpc.RpcError as exc:
+                wait = None if answered or not replayable else self.retry.retry_after(exc, attempt, deadline, time.monotonic())
+                if wait is None:
+                    raise_typed(exc)
+                self._sleep(wait)

@@ -2,9 +2,12 @@
 
 Start-up order: bind the port with the standard health service saying NOT_SERVING, server
 reflection and the WriteGate service (UNAVAILABLE until ready); load the model off the event
-loop; start the batcher; run one warm-up batch; only then health says SERVING. Shutdown (SIGTERM
-or SIGINT): every new RPC is answered UNAVAILABLE ("shutting down": clients retry elsewhere),
-health NOT_SERVING, in-flight WriteGate RPCs drain for up to `grace_s`, stop the batcher, exit 0.
+loop; start the batcher; run the warm-up (one cold batch, then a load that measures pairs/s and
+sizes the queue: `ServerConfig.queue_pairs`), release its memory; only then health says SERVING.
+Shutdown (SIGTERM or SIGINT): every new RPC is answered UNAVAILABLE ("shutting down": clients
+retry elsewhere), health NOT_SERVING; every accepted WriteGate RPC (`DrainInterceptor`) is
+answered — within `grace_s`, after which what still waits for the batcher is answered
+UNAVAILABLE; gRPC stops once calls stop arriving (`QUIET_S`), the batcher stops, exit 0.
 
 Interceptors, outermost first: metrics, logging (request shape only; texts only with
 `--log-text`; texts of in-flight requests redacted from every log record), drain, bearer-token
@@ -22,6 +25,7 @@ import ipaddress
 import logging
 import signal
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -34,7 +38,7 @@ from grpc_reflection.v1alpha import reflection
 from writegate.classifier.batcher import Batcher
 from writegate.classifier.types import Pair, Side
 from writegate.normalizer.errors import InputError
-from writegate.server.config import ServerConfig
+from writegate.server.config import MAX_SIZED_QUEUE_PAIRS, ServerConfig
 from writegate.server.metrics import Metrics
 from writegate.server.privacy import TextRedactor, describe
 from writegate.server.security import (
@@ -44,7 +48,7 @@ from writegate.server.security import (
     refusing_handler,
     server_credentials,
 )
-from writegate.server.service import WriteGateService
+from writegate.server.service import RELABEL_DEPTH, WriteGateService
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
@@ -54,7 +58,12 @@ SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["WriteGate"].full_name
 """`writegate.v1.WriteGate`."""
 SERVING = health_pb2.HealthCheckResponse.SERVING
 FINAL_GRACE_S = 1.0
-"""After the drain: how long gRPC's own stop waits for what is left (not WriteGate RPCs)."""
+"""After the drain: the most it lingers for calls still arriving, then how long gRPC's own stop
+waits for what is left (refusals being answered, health watches)."""
+QUIET_S = 0.05
+"""After the drain, gRPC is stopped only once no call has arrived for this long: calls a client
+sent before the signal but gRPC had not handed over yet are refused UNAVAILABLE (retried
+elsewhere), not killed unanswered (CANCELLED) by gRPC's stop."""
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 Loader = Callable[[], Any]
@@ -238,34 +247,64 @@ class LoggingInterceptor(_WriteGateInterceptor):
         return _LoggedCall(self, method, request)
 
 
-class _DrainCall:
+class _Accepted:
+    """One accepted WriteGate RPC, counted in flight until its handler ends — or, when gRPC never
+    runs the handler (the client went away while its request was being read), until the handler
+    is dropped (`weakref.finalize`)."""
+
     def __init__(self, owner: DrainInterceptor) -> None:
-        self.owner = owner
-        owner.in_flight += 1
-        owner._idle.clear()
+        owner._enter()
+        self._leave = weakref.finalize(self, owner._leave)
 
     def message(self, request: Any) -> None:
         pass
 
-    def done(self, status: str, seconds: float) -> None:
-        self.owner.in_flight -= 1
-        if self.owner.in_flight == 0:
-            self.owner._idle.set()
+    def done(self, status: str = "", seconds: float = 0.0) -> None:
+        self._leave()  # once: a finalizer runs at most once
 
 
 class DrainInterceptor(_WriteGateInterceptor):
-    """Counts WriteGate RPCs in flight; once `refuse_new()` ran, every new RPC (any service) gets
-    UNAVAILABLE "shutting down" — a code clients retry elsewhere — while the in-flight ones finish."""
+    """Counts the accepted WriteGate RPCs in flight; once `refuse_new()` ran, every new RPC (any
+    service) gets UNAVAILABLE "shutting down" — a code clients retry elsewhere — while every
+    accepted one is answered.
+
+    An RPC is accepted when its call passes this interceptor before `refuse_new()`: it is counted
+    from that moment, before gRPC has even read its request (for a unary call, gRPC awaits the
+    request message between the interceptors and the handler; an RPC counted only once its
+    handler started would be missed by a drain that begins in that gap, and then cancelled by
+    the server's stop).
+    """
 
     def __init__(self) -> None:
         self.draining = False
         self.in_flight = 0
+        self.accepted = 0
+        """WriteGate RPCs accepted so far."""
+        self.refused = 0
+        """RPCs refused since `refuse_new()`."""
         self._idle = asyncio.Event()
         self._idle.set()
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def refuse_new(self) -> None:
         """From now on, refuse every new RPC."""
         self.draining = True
+
+    def _enter(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self.in_flight += 1
+        self.accepted += 1
+        self._idle.clear()
+
+    def _leave(self) -> None:
+        loop = self._loop
+        if loop is not None and _running_loop() is not loop:  # a finalizer run by gc in another thread
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+                loop.call_soon_threadsafe(self._leave)
+            return
+        self.in_flight -= 1
+        if self.in_flight == 0:
+            self._idle.set()
 
     async def wait_idle(self, timeout: float) -> bool:
         """Wait until no WriteGate RPC is in flight (or `timeout` s); True when idle."""
@@ -275,20 +314,53 @@ class DrainInterceptor(_WriteGateInterceptor):
             return False
         return True
 
-    def begin(self, method: str, request: Any) -> CallObserver:
-        return _DrainCall(self)
+    async def wait_quiet(self, quiet: float, timeout: float) -> bool:
+        """Wait until no RPC has been refused for `quiet` s (or `timeout` s); True when quiet.
+
+        gRPC hands calls over one by one: when the drain begins, calls that clients sent before
+        it may still wait inside gRPC. Were gRPC stopped now, it would drop them unanswered
+        (CANCELLED); lingering until they stop arriving refuses each of them UNAVAILABLE.
+        """
+        end = time.monotonic() + max(0.0, timeout)
+        while True:
+            seen = self.refused
+            await asyncio.sleep(max(0.0, min(quiet, end - time.monotonic())))
+            if self.refused == seen:
+                return True
+            if time.monotonic() >= end:
+                return False
 
     async def intercept_service(
         self,
         continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
         handler_call_details: grpc.HandlerCallDetails,
     ) -> grpc.RpcMethodHandler:
-        if not self.draining:
-            return await super().intercept_service(continuation, handler_call_details)
-        handler = await continuation(handler_call_details)
+        name = handler_call_details.method
+        if self.draining:
+            self.refused += 1
+            handler = await continuation(handler_call_details)
+            if handler is None:
+                return handler
+            return refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        if not name.startswith(self.prefix):
+            return await continuation(handler_call_details)
+        call = _Accepted(self)  # before any await: accepted = seen here before refuse_new()
+        try:
+            handler = await continuation(handler_call_details)
+        except BaseException:
+            call.done()
+            raise
         if handler is None:
+            call.done()
             return handler
-        return refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+        return _wrap_handler(handler, name[len(self.prefix) :], lambda _method, _request: call)
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
 
 
 # -- the server --------------------------------------------------------------------------------
@@ -415,22 +487,42 @@ class WriteGateServer:
     async def _load(self) -> None:
         start = time.perf_counter()
         classifier = await asyncio.to_thread(self.loader)
+        cfg = self.config
         batcher = Batcher(
             classifier,
-            max_batch_tokens=self.config.max_batch_tokens,
-            max_wait_ms=self.config.max_wait_ms,
-            max_queue_pairs=self.config.max_queue_pairs,
-            workers=self.config.effective_batch_workers,
+            max_batch_tokens=cfg.max_batch_tokens,
+            max_wait_ms=cfg.max_wait_ms,
+            max_queue_pairs=cfg.queue_pairs(None),  # until the warm-up measured the speed
+            workers=cfg.effective_batch_workers,
             observer=self.metrics,
+            queue_wait_ms=None if cfg.max_queue_pairs is not None else cfg.max_queue_wait_ms,
+            queue_floor=cfg.max_candidates,
+            queue_ceiling=MAX_SIZED_QUEUE_PAIRS,
         )
         await batcher.start()
         self.batcher = batcher
+        speed = None
         if self.warmup:
             try:
-                await batcher.submit(self.warmup)
+                await batcher.submit(self.warmup)  # cold: first allocations
+                speed = await batcher.measure(self.warmup, max_pairs=max(len(self.warmup), batcher.max_queue_pairs))
             except Exception as exc:  # noqa: BLE001 - a model that cannot run one batch is a bad --model
                 raise InputError("model", f"the warm-up batch failed: {exc}") from exc
+            await batcher.release_memory()  # start SERVING at the idle footprint
+        batcher.max_queue_pairs = cfg.queue_pairs(speed)
+        if cfg.max_queue_pairs is not None:
+            log.info("max_queue_pairs %d (set)", batcher.max_queue_pairs)
+        else:
+            log.info("max_queue_pairs %d: %s pairs/s measured by the warm-up x %.0f ms max queue wait "
+                     "(it follows the speed measured under load)",
+                     batcher.max_queue_pairs, "?" if speed is None else f"{speed:.0f}", cfg.max_queue_wait_ms)
+        if speed and cfg.grace_s < batcher.max_queue_pairs / speed:
+            log.warning("--grace-s %.1f is shorter than the ~%.1f s a full queue takes: a shutdown under full load "
+                        "answers what is still queued UNAVAILABLE", cfg.grace_s, batcher.max_queue_pairs / speed)
         self.service.attach(batcher, classifier.info)
+        # the sized bound follows the speed, but never below what one Relabel stream keeps queued
+        batcher.queue_floor = max(batcher.queue_floor, (RELABEL_DEPTH + 2) * self.service.relabel_window)
+        batcher.queue_ceiling = max(batcher.queue_floor, batcher.queue_ceiling)
         await self._set_health(SERVING)
         self.ready.set()
         info = classifier.info
@@ -439,18 +531,27 @@ class WriteGateServer:
         )
 
     async def stop(self, grace: float | None = None) -> None:
-        """Refuse new RPCs (UNAVAILABLE), drain in-flight ones for up to `grace` s, stop the batcher."""
+        """Refuse new RPCs (UNAVAILABLE), answer every accepted one, stop the batcher.
+
+        The accepted RPCs (`DrainInterceptor`) get up to `grace` s. Whatever still waits for the
+        batcher after that is answered UNAVAILABLE (the batcher closes first; clients retry it
+        elsewhere) instead of being cancelled by gRPC's stop.
+        """
         grace = self.config.grace_s if grace is None else grace
-        deadline = time.monotonic() + grace
         self.drain.refuse_new()
         await self.health.enter_graceful_shutdown()
         if self._load_task is not None and not self._load_task.done():
             self._load_task.cancel()
         if self.server is not None:
             if not await self.drain.wait_idle(grace):
-                log.warning("%d RPCs still running after the %.1f s grace: cancelling them", self.drain.in_flight, grace)
-            # what is left: health watches, reflection, calls accepted a moment before refuse_new()
-            await self.server.stop(min(FINAL_GRACE_S, max(0.0, deadline - time.monotonic())))
+                log.warning("%d RPCs still running after the %.1f s grace: answering them UNAVAILABLE",
+                            self.drain.in_flight, grace)
+                if self.batcher is not None:
+                    await self.batcher.close()
+                await self.drain.wait_idle(FINAL_GRACE_S)
+            await self.drain.wait_quiet(QUIET_S, FINAL_GRACE_S)
+            # what is left: refusals being answered, health watches, reflection
+            await self.server.stop(FINAL_GRACE_S)
         if self._load_task is not None:
             try:
                 await self._load_task

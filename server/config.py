@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
+from writegate.classifier.batcher import queue_pairs_for
 from writegate.normalizer.errors import InputError, first_error
 from writegate.normalizer.schema import MAX_TEXT_BYTES
 from writegate.server.validate import Limits
@@ -26,6 +27,10 @@ from writegate.server.validate import Limits
 ENV_PREFIX = "WRITEGATE_"
 ENV_CONFIG = "WRITEGATE_CONFIG"
 DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024  # 257 memories of 16 KiB text (+ ids) fit twice over
+FALLBACK_QUEUE_PAIRS = 1024
+"""The sized queue bound when no speed was measured (no warm-up pairs)."""
+MAX_SIZED_QUEUE_PAIRS = 65_536
+"""A measured speed never sizes the queue beyond this (set `max_queue_pairs` for more)."""
 
 
 class BackendName(str, Enum):
@@ -57,7 +62,14 @@ class ServerConfig(BaseModel):
     )
     max_batch_tokens: int = Field(default=8192, ge=16, le=1_048_576, description="Padded tokens (n x L) per batch.")
     max_wait_ms: float = Field(default=2.0, ge=0, le=1000, description="Max wait of the first queued pair for a batch.")
-    max_queue_pairs: int = Field(default=8192, ge=1, le=1_000_000, description="Queued pairs before RESOURCE_EXHAUSTED.")
+    max_queue_pairs: int | None = Field(
+        default=None, ge=1, le=1_000_000,
+        description="Queued pairs before RESOURCE_EXHAUSTED (unset: the speed measured at start x max_queue_wait_ms).",
+    )
+    max_queue_wait_ms: float = Field(
+        default=1500.0, ge=1, le=600_000,
+        description="Sizes the default queue: the pairs the measured speed runs in this long (below typical deadlines).",
+    )
     max_candidates: int = Field(default=256, ge=1, le=100_000, description="Candidates per request.")
     max_text_bytes: int = Field(default=MAX_TEXT_BYTES, ge=1, le=MAX_TEXT_BYTES, description="UTF-8 bytes per text.")
     max_future_hours: float = Field(default=24.0, ge=0, le=24 * 366, description="How far past the server clock observed_at may be.")
@@ -100,6 +112,20 @@ class ServerConfig(BaseModel):
         if self.threads is not None:
             return self.threads
         return 1 if self.effective_batch_workers > 1 else None
+
+    def queue_pairs(self, pairs_per_s: float | None) -> int:
+        """The queue bound: `max_queue_pairs` when set, else what `pairs_per_s` runs in
+        `max_queue_wait_ms` — never less than one request's `max_candidates`.
+
+        Args:
+            pairs_per_s: the speed measured by the warm-up (None: unknown, `FALLBACK_QUEUE_PAIRS`).
+        """
+        if self.max_queue_pairs is not None:
+            return self.max_queue_pairs
+        floor = self.max_candidates
+        if pairs_per_s is None:
+            return max(floor, FALLBACK_QUEUE_PAIRS)
+        return queue_pairs_for(pairs_per_s, self.max_queue_wait_ms, floor=floor, ceiling=max(floor, MAX_SIZED_QUEUE_PAIRS))
 
     @property
     def limits(self) -> Limits:

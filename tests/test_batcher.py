@@ -22,6 +22,7 @@ from writegate.classifier.batcher import (
     DeadlineExceeded,
     QueueFull,
     cut_batches,
+    queue_pairs_for,
     split_for_idle,
 )
 from writegate.classifier.types import Pair, Side
@@ -303,3 +304,200 @@ async def test_close_fails_pairs_of_every_running_batch() -> None:
         for task in running:
             with pytest.raises(BatcherClosed, match="shutting down"):
                 await task
+
+
+# -- speed, deadline admission, queue sizing, idle memory release -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pairs_per_s", "wait_ms", "floor", "ceiling", "expected"),
+    [
+        (400.0, 1500, 256, 65_536, 600),
+        (400.0, 1000, 256, 65_536, 400),
+        (100.0, 1500, 256, 65_536, 256),
+        (1e6, 1500, 256, 65_536, 65_536),
+        (333.3, 1000, 1, 65_536, 334),
+        (0.0, 1500, 256, 65_536, 256),
+        (float("nan"), 1500, 256, 65_536, 256),
+    ],
+    ids=["cpu-1.5s", "cpu-1s", "slow-floor", "fast-ceiling", "rounds-up", "zero-speed", "nan-speed"],
+)
+def test_queue_pairs_for(pairs_per_s: float, wait_ms: float, floor: int, ceiling: int, expected: int) -> None:
+    assert queue_pairs_for(pairs_per_s, wait_ms, floor=floor, ceiling=ceiling) == expected
+
+
+def test_queue_pairs_for_refuses_a_floor_over_the_ceiling() -> None:
+    with pytest.raises(ValueError, match="floor"):
+        queue_pairs_for(100.0, 1000, floor=10, ceiling=5)
+
+
+class CountingObserver:
+    def __init__(self) -> None:
+        self.pairs = 0
+
+    def batch_done(self, size: int, padded_tokens: int, seconds: float) -> None:
+        self.pairs += size
+
+    def queue_depth(self, pairs: int) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("workers", "budget"), [(1, 64), (2, 64), (2, 4096)], ids=["one-worker", "two-workers", "big-budget"])
+async def test_measure_fills_a_batch_per_worker_and_is_not_traffic(workers: int, budget: int) -> None:
+    fake, observer = FakeClassifier(), CountingObserver()
+    batcher = Batcher(fake, max_batch_tokens=budget, max_wait_ms=0, workers=workers, observer=observer)
+    await batcher.start()
+    try:
+        speed = await batcher.measure([pair("moved"), pair(words(12))], max_pairs=512)
+        ran = sum(n for n, _ in fake.batch_shapes)
+        longest = max(e.n_tokens for e in fake.encode([pair(words(12))]))
+        assert ran >= min(512, workers * budget // longest)  # at least a batch per worker (or the cap)
+        assert ran <= 512
+        assert speed > 0 and batcher.pairs_per_s == speed
+        assert observer.pairs == 0  # not reported as classified pairs
+        await batcher.submit([pair("x")])
+        assert observer.pairs == 1
+    finally:
+        await batcher.close()
+
+
+@pytest.mark.parametrize(
+    ("pairs_per_s", "queued", "n", "remaining", "refused"),
+    [
+        (None, 30, 10, 0.01, False),
+        (100.0, 30, 10, 0.4, False),
+        (100.0, 30, 10, 0.2, True),
+        (100.0, 0, 10, 0.01, False),
+        (1000.0, 30, 10, 0.05, False),
+    ],
+    ids=["speed-unknown", "fits", "queue-ahead-too-long", "empty-queue-own-pairs-not-counted", "fast-enough"],
+)
+async def test_a_deadline_the_queue_cannot_meet_is_refused_at_once(
+    pairs_per_s: float | None, queued: int, n: int, remaining: float, refused: bool
+) -> None:
+    clock = FakeClock()
+    async with gated_batcher(clock=clock) as (batcher, fake, gate):
+        batcher.pairs_per_s = pairs_per_s
+        held = asyncio.ensure_future(batcher.submit([pair("hold")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        ahead = asyncio.ensure_future(batcher.submit([pair(f"q{i}") for i in range(queued)])) if queued else None
+        await until(lambda: batcher.queue_depth == queued)
+        submitted = asyncio.ensure_future(batcher.submit([pair(f"n{i}") for i in range(n)], deadline=clock.t + remaining))
+        if refused:
+            with pytest.raises(DeadlineExceeded, match="is sooner than the"):
+                await submitted
+            assert batcher.queue_depth == queued  # nothing admitted
+        else:
+            await until(lambda: batcher.queue_depth == queued + n)
+        gate.set()
+        await held
+        if ahead is not None:
+            await ahead
+        if not refused:
+            assert len(await submitted) == n
+
+
+class ReleasingFake(FakeClassifier):
+    def __init__(self) -> None:
+        super().__init__()
+        self.released = 0
+
+    def release_memory(self) -> None:
+        self.released += 1
+
+
+async def test_idle_memory_is_released_once_per_idle_period() -> None:
+    fake = ReleasingFake()
+    batcher = Batcher(fake, max_wait_ms=0, idle_release_s=0)
+    await batcher.start()
+    try:
+        assert batcher.releases == 0  # nothing ran yet: nothing to release
+        await batcher.submit([pair("moved")])
+        await until(lambda: fake.released == 1)
+        await batcher.submit([pair("also")])
+        await until(lambda: fake.released == 2)
+        assert batcher.releases == 2
+    finally:
+        await batcher.close()
+
+
+class HoldingFake(ReleasingFake):
+    """Batches of two or more pairs wait at `gate`; single pairs run at once."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+
+    def _run(self, batch: Any) -> Any:
+        if batch.size < 2:
+            return FakeClassifier(gate=None)._run(batch)
+        return super()._run(batch)
+
+
+async def test_memory_is_not_released_while_a_batch_runs() -> None:
+    fake = HoldingFake()
+    batcher = Batcher(fake, max_wait_ms=0, workers=2, idle_release_s=0)
+    await batcher.start()
+    try:
+        held = asyncio.ensure_future(batcher.submit([pair("hold one"), pair("hold two")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        await batcher.submit([pair("moved")])  # done on the other worker while the held batch runs
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert fake.released == 0
+        fake.gate.set()
+        assert len(await held) == 2
+        await until(lambda: fake.released == 1)
+    finally:
+        fake.gate.set()
+        await batcher.close()
+
+
+def test_onnx_release_memory_keeps_predictions(tiny_model_dir: Any) -> None:
+    from writegate.classifier.model import Classifier
+
+    model = Classifier.load(tiny_model_dir, "onnx", threads=1)
+    pairs = [pair("she moved to London"), pair(words(40))]
+    before = model.predict(pairs)
+    model.release_memory()
+    assert [p.probabilities for p in model.predict(pairs)] == [p.probabilities for p in before]
+
+
+class TimedFake(FakeClassifier):
+    """Each batch takes `seconds` on the fake clock."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        super().__init__(gate=threading.Event())
+        self.clock, self.seconds = clock, seconds
+
+    def _run(self, batch: Any) -> Any:
+        out = super()._run(batch)
+        self.clock.t += self.seconds
+        return out
+
+
+@pytest.mark.parametrize(
+    ("together", "speed", "bound"),
+    [(True, 2.0, 3), (False, None, 100)],
+    ids=["saturated-measures", "one-at-a-time-does-not"],
+)
+async def test_speed_under_load_resizes_the_queue(together: bool, speed: float | None, bound: int) -> None:
+    clock = FakeClock()
+    fake = TimedFake(clock, 0.5)  # one pair per batch, 0.5 s each: 2 pairs/s
+    batcher = Batcher(fake, max_batch_tokens=8, max_wait_ms=0, max_queue_pairs=100, clock=clock,
+                      queue_wait_ms=1500, queue_floor=1)
+    await batcher.start()
+    try:
+        if together:
+            tasks = [asyncio.ensure_future(batcher.submit([pair(f"p{i}")])) for i in range(6)]
+            await until(lambda: batcher.queue_depth == 5)  # one runs (at the gate), five wait
+            fake.gate.set()
+            await asyncio.gather(*tasks)
+        else:
+            fake.gate.set()
+            for i in range(6):
+                await batcher.submit([pair(f"p{i}")])
+        assert (batcher.pairs_per_s, batcher.max_queue_pairs) == (speed, bound)
+    finally:
+        fake.gate.set()
+        await batcher.close()

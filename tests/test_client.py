@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from datetime import timedelta
+from typing import Any
 
 import grpc
 import pytest
@@ -187,3 +189,163 @@ class socket_free_port:  # noqa: N801 - a context manager: a port nobody listens
 
     def __exit__(self, *exc: object) -> None:
         self.sock.close()
+
+
+# -- retries: UNAVAILABLE only, within the deadline; a Relabel stream only before its first result --
+
+
+class FakeRpcError(grpc.RpcError):
+    def __init__(self, code: grpc.StatusCode) -> None:
+        self._code = code
+
+    def code(self) -> grpc.StatusCode:
+        return self._code
+
+    def details(self) -> str:
+        return self._code.name
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "ok"),
+    [({}, True), ({"retries": 0}, True), ({"retries": -1}, False), ({"backoff_s": -0.1}, False),
+     ({"backoff_s": 3.0, "max_backoff_s": 2.0}, False)],
+    ids=["default", "no-retries", "negative-retries", "negative-backoff", "backoff-over-cap"],
+)
+def test_retry_policy_settings(kwargs: dict[str, float], ok: bool) -> None:
+    if ok:
+        assert RetryPolicy(**kwargs).retries == kwargs.get("retries", 3)
+    else:
+        with pytest.raises(ValueError, match="retries >= 0"):
+            RetryPolicy(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("code", "attempt", "deadline", "retried"),
+    [
+        (grpc.StatusCode.UNAVAILABLE, 0, None, True),
+        (grpc.StatusCode.UNAVAILABLE, 2, 100.0, True),
+        (grpc.StatusCode.UNAVAILABLE, 3, None, False),
+        (grpc.StatusCode.UNAVAILABLE, 0, 10.0, False),
+        (grpc.StatusCode.RESOURCE_EXHAUSTED, 0, None, False),
+        (grpc.StatusCode.DEADLINE_EXCEEDED, 0, None, False),
+        (grpc.StatusCode.INTERNAL, 0, None, False),
+    ],
+    ids=["unavailable", "third-retry", "retries-spent", "past-the-deadline", "busy", "deadline", "internal"],
+)
+def test_retry_after(code: grpc.StatusCode, attempt: int, deadline: float | None, retried: bool) -> None:
+    policy = RetryPolicy(retries=3, backoff_s=0.05, max_backoff_s=0.15)
+    wait = policy.retry_after(FakeRpcError(code), attempt, deadline, now=10.0)
+    if retried:
+        assert wait is not None and 0 <= wait <= min(0.15, 0.05 * 2**attempt)
+    else:
+        assert wait is None
+
+
+def _response(pair_id: str) -> Any:
+    from writegate.v1 import writegate_pb2 as pb
+
+    relation = pb.Relation(candidate_id="c1", label=pb.LABEL_SUPERSEDES, evidence=pb.EVIDENCE_MODEL,
+                           scores={"supersedes": 0.9, "unrelated": 0.1})
+    return pb.RelabelResponse(pair_id=pair_id, relation=relation)
+
+
+class FlakyRelabel:
+    """A Relabel stub method: each call answers `per_call[i]` results, then fails UNAVAILABLE (or ends)."""
+
+    def __init__(self, per_call: list[tuple[int, bool]]) -> None:
+        self.per_call, self.calls = per_call, 0
+
+    def _plan(self, requests: Any) -> tuple[list[Any], bool]:
+        sent = [r.pair_id for r in requests]  # the stream's requests, consumed as gRPC would
+        answered, fails = self.per_call[min(self.calls, len(self.per_call) - 1)]
+        self.calls += 1
+        return [_response(p) for p in sent[:answered]], fails
+
+    def __call__(self, requests: Any, **_kwargs: Any) -> Any:
+        results, fails = self._plan(requests)
+
+        def stream() -> Any:
+            yield from results
+            if fails:
+                raise FakeRpcError(grpc.StatusCode.UNAVAILABLE)
+
+        return stream()
+
+
+class AsyncFlakyRelabel(FlakyRelabel):
+    def __call__(self, requests: Any, **_kwargs: Any) -> Any:
+        async def stream() -> Any:
+            results, fails = self._plan([r async for r in requests])
+            for r in results:
+                yield r
+            if fails:
+                raise FakeRpcError(grpc.StatusCode.UNAVAILABLE)
+
+        return stream()
+
+
+RELABEL_RETRY_CASES = [
+    ("list-fails-first", "list", [(0, True), (2, False)], 2, ["p0", "p1"], False),
+    ("list-fails-after-a-result", "list", [(1, True), (2, False)], 1, ["p0"], True),
+    ("generator-fails-first", "generator", [(0, True), (2, False)], 1, [], True),
+    ("list-always-fails", "list", [(0, True)], 3, [], True),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "per_call", "calls", "results", "raises"),
+    [case[1:] for case in RELABEL_RETRY_CASES],
+    ids=[case[0] for case in RELABEL_RETRY_CASES],
+)
+async def test_relabel_is_retried_only_before_its_first_result_and_when_replayable(
+    kind: str, per_call: list[tuple[int, bool]], calls: int, results: list[str], raises: bool
+) -> None:
+    pairs = [RelabelPair(pair_id=f"p{i}", existing=CANDIDATES[i], new=NEW) for i in range(2)]
+    policy = RetryPolicy(retries=2, backoff_s=0.01)
+
+    def source() -> Any:
+        return list(pairs) if kind == "list" else (p for p in pairs)
+
+    sync_client = Client("127.0.0.1:1", retry=policy, sleep=lambda _s: None)
+    sync_client.stub = type("Stub", (), {"Relabel": FlakyRelabel(per_call)})()
+    got: list[str] = []
+    with pytest.raises(grpc.RpcError) if raises else contextlib.nullcontext():
+        got.extend(r.pair_id for r in sync_client.relabel(source()))
+    sync_client.close()
+    assert (sync_client.stub.Relabel.calls, got) == (calls, results)
+
+    async def no_sleep(_s: float) -> None:
+        pass
+
+    async with AsyncClient("127.0.0.1:1", retry=policy, sleep=no_sleep) as async_client:
+        async_client.stub = type("Stub", (), {"Relabel": AsyncFlakyRelabel(per_call)})()
+        got = []
+        with pytest.raises(grpc.RpcError) if raises else contextlib.nullcontext():
+            async for r in async_client.relabel(source()):
+                got.append(r.pair_id)
+        assert (async_client.stub.Relabel.calls, got) == (calls, results)
+
+
+async def test_a_refusal_while_the_server_shuts_down_is_retried() -> None:
+    """UNAVAILABLE 'shutting down' is retried: here the retry waits for the accepted call to
+    finish and reaches a second server on the same port."""
+    async with running_server() as (app, target):
+        port = int(target.rsplit(":", 1)[1])
+        app.drain.refuse_new()
+        waits: list[float] = []
+        second: list[Any] = []
+
+        async def sleep(wait: float) -> None:  # the retry wait: the old server goes, a new one comes
+            waits.append(wait)
+            await app.stop(0)
+            second.append(running_server(port=port))
+            await second[0].__aenter__()
+
+        try:
+            async with AsyncClient(target, timeout=10, retry=RetryPolicy(retries=1, backoff_s=0.01), sleep=sleep) as client:
+                relations = await client.classify(NEW, CANDIDATES)
+        finally:
+            if second:
+                await second[0].__aexit__(None, None, None)
+    assert [r.candidate_id for r in relations] == ["c1", "c2"]
+    assert len(waits) == 1

@@ -89,7 +89,8 @@ def _heavy_request(i: int, k: int = 128) -> pb.PrepareWriteRequest:
 
 
 def test_sigterm_under_load_drains_in_flight_refuses_new_and_exits_0(tiny_model_dir: Path) -> None:
-    proc = _serve("--model", str(tiny_model_dir), "--grace-s", "60")
+    # 16 x 128 pairs must all be queued: the default queue holds only ~1.5 s of work (tested elsewhere)
+    proc = _serve("--model", str(tiny_model_dir), "--grace-s", "60", "--max-queue-pairs", "4096")
     shutting_down = threading.Event()
     stderr: list[str] = []
 

@@ -112,3 +112,47 @@ def test_batch_workers_and_threads_defaults(
 def test_batch_workers_must_be_positive() -> None:
     with pytest.raises(InputError, match="--batch-workers"):
         load_config({"batch_workers": 0})
+
+
+@pytest.mark.parametrize(
+    ("settings", "env", "pairs_per_s", "expected"),
+    [
+        ({}, {}, 400.0, 600),
+        ({"max_queue_wait_ms": 1000}, {}, 400.0, 400),
+        ({}, {"WRITEGATE_MAX_QUEUE_WAIT_MS": "500"}, 400.0, 256),
+        ({"max_candidates": 64}, {"WRITEGATE_MAX_QUEUE_WAIT_MS": "500"}, 400.0, 200),
+        ({"max_queue_pairs": 77}, {}, 400.0, 77),
+        ({}, {"WRITEGATE_MAX_QUEUE_PAIRS": "5000"}, 400.0, 5000),
+        ({}, {}, None, 1024),
+        ({}, {}, 1e9, 65_536),
+    ],
+    ids=["default-1.5s", "flag", "env-floored-at-max-candidates", "env", "explicit-wins", "explicit-env-wins",
+         "speed-unknown", "capped"],
+)
+def test_queue_is_sized_from_the_measured_speed(
+    settings: dict[str, object], env: dict[str, str], pairs_per_s: float | None, expected: int
+) -> None:
+    cfg = load_config(settings, env=env)
+    assert cfg.queue_pairs(pairs_per_s) == expected
+
+
+@pytest.mark.parametrize(
+    ("settings", "sized"), [({}, True), ({"max_queue_pairs": 300}, False)], ids=["sized", "explicit"]
+)
+async def test_the_server_sizes_its_queue_after_the_warm_up_and_logs_it(
+    settings: dict[str, int], sized: bool, caplog: pytest.LogCaptureFixture
+) -> None:
+    from server_fakes import running_server
+
+    from writegate.server.service import RELABEL_DEPTH
+
+    caplog.set_level("INFO", logger="writegate.server")
+    async with running_server(**settings) as (app, _target):
+        batcher = app.batcher
+        assert batcher is not None and batcher.pairs_per_s is not None and batcher.pairs_per_s > 0
+        assert batcher.max_queue_pairs == app.config.queue_pairs(batcher.pairs_per_s)
+        # resized under load, it never drops below one request or one Relabel stream's windows in flight
+        assert batcher.queue_floor == max(app.config.max_candidates, (RELABEL_DEPTH + 2) * app.service.relabel_window)
+        assert batcher.queue_wait_ms == (app.config.max_queue_wait_ms if sized else None)
+        expected = f"max_queue_pairs {batcher.max_queue_pairs}: " if sized else "max_queue_pairs 300 (set)"
+        assert any(expected in r.getMessage() for r in caplog.records), [r.getMessage() for r in caplog.records]

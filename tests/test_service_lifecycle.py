@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
+import random
 import signal
 import subprocess
 import sys
 import threading
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -141,3 +146,137 @@ def test_cli_vllm_without_vllm_is_a_clear_error(tiny_model_dir: Path) -> None:
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1
     assert "writegate serve: error: the vllm backend is not available" in err and "Traceback" not in err
+
+
+# -- shutdown under load: every accepted call is answered, every later one is UNAVAILABLE ---------
+
+SHUTTING_DOWN = "the server is shutting down"
+
+
+async def _until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
+    async def wait() -> None:
+        while not cond():
+            await asyncio.sleep(0.001)
+
+    await asyncio.wait_for(wait(), timeout)
+
+
+def _sigterm_or_set(stop: asyncio.Event) -> None:
+    """SIGTERM to this process when serve() handles it (main thread), else what its handler does."""
+    if signal.getsignal(signal.SIGTERM) not in (signal.SIG_DFL, signal.SIG_IGN, None):
+        os.kill(os.getpid(), signal.SIGTERM)
+    else:
+        stop.set()
+
+
+LOAD_SEEDS = range(20)
+
+
+@pytest.mark.parametrize("seed", LOAD_SEEDS, ids=[f"seed{s}" for s in LOAD_SEEDS])
+async def test_sigterm_under_load_answers_every_accepted_call(seed: int) -> None:
+    """16 closed-loop clients; SIGTERM after a seeded number of answers. Every call the server
+    accepted is answered OK; every other one is refused UNAVAILABLE — none CANCELLED or lost."""
+    rng = random.Random(seed)
+    signal_after = rng.randint(1, 60)  # answers before the signal
+    fake = FakeClassifier()
+    stop = asyncio.Event()
+    ready: asyncio.Future = asyncio.get_running_loop().create_future()
+    config = ServerConfig(port=0, max_wait_ms=rng.choice([0, 1]), grace_s=10, batch_workers=2)
+    server = asyncio.ensure_future(serve(config, loader=lambda: fake, stop_event=stop, on_ready=ready.set_result))
+    app = await asyncio.wait_for(ready, 10)
+    answers: list[tuple[bool, str, str]] = []  # (sent once the drain had begun, code, details)
+
+    async def client(stub: pb_grpc.WriteGateStub, c: int) -> None:
+        sizes = random.Random(seed * 1000 + c)
+        for i in itertools.count():
+            k = sizes.randint(1, 8)
+            req = pb.PrepareWriteRequest(memory=memory(f"n{c}-{i}", "she moved"),
+                                         candidates=[memory(f"c{j}") for j in range(k)])
+            late = app.drain.draining
+            try:
+                await stub.PrepareWrite(req, timeout=10)
+            except grpc.aio.AioRpcError as exc:
+                answers.append((late, exc.code().name, exc.details() or ""))
+                return
+            answers.append((late, "OK", ""))
+
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        clients = [asyncio.ensure_future(client(stub, c)) for c in range(16)]
+        await _until(lambda: len(answers) >= signal_after)
+        _sigterm_or_set(stop)
+        await asyncio.wait_for(asyncio.gather(*clients), 20)
+        assert await asyncio.wait_for(server, 20) == 0
+    codes = Counter((code, details) for _late, code, details in answers)
+    assert set(codes) <= {("OK", ""), ("UNAVAILABLE", SHUTTING_DOWN)}, codes
+    assert codes[("OK", "")] == app.drain.accepted  # each accepted call answered, and only those
+    assert codes[("UNAVAILABLE", SHUTTING_DOWN)] == 16  # each client's first call after the signal
+    assert all(code != "OK" for late, code, _ in answers if late)  # nothing new ran after the drain began
+
+
+class _HoldInterceptor(grpc.aio.ServerInterceptor):
+    """Inside the drain: holds a call flagged `hold` between acceptance and its handler, as gRPC
+    does while it reads a unary request."""
+
+    def __init__(self) -> None:
+        self.held = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def intercept_service(self, continuation: Any, details: grpc.HandlerCallDetails) -> Any:
+        if ("hold", "1") in (details.invocation_metadata or ()):
+            self.held.set()
+            await self.release.wait()
+        return await continuation(details)
+
+
+async def test_a_call_accepted_just_before_the_drain_is_counted_and_answered() -> None:
+    from writegate.server.app import WriteGateServer
+
+    hold = _HoldInterceptor()
+
+    class Held(WriteGateServer):
+        def _interceptors(self) -> list[grpc.aio.ServerInterceptor]:
+            return [*super()._interceptors(), hold]
+
+    app = Held(ServerConfig(port=0, max_wait_ms=0), loader=FakeClassifier)
+    port = await app.start()
+    await asyncio.wait_for(app.wait_ready(), 10)
+    req = pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")])
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        accepted = asyncio.ensure_future(stub.PrepareWrite(req, timeout=10, metadata=(("hold", "1"),)))
+        await asyncio.wait_for(hold.held.wait(), 10)
+        stopping = asyncio.ensure_future(app.stop(10))
+        await _until(lambda: app.drain.draining)
+        assert app.drain.in_flight == 1  # counted from acceptance, not from its handler's start
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await stub.PrepareWrite(req, timeout=10)
+        assert (refused.value.code(), refused.value.details()) == (grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
+        assert not stopping.done()
+        hold.release.set()
+        resp = await asyncio.wait_for(accepted, 10)
+        await asyncio.wait_for(stopping, 10)
+    assert resp.relations[0].label == pb.LABEL_SUPERSEDES
+    assert app.drain.in_flight == 0
+
+
+async def test_calls_still_queued_after_the_grace_are_answered_unavailable_not_cancelled() -> None:
+    from server_fakes import running_server
+
+    gate = threading.Event()
+    gate.set()
+    fake = FakeClassifier(gate=gate)
+    req = pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")])
+    async with running_server(fake) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        gate.clear()
+        fake.entered.clear()
+        running = asyncio.ensure_future(stub.PrepareWrite(req, timeout=10))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        queued = asyncio.ensure_future(stub.PrepareWrite(req, timeout=10))
+        await _until(lambda: app.batcher is not None and app.batcher.queue_depth == 1)
+        await app.stop(0)
+        results = await asyncio.gather(running, queued, return_exceptions=True)
+    assert [(r.code(), r.details()) for r in results] == [  # type: ignore[union-attr]
+        (grpc.StatusCode.UNAVAILABLE, "the batcher is shutting down")
+    ] * 2

@@ -29,7 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="batches run at once (default: onnx = CPU cores, torch/vllm = 1)")
     parser.add_argument("--max-batch-tokens", type=int, default=None, help="padded tokens n x L per batch (default 8192)")
     parser.add_argument("--max-wait-ms", type=float, default=None, help="max wait for a batch to fill (default 2)")
-    parser.add_argument("--max-queue-pairs", type=int, default=None, help="queued pairs before RESOURCE_EXHAUSTED")
+    parser.add_argument("--max-queue-pairs", type=int, default=None,
+                        help="queued pairs before RESOURCE_EXHAUSTED (default: measured pairs/s x --max-queue-wait-ms)")
+    parser.add_argument("--max-queue-wait-ms", type=float, default=None,
+                        help="sizes the default queue: the pairs the measured speed runs in this long (default 1500)")
     parser.add_argument("--max-candidates", type=int, default=None, help="candidates per request (default 256)")
     parser.add_argument("--max-text-bytes", type=int, default=None, help="UTF-8 bytes per memory text (default 16384)")
     parser.add_argument("--max-future-hours", type=float, default=None, help="how far past the server clock observed_at may be (24)")
@@ -54,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 FLAG_FIELDS: tuple[str, ...] = (
     "host", "port", "model", "backend", "device", "precision", "threads", "batch_workers", "max_batch_tokens",
-    "max_wait_ms", "max_queue_pairs", "max_candidates", "max_text_bytes", "max_future_hours", "relabel_window", "metrics_port",
+    "max_wait_ms", "max_queue_pairs", "max_queue_wait_ms", "max_candidates", "max_text_bytes", "max_future_hours", "relabel_window", "metrics_port",
     "metrics_host", "grace_s", "log_level", "log_text", "max_message_bytes", "max_concurrent_rpcs", "tls_cert",
     "tls_key", "tls_client_ca", "auth_tokens",
 )
