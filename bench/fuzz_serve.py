@@ -17,7 +17,7 @@ no INTERNAL/UNKNOWN; OK answers have one relation per candidate; **no harm**: a 
 text is junk or the subjects differ is `unrelated` and its candidate stays CURRENT, and the new
 memory is IN_CONFLICT only through a pair that is neither; the server is still SERVING at
 the end, exits 0 on SIGTERM, and its RSS after the run is within `--max-rss-growth-mb` of the
-RSS after warm-up. Exit code 0 when all holds, 1 otherwise.
+RSS after warm-up, both taken 3 s after the load stops (the server releases idle memory after ~1 s). Exit code 0 when all holds, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -330,12 +330,12 @@ def main(argv: list[str] | None = None) -> int:
              "--threads", str(args.threads), "--log-level", "WARNING")
     with spawn(args.model, *flags) as server:
         asyncio.run(run(server.target, warmup, args.concurrency, Tally(Counter(), Counter(), []), lambda _n: None))
-        rss_start = server.rss_mb()
+        rss_start = server.settled_rss_mb(3.0)
         start = time.perf_counter()
         asyncio.run(run(server.target, cases, args.concurrency, tally,
                         lambda n: print(f"  {n} requests, server RSS {server.rss_mb():.1f} MiB", flush=True)))
         wall = time.perf_counter() - start
-        rss_end = server.rss_mb()
+        rss_end = server.settled_rss_mb(3.0)
         still_serving = asyncio.run(serving(server.target))
         exit_code = server.stop()
         stderr = "".join(server.stderr)

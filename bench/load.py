@@ -188,12 +188,6 @@ def report(phases: list[Phase], k: int, k_over: int) -> None:
             print(f"{'':10s}   {code} {details!r}: {len(times)}, p50 {pct(times, 50):.1f} ms, p99 {pct(times, 99):.1f} ms")
 
 
-def settled_rss(server: Server, seconds: float) -> float:
-    """The server's RSS (MiB) after `seconds` without load (it releases idle memory after ~1 s)."""
-    time.sleep(seconds)
-    return server.rss_mb()
-
-
 def report_rss(idle: float, phases: list[Phase], after: float, settle: float) -> None:
     loaded = [r for p in phases for r in p.rss]
     peak = f"{max(loaded):.0f}" if loaded else "-"
@@ -268,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     phases = [runs[-1], Phase("overload"), Phase("recovery")]
     current = [runs[0]]
     with spawn(args.model, *flags) as server:
-        idle = settled_rss(server, 1.0)
+        idle = server.settled_rss_mb(1.0)
         asyncio.run(closed_loop(server.target, args.clients, min(2.0, args.seconds), args.k, Phase("warm-up")))
         stop = threading.Event()
         sampler = threading.Thread(target=sample_rss, args=(server, current, stop), daemon=True)
@@ -278,11 +272,11 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(closed_loop(server.target, args.clients, args.seconds, args.k, run))
             if args.base_runs > 1 or args.base_only:
                 current[0] = Phase("settling")
-                run.rss_after = settled_rss(server, args.settle)
+                run.rss_after = server.settled_rss_mb(args.settle)
         if args.base_only:
             stop.set()
             sampler.join(2)
-            after = runs[-1].rss_after if runs[-1].rss_after is not None else settled_rss(server, args.settle)
+            after = runs[-1].rss_after if runs[-1].rss_after is not None else server.settled_rss_mb(args.settle)
             exit_code = server.stop()
             report(runs, args.k, args.k)
             report_rss(idle, runs, after, args.settle)
@@ -306,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         current[0] = phases[2]
         asyncio.run(closed_loop(server.target, args.clients, args.seconds, args.k, phases[2]))
         current[0] = Phase("settling")
-        after = settled_rss(server, args.settle)
+        after = server.settled_rss_mb(args.settle)
         stop.set()
         sampler.join(2)
         exit_code = server.stop()

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,11 @@ class Server:
     def rss_mb(self) -> float:
         """Resident memory of the server process, MiB."""
         return psutil.Process(self.proc.pid).memory_info().rss / 2**20
+
+    def settled_rss_mb(self, seconds: float) -> float:
+        """The RSS (MiB) after `seconds` without load (the server releases idle memory after ~1 s)."""
+        time.sleep(seconds)
+        return self.rss_mb()
 
     def stop(self, timeout: float = 30) -> int:
         """SIGTERM, wait; returns the exit code."""
