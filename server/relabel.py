@@ -68,7 +68,6 @@ from writegate.server.jsonl import json_text, parse_json_line
 from writegate.server.prepare import StateRole
 from writegate.server.relabel_core import DEFAULT_BATCH_SIZE, edge_line
 
-MAX_ID_CHARS = 200
 DEFAULT_K = 8
 DEFAULT_CHUNK_SIZE = 1024
 DEFAULT_MAX_POSTINGS = 1000
