@@ -87,7 +87,7 @@ def _generate(work: Path, seed: int, n: int | None) -> Path:
 
 
 def _mix(work: Path, gen: Path, preset: Preset, real_dir: Path | None) -> tuple[Path, Path, dict[str, object]]:
-    """Build the preset's mix (training/real/mix.py) into `work/mix`: (train file, dev file, summary)."""
+    """Build the preset's mix (training/real/mix.py) into `work/mix`: (train file, dev file, {"mix", "real"} summaries)."""
     from writegate.training.real import SOURCES
     from writegate.training.real.build import BuildError, build
     from writegate.training.real.mix import GENERATED, build_mix, read_parts
@@ -100,12 +100,12 @@ def _mix(work: Path, gen: Path, preset: Preset, real_dir: Path | None) -> tuple[
         raise InputError("preset", f"mix names unknown source(s) {', '.join(unknown)}; known: {', '.join(SOURCES)}")
     research = "research" if any(not SOURCES[n].shippable for n in names) else "default"
     try:
-        build(real_dir, work / "real", names, research)
+        real = build(real_dir, work / "real", names, research)
     except BuildError as exc:
         raise InputError("--real-dir", str(exc)) from None
     parts = read_parts(work / "real", names, gen if GENERATED in preset.mix else None)
-    summary = build_mix(parts, preset.mix, preset.mix_dev_cap, preset.junk_pairs, preset.seed, work / "mix")
-    return work / "mix" / "train.jsonl", work / "mix" / "dev.jsonl", summary
+    mix = build_mix(parts, preset.mix, preset.mix_dev_cap, preset.junk_pairs, preset.seed, work / "mix")
+    return work / "mix" / "train.jsonl", work / "mix" / "dev.jsonl", {"mix": mix, "real": real}
 
 
 def _with_overrides(preset: Preset, overrides: dict[str, object]) -> Preset:
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         if preset.mix:
             data, mix_dev, mix_summary = _mix(work, gen, preset, args.real_dir)
             dev = args.dev or mix_dev
-            manifest = {"generator": manifest, "mix": mix_summary}
+            manifest = {"generator": manifest, **mix_summary}
         out = out or Path("models/default" if args.preset == "default" else f"models/{args.preset}")
     for name, path in (("data", data), ("dev", dev), ("test", test)):
         if path is not None and not Path(path).is_file():
