@@ -78,3 +78,15 @@ def test_the_real_preset_trains_only_on_sources_that_may_ship() -> None:
 def test_a_mix_needs_the_real_dir(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="--real-dir: is required"):
         train_command._mix(tmp_path, tmp_path, PRESETS["real"], None)
+
+
+def test_the_model_card_lists_every_part_with_its_licence_and_rows() -> None:
+    from writegate.training.model_card import mix_table
+
+    manifest = {"mix": {"parts": {"snli": {"train": {"unrelated": 2, "contradicts": 1}, "dev": {"unrelated": 1}},
+                                  "junk": {"train": {"unrelated": 3}, "dev": {}}}},
+                "real": {"sources": {"snli": {"licence": "CC BY-SA 4.0", "rows_read": 19645}}}}
+    rows = [line for line in mix_table(manifest) if line.startswith("| ") and not line.startswith("| part")]
+    assert rows == ["| snli | CC BY-SA 4.0 | 19645 | unrelated 2, contradicts 1 | 1 |",
+                    "| junk | content-free negatives (training/real/mix.py) | — | unrelated 3 | 0 |"]
+    assert mix_table({"version": "2.13.0"}) == []

@@ -45,11 +45,32 @@ def data_provenance(data: Path, manifest: dict[str, Any] | None) -> list[str]:
     man = manifest
     if man is None and (data.parent / "manifest.json").is_file():
         man = json.loads((data.parent / "manifest.json").read_text(encoding="utf-8"))
-    if man:
+    gen = man.get("generator") if man and "mix" in man else man
+    if gen:
         keys = ("generator_version", "version", "seed", "n", "sha256", "code_sha256", "files")
-        picked = {k: man[k] for k in keys if k in man}
-        lines.append(f"- generator manifest: `{json.dumps(picked or man, sort_keys=True)[:1500]}`")
+        picked = {k: gen[k] for k in keys if k in gen}
+        lines.append(f"- generator manifest: `{json.dumps(picked or gen, sort_keys=True)[:1500]}`")
+    if man and "mix" in man:
+        lines.append("- the mix (training/real/mix.py): every part, its licence and what was drawn from it")
+        lines += mix_table(man)
     return lines
+
+
+def mix_table(manifest: dict[str, Any] | None) -> list[str]:
+    """The training mix as a Markdown table: each part's licence, rows read and pairs drawn (train / dev)."""
+    if not manifest or "mix" not in manifest:
+        return []
+    parts = manifest["mix"]["parts"]
+    real = (manifest.get("real") or {}).get("sources", {})
+    lines = ["", "| part | licence (as stated) | source rows | train pairs drawn | dev pairs |",
+             "| --- | --- | ---: | --- | ---: |"]
+    for name, split in parts.items():
+        src = real.get(name, {})
+        licence = src.get("licence", {"generated": "writegate's template generator (this repository)",
+                                      "junk": "content-free negatives (training/real/mix.py)"}.get(name, "?"))
+        drawn = ", ".join(f"{k} {v}" for k, v in split["train"].items()) or "—"
+        lines.append(f"| {name} | {licence} | {src.get('rows_read', '—')} | {drawn} | {sum(split['dev'].values())} |")
+    return [*lines, ""]
 
 
 def _fmt_minutes(s: float) -> str:
