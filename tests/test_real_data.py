@@ -12,7 +12,7 @@ import pytest
 from writegate.classifier.labels import Label
 from writegate.training.datafile import read_examples
 from writegate.training.real import PRESETS, SOURCES, build, msc_persona, nli, prosecco, timeqa
-from writegate.training.real.common import Mapped, assign_splits, clean, make, split_of, texts_of
+from writegate.training.real.common import Mapped, assign_splits, clean, later, make, split_of, texts_of
 
 S, O, E, C, U = Label.SUPERSEDES, Label.CONTRADICTS, Label.ELABORATES, Label.CORROBORATES, Label.UNRELATED
 T0 = datetime(2020, 1, 1, tzinfo=timezone.utc)
@@ -125,12 +125,24 @@ def test_neutral_is_kept_for_a_share_only(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 @pytest.mark.parametrize("source", ["snli", "oie_nli", "prosecco", "sts", "climate_fever"])
-def test_same_moment_sources_give_both_sides_one_time(source: str) -> None:
+def test_one_moment_sources_give_a_conflict_one_time_and_other_labels_a_later_or_equal_one(source: str) -> None:
     rows = next(c[1] for c in CASES if c[0] == source)
     items = run(source, rows)
     assert items
     for m in items:
-        assert m.example.pair.existing.observed_at == m.example.pair.new.observed_at, m.example.id
+        e, n = m.example.pair.existing.observed_at, m.example.pair.new.observed_at
+        if m.example.label is Label.CONTRADICTS:
+            assert n == e, m.example.id
+        else:
+            assert timedelta(0) <= n - e <= timedelta(days=401), m.example.id
+
+
+def test_later_keeps_half_the_keys_at_one_moment() -> None:
+    t = datetime(2020, 1, 1, tzinfo=timezone.utc)
+    gaps = [later(f"k{i}", t) - t for i in range(400)]
+    same = sum(g == timedelta(0) for g in gaps)
+    assert 150 < same < 250
+    assert all(timedelta(days=1) <= g <= timedelta(days=401) for g in gaps if g)
 
 
 @pytest.mark.parametrize(("label", "newer"), [(S, True), (O, False), (C, True)], ids=["change", "older", "same"])

@@ -78,6 +78,16 @@ def moment(key: str) -> datetime:
     return EPOCH + timedelta(days=n % 3650, minutes=(n >> 16) % (24 * 60))
 
 
+def later(key: str, when: datetime) -> datetime:
+    """NEW's time in a pair whose label holds at any time (corroborates, elaborates, unrelated).
+
+    The same moment as EXISTING for half the keys, else 1–400 days later: a gap alone must never
+    read as a change (only `supersedes` sources have one otherwise).
+    """
+    n = stable_int("later", key)
+    return when if n % 2 == 0 else when + timedelta(days=1 + (n >> 8) % 400, minutes=(n >> 20) % (24 * 60))
+
+
 def norm(text: str) -> str:
     """Case- and whitespace-insensitive form, for grouping and overlap checks."""
     return " ".join(text.casefold().split())

@@ -1,7 +1,9 @@
-"""NLI pairs (premise `a`, hypothesis `b`) as memories of one moment; shared by `snli` and `oie_nli`.
+"""NLI pairs (premise `a`, hypothesis `b`) as memories of one scene; shared by `snli` and `oie_nli`.
 
-Both sides of every pair get the same observation time (one photo, one text): with a later NEW,
-"a man is sitting" → "a man is standing" would be a change over time, i.e. `supersedes`.
+A contradiction's two sides get the same observation time (one photo, one text): with a later NEW,
+"a man is sitting" → "a man is standing" would be a change over time, i.e. `supersedes`. The other
+labels hold at any time, so their NEW is observed at the same moment or later (`common.later`):
+otherwise only change pairs would have a gap, and a gap alone would read as a change.
 
 - contradiction → `contradicts` (a → b)
 - entailment → `corroborates` (a → b: NEW less specific); reversed (b → a) → `elaborates` when the
@@ -28,6 +30,7 @@ from writegate.training.real.common import (
     content_words,
     jaccard,
     make,
+    later,
     moment,
     norm,
     present,
@@ -74,21 +77,22 @@ def examples(rows: Iterable[Row], source: str, hard: bool = True) -> Iterator[Ma
 
 
 def row_pairs(r: Row, group: str, when: datetime, source: str) -> Iterator[Mapped | None]:
-    """The pairs of one NLI row (both sides observed at `when`)."""
+    """The pairs of one NLI row: a contradiction at one moment `when`; the others at `when` or later (`later`)."""
     a, b, rid, label = r["a"], r["b"], str(r["id"]), r["label"]
     if label == "contradiction":
         yield make(group, f"{rid}:contradicts", Label.CONTRADICTS, f"{source}.contradiction", (a, when), (b, when))
     elif label == "neutral" and stable_int("neutral", rid) % 1000 < NEUTRAL_PER_MILLE:
-        yield make(group, f"{rid}:elaborates", Label.ELABORATES, f"{source}.neutral", (a, when), (b, when))
+        yield make(group, f"{rid}:elaborates", Label.ELABORATES, f"{source}.neutral", (a, when), (b, later(rid, when)))
     elif label == "entailment":
-        yield make(group, f"{rid}:corroborates", Label.CORROBORATES, f"{source}.entailment", (a, when), (b, when))
+        yield make(group, f"{rid}:corroborates", Label.CORROBORATES, f"{source}.entailment", (a, when), (b, later(rid, when)))
         wa, wb = content_words(a), content_words(b)
         extra = wa - wb
         if len(extra) >= MIN_EXTRA_WORDS and len(wa) >= len(wb) + MIN_EXTRA_WORDS:
-            yield make(group, f"{rid}:reversed", Label.ELABORATES, f"{source}.entailment_reversed", (b, when), (a, when))
+            yield make(group, f"{rid}:reversed", Label.ELABORATES, f"{source}.entailment_reversed", (b, when),
+                       (a, later(f"{rid}:reversed", when)))
         elif not extra:
             yield make(group, f"{rid}:reversed", Label.CORROBORATES, f"{source}.paraphrase_reversed",
-                       (b, when), (a, when))
+                       (b, when), (a, later(f"{rid}:reversed", when)))
 
 
 def negatives(groups: dict[str, list[Row]], source: str, hard: bool) -> Iterator[Mapped | None]:
@@ -108,7 +112,7 @@ def negatives(groups: dict[str, list[Row]], source: str, hard: bool) -> Iterator
             if found is not None:
                 when = moment(g)
                 yield make(g, f"{premise['id']}:unrelated", Label.UNRELATED, f"{source}.negative_{kind}",
-                           (premise["a"], when), (found, when))
+                           (premise["a"], when), (found, later(g, when)))
 
 
 def word_index(keys: list[str], groups: dict[str, list[Row]]) -> dict[str, list[str]]:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from writegate.classifier.labels import Label
-from writegate.training.real.common import Mapped, Row, content_words, jaccard, make, moment, present, read_jsonl
+from writegate.training.real.common import Mapped, Row, content_words, jaccard, later, make, moment, present, read_jsonl
 
 NAME = "prosecco"
 MIN_OVERLAP = 0.25
@@ -44,7 +44,7 @@ def pair(r: Row) -> Mapped | None:
                     (r["a"], when), (r["b"], when))
     if r.get("label") == "no self-contradiction" and not wa & wb:
         return make(group, f"{rid}:unrelated", Label.UNRELATED, f"{NAME}.no_contradiction_disjoint",
-                    (r["a"], when), (r["b"], when))
+                    (r["a"], when), (r["b"], later(rid, when)))
     return None
 
 

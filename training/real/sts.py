@@ -3,7 +3,7 @@
 - score ≥ 4.5 → `corroborates` (the same fact, paraphrased)
 - score ≤ 1.0 → `unrelated`
 - the middle (partial overlap, same topic other facts) is left out: too mixed for one label
-Both sides are observed at one moment (the labels are time-independent).
+The labels are time-independent: NEW is observed at EXISTING's moment or later (`common.later`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from writegate.classifier.labels import Label
-from writegate.training.real.common import Mapped, Row, make, moment, norm, present, read_jsonl
+from writegate.training.real.common import Mapped, Row, later, make, moment, norm, present, read_jsonl
 
 NAME = "sts"
 SAME_MIN = 4.5
@@ -31,9 +31,9 @@ def pair(r: Row) -> Mapped | None:
     rid, group, score = str(r["id"]), norm(r["a"]), float(r["score"])
     when = moment(group)
     if score >= SAME_MIN:
-        return make(group, f"{rid}:corroborates", Label.CORROBORATES, f"{NAME}.same", (r["a"], when), (r["b"], when))
+        return make(group, f"{rid}:corroborates", Label.CORROBORATES, f"{NAME}.same", (r["a"], when), (r["b"], later(rid, when)))
     if score <= UNRELATED_MAX:
-        return make(group, f"{rid}:unrelated", Label.UNRELATED, f"{NAME}.different", (r["a"], when), (r["b"], when))
+        return make(group, f"{rid}:unrelated", Label.UNRELATED, f"{NAME}.different", (r["a"], when), (r["b"], later(rid, when)))
     return None
 
 
