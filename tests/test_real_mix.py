@@ -70,14 +70,14 @@ def test_build_mix_bad_weights(tmp_path: Path, weights: dict[str, int], message:
         build_mix({"snli": ([ex(0)], [])}, weights, dev_cap=1, junk=0, seed=0, out=tmp_path)
 
 
-def test_the_real_preset_trains_only_on_sources_that_may_ship() -> None:
-    mix = PRESETS["real"].mix
+def test_the_default_preset_trains_only_on_sources_that_may_ship() -> None:
+    mix = PRESETS["default"].mix
     assert all(SOURCES[name].shippable for name in mix if name != "generated")
 
 
 def test_a_mix_needs_the_real_dir(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="--real-dir: is required"):
-        train_command._mix(tmp_path, tmp_path, PRESETS["real"], None)
+        train_command._mix(tmp_path, tmp_path, PRESETS["default"], None)
 
 
 def test_the_model_card_lists_every_part_with_its_licence_and_rows() -> None:
@@ -90,3 +90,18 @@ def test_the_model_card_lists_every_part_with_its_licence_and_rows() -> None:
     assert rows == ["| snli | CC BY-SA 4.0 | 19645 | unrelated 2, contradicts 1 | 1 |",
                     "| junk | content-free negatives (training/real/mix.py) | — | unrelated 3 | 0 |"]
     assert mix_table({"version": "2.13.0"}) == []
+
+
+def test_the_default_preset_draws_what_the_shipped_model_was_trained_on() -> None:
+    """`writegate train --preset default` reproduces models/default: the card's mix table holds the preset's weights."""
+    card = (Path(__file__).parent.parent / "models" / "default" / "MODEL_CARD.md").read_text(encoding="utf-8")
+    lines = card.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| part | licence"))
+    drawn = {}
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        drawn[cells[0]] = sum(int(x.split()[-1]) for x in cells[3].split(","))
+    preset = PRESETS["default"]
+    assert drawn == {**preset.mix, "junk": preset.junk_pairs}

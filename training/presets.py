@@ -1,6 +1,10 @@
-"""Named training settings. `default` is what `models/default/` is trained with.
+"""Named training settings. `default` is what `models/default/` (0.27.0) is trained with.
 
-CPU budget of `default`: two runs (a model soup, `soup`) of ~42 min each on 2 cores. MiniLM-L6 (H384) at
+`default`: one run of 3000 steps (batch 32, ~31 min of training on 2 cores) over the mix of
+training/real/mix.py — human-written sources whose licence allows shipping a model, 40k generated
+pairs and 3k content-free negatives (`writegate train --preset default --real-dir DIR`).
+
+`generated` is the recipe of 0.22.0 (the generated data alone); its history follows. CPU budget of `generated`: two runs (a model soup, `soup`) of ~42 min each on 2 cores. MiniLM-L6 (H384) at
 batch 32 with dynamic padding (pairs are ~40–90 tokens) runs ~0.6–1 s per optimizer step on this 2-core machine,
 so each run is capped at 4000 steps (~128k pairs seen: about 1.6 epochs of the ~78.5k training pairs that
 96k generated pairs give), with a dev-subsample evaluation (1200 pairs) every 250 steps and early
@@ -205,10 +209,10 @@ class Preset(BaseModel):
 
 
 PRESETS: dict[str, Preset] = {
-    "default": Preset(epochs=4.0, max_steps=4000, batch_size=32, lr=5e-5, label_smoothing=0.1, eval_steps=250,
+    "generated": Preset(epochs=4.0, max_steps=4000, batch_size=32, lr=5e-5, label_smoothing=0.1, eval_steps=250,
                       dev_subsample=1200, patience=6, seed=13, generate_n=96000, soup=(7,)),
     # Human-written sources (shippable licences) + generated pairs + content-free negatives; one run.
-    "real": Preset(epochs=2.0, max_steps=3000, batch_size=32, lr=5e-5, label_smoothing=0.1, eval_steps=250,
+    "default": Preset(epochs=2.0, max_steps=3000, batch_size=32, lr=5e-5, label_smoothing=0.1, eval_steps=250,
                    dev_subsample=1200, patience=6, seed=13, generate_n=96000,
                    mix={"generated": 40000, "snli": 12000, "oie_nli": 12000, "timeqa": 5000, "sgd_changes": 5000,
                         "prosecco": 1200}, mix_dev_cap=400, junk_pairs=3000),

