@@ -306,6 +306,13 @@ class Batcher:
         self._encode_pool = self._run_pool = None
 
     # -- requests ---------------------------------------------------------------------------------
+    def check_admission(self, n: int) -> None:
+        """Raise QueueFull unless the queue can take `n` more pairs now (`submit` admits by this rule)."""
+        if n and self._admitted + n > self.max_queue_pairs:
+            raise QueueFull(
+                f"the queue holds {self._admitted} pairs; {n} more would exceed its limit of {self.max_queue_pairs}"
+            )
+
     async def submit(self, pairs: Sequence[Pair], *, deadline: float | None = None) -> list[Prediction]:
         """Label `pairs` (in order), batched with everyone else's.
 
@@ -324,10 +331,7 @@ class Batcher:
         n = len(pairs)
         if n == 0:
             return []
-        if self._admitted + n > self.max_queue_pairs:
-            raise QueueFull(
-                f"the queue holds {self._admitted} pairs; {n} more would exceed its limit of {self.max_queue_pairs}"
-            )
+        self.check_admission(n)
         self._refuse_if_too_late(n, deadline)
         self._admitted += n
         self.observer.queue_depth(self._admitted)

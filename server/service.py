@@ -201,12 +201,8 @@ class WriteGateService(pb_grpc.WriteGateServicer):
             raise InputError(f"{field}.{exc.field}", exc.message) from None
 
     def _admit(self, n: int) -> None:
-        """Admission, after validation and before any work: QueueFull unless the queue takes `n` pairs now."""
-        batcher = self.batcher
-        if n and batcher.queue_depth + n > batcher.max_queue_pairs:
-            raise QueueFull(
-                f"the queue holds {batcher.queue_depth} pairs; {n} more would exceed its limit of {batcher.max_queue_pairs}"
-            )
+        """Admission, after validation and before any work: the batcher's own rule (QueueFull)."""
+        self.batcher.check_admission(n)
 
     async def _relations(
         self, mem: Memory, candidates: list[Memory], context: grpc.aio.ServicerContext
