@@ -184,11 +184,7 @@ class Classifier:
         return [self._prediction(item, row) for item, row in zip(items, probs, strict=True)]
 
     def _prediction(self, item: Encoded, probs: np.ndarray) -> Prediction:
-        evidence = Evidence.MODEL
-        if self.fusion:
-            probs, evidence = fuse(probs, item.comparison)
-        if item.guard is not None:
-            probs, evidence = guarded_probabilities(), item.guard
+        probs, evidence = post_process(probs, item, fusion=self.fusion)
         return Prediction(
             label=Label(post.argmax_label(probs)),
             probabilities=post.as_dict(probs),
@@ -209,6 +205,20 @@ class Classifier:
         for idx in length_ordered_chunks(items, batch_size):
             out[idx] = self.run(self.collate([items[i] for i in idx]))
         return out, items
+
+
+def post_process(probs: np.ndarray, item: Encoded, *, fusion: bool, guards: bool = True) -> tuple[np.ndarray, Evidence]:
+    """One pair's probabilities as served: fused with structure (when `fusion`), then its guard (when `guards`).
+
+    Returns:
+        The probabilities and the evidence that decided them.
+    """
+    evidence = Evidence.MODEL
+    if fusion:
+        probs, evidence = fuse(probs, item.comparison)
+    if guards and item.guard is not None:
+        probs, evidence = guarded_probabilities(), item.guard
+    return probs, evidence
 
 
 def collate(items: Sequence[Encoded], pad_id: int = 0) -> Batch:

@@ -10,12 +10,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from pydantic import BaseModel, Field
 
-from writegate.classifier.fusion import fuse
-from writegate.classifier.guard import guarded_probabilities
 from writegate.classifier.labels import LABEL2ID, LABELS
-from writegate.classifier.model import Classifier, Encoded
+from writegate.classifier.model import Classifier, Encoded, post_process
 from writegate.classifier.post import softmax
-from writegate.classifier.types import Evidence
 from writegate.training.calibrate import expected_calibration_error
 from writegate.training.datafile import Example
 from writegate.training.metrics import Report, report
@@ -64,11 +61,7 @@ def decode_all(
     rows: list[np.ndarray] = []
     evidence: list[str] = []
     for row, item in zip(probs, items, strict=True):
-        ev = Evidence.MODEL
-        if fusion:
-            row, ev = fuse(row, item.comparison)
-        if guards and item.guard is not None:
-            row, ev = guarded_probabilities(), item.guard
+        row, ev = post_process(row, item, fusion=fusion, guards=guards)
         rows.append(row)
         evidence.append(ev.value)
     probs = np.stack(rows) if rows else probs
