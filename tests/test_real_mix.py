@@ -105,3 +105,15 @@ def test_the_default_preset_draws_what_the_shipped_model_was_trained_on() -> Non
         drawn[cells[0]] = sum(int(x.split()[-1]) for x in cells[3].split(","))
     preset = PRESETS["default"]
     assert drawn == {**preset.mix, "junk": preset.junk_pairs}
+
+
+def test_a_mix_naming_an_unknown_source_is_refused(tmp_path: Path) -> None:
+    preset = PRESETS["default"].model_copy(update={"mix": {"generated": 1, "sick": 5}})
+    with pytest.raises(InputError, match="preset: mix names unknown source\\(s\\) sick; known: snli"):
+        train_command._mix(tmp_path, tmp_path, preset, tmp_path)
+
+
+def test_a_real_dir_without_the_sources_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="^--real-dir: ") as err:
+        train_command._mix(tmp_path / "w", tmp_path, PRESETS["default"], tmp_path / "nothing")
+    assert "nothing" in str(err.value)
