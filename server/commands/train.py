@@ -97,6 +97,8 @@ def _mix(work: Path, gen: Path, preset: Preset, real_dir: Path | None) -> tuple[
 
     if real_dir is None:
         raise InputError("--real-dir", "is required: the preset's mix draws from the human-written sources")
+    if not real_dir.is_dir():
+        raise InputError("--real-dir", f"{real_dir} is not a directory")
     names = [n for n in preset.mix if n != GENERATED]
     unknown = [n for n in names if n not in SOURCES]
     if unknown:
