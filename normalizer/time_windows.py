@@ -1,5 +1,15 @@
 """Time-window rule family: text → recurring cron windows with a duration, polarity and zone.
 
+Only a sentence that states a standing window of the subject is read (`standing.states_standing_window`:
+no question, one-off date, booking or correction of one, past event, plan, or someone else's
+schedule, unless a recurring cue says otherwise). Spoken clock phrases are first rewritten as written
+times (`spoken.written_times`: "half past 4 in the evening" → "4:30 in the evening"). A window must
+also be licensed by what the sentence names (`_licensed`): a whole day needs a meeting word or a
+cue naming it and must recur ("no meetings on Fridays", "off on weekends", not "free on Sunday");
+a part of day needs a meeting or event word or a cue naming it ("prefers early mornings", not "likes
+to go to the beach in the morning"); a clock point needs a meeting noun, an event or a recurring cue
+("I prefer 1:15 in the afternoon" alone answers a booking); a window over the whole week is dropped.
+
 Each sentence is read on its own; a question and its answer ("Q: when does the user like to meet? A:
 in the afternoon") are one sentence (`clock.sentence_spans`), so the question's scheduling words and
 cues apply to the answer's window:
@@ -62,6 +72,8 @@ from writegate.normalizer.clock import (
 )
 from writegate.normalizer.context import Context
 from writegate.normalizer.schema import Polarity, ProvenanceKind, Record, RecordKind, TimeWindow
+from writegate.normalizer.spoken import written_times
+from writegate.normalizer.standing import is_recurring, states_standing_window
 from writegate.normalizer.timezones import find_timezone
 
 DEFAULT_SLOT = "schedule.meetings"
@@ -91,7 +103,9 @@ _PARTS: dict[str, tuple[int, int]] = {
 
 # ---------------------------------------------------------------- regexes (compiled once)
 _QUICK_RE = re.compile(
-    r"[0-9]|noon|midday|midnight|morning|afternoon|evening|lunch|hours|day|weekend|\b(?:mon|tue|wed|thu|fri|sat|sun)", re.I
+    r"[0-9]|noon|midday|midnight|morning|afternoon|evening|night|lunch|hours|day|weekend|\b(?:mon|tue|wed|thu|fri|sat|sun)"
+    r"|\b[ap]\.?m\b|o['’\"]clock",
+    re.I
 )
 _MASK_RE = re.compile(
     r"\b[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:T[0-9:.]+Z?)?\b"  # ISO dates
@@ -117,6 +131,7 @@ _ATOM_RE = re.compile(
 _AFTER_MERIDIEM_RE = re.compile(r"[0-9]\s?(?:[ap]\.?m\.?|[ap])$", re.I)
 _MER_PHRASE_RE = re.compile(r"\s+(?:in\s+the|this|each|every)\s+(morning|afternoon|evening)s?\b|\s+at\s+night\b", re.I)
 _RANGE_GAP_RE = re.compile(r"\s*(?:-|–|—|~|to|until|till|til|thru|through|and)\s*", re.I)
+_SPAN_SHAPE_RE = re.compile(r"\b(?:from\s+)?(?:mon|tue|wed|thu|fri|sat|sun)\w*\s+[0-9].*?\b(?:to|until|till|through|thru|-|–)\s+(?:mon|tue|wed|thu|fri|sat|sun)", re.I)
 _SPAN_GAP_RE = re.compile(r"\s*(?:-|–|—|to|until|till|thru|through)\s+(?:on\s+)?", re.I)
 _PREP_RE = re.compile(
     r"(?:^|\b)(?P<p>before|after|until|till|til|past|from|at|around|@|by|starting\s+at|starts\s+at|beginning\s+at"
@@ -200,6 +215,27 @@ _MEETING_RE = re.compile(
     re.I,
 )
 _CONTEXT_RE = re.compile(r"\b(?:free|busy|work\w*|office|slots?|windows?|block\w*|hours)\b", re.I)
+_LICENSE_RE = re.compile(
+    r"\b(?:free|busy|available|availability|unavailable|off|OOO|out\s+of\s+(?:the\s+)?office|block\w*|calendar"
+    r"|slots?|windows?|(?:business|working|work|office|core)\s+hours|hours\s+are|off[\s-]limits|works?\s+\d)\b",
+    re.I,
+)
+"""Words that make a clock range or open end a scheduling window without a meeting or event named."""
+_SCHEDULING_POD_RE = re.compile(r"(?:business|working|work|office|core)\s+hours|outside", re.I)
+_NOUN_ANCHOR_RE = re.compile(
+    r"(?:meetings?|mtgs?|calls?|syncs?|1:1s?|1-on-1s?|one[\s-]on[\s-]ones?|interviews?|appointments|catch[\s-]?ups?|chats?"
+    r"|demos?)\b",
+    re.I,
+)
+"""Meeting words that name a kind of event; a clock point needs one of these (or an event, or a
+recurring cue): "anything available at 5:30" answers a booking."""
+"""Parts of day that are about scheduling themselves: "outside business hours", "after lunch"."""
+_GAP_FILLER = frozenset(
+    {"the", "a", "an", "on", "in", "at", "during", "for", "and", "or", "is", "are", "be", "been", "early", "late", "very",
+     "really", "most", "all", "of", "any", "every", "each", "only", "his", "her", "their", "my", "user", "s", "before", "after", "until", "till",
+     "from", "between", "earlier", "later", "than", "past", "around"}
+)
+_GAP_WORD_RE = re.compile(r"[A-Za-z]+")
 
 
 # ---------------------------------------------------------------- internal specs
@@ -561,12 +597,69 @@ def _assign_days(specs: list[_Spec], groups: list[_DayGroup], excluded: frozense
         s.days = days - excluded if excluded and days - excluded else days
 
 
+def _governed(masked: str, spec: _Spec) -> bool:
+    """A preference cue names this window itself ("prefers early mornings", "Mondays are off limits").
+
+    Only fillers, days and parts of day may stand between the cue and the window: in "likes to go
+    to the beach on weekends" the cue is about going to the beach.
+    """
+    for m in _CUE_RE.finditer(masked):
+        if m.lastgroup == "neutral":
+            continue
+        if m.start() <= spec.start < m.end() or spec.start <= m.start() < spec.end:
+            return True
+        gap = masked[m.end():spec.start] if m.end() <= spec.start else masked[spec.end:m.start()]
+        if any(c in gap for c in ",;"):
+            continue
+        words = [w.lower() for w in _GAP_WORD_RE.findall(gap)]
+        rest = [w for w in words if w not in _GAP_FILLER and _DAY_RE.fullmatch(w) is None and _POD_RE.fullmatch(w) is None]
+        if not rest:
+            return True
+    return False
+
+
+def _whole_week(spec: _Spec) -> bool:
+    """A window over every minute of every day says nothing ("I am busy every day")."""
+    return spec.begin == 0 and spec.finish >= MINUTES_PER_DAY and (spec.fixed_days or spec.days or ALL_DAYS) == ALL_DAYS
+
+
+def _licensed(masked: str, spec: _Spec, sentence: str, anchors: list[tuple[int, str]]) -> bool:
+    """May this window stand, given what the sentence names?
+
+    * a whole day ("no meetings on Fridays") needs a meeting word or a cue that names the day itself
+      ("off on weekends"), and the day must recur ("Fridays", "every Friday", "Mon-Fri"): "I am free
+      on Sunday" is one Sunday;
+    * a part of day ("mornings") needs a meeting or event word or a cue that names it ("prefers
+      early mornings"); "outside business hours", "after lunch" are scheduling phrases themselves;
+    * a clock point ("at 3pm") needs a meeting or event word or a recurring cue: "I prefer 1:15 in
+      the afternoon" alone answers a booking;
+    * a clock range or open end ("9-5", "before 10") also stands on a cue that names it or a
+      scheduling word ("available", "busy", "hours").
+    """
+    meeting = any(slot == DEFAULT_SLOT for _, slot in anchors)
+    if spec.kind == "day":
+        return (meeting or _governed(masked, spec)) and is_recurring(masked[spec.start:spec.end] if not meeting else sentence)
+    if spec.kind == "pod" or (spec.kind == "open" and not _ATOM_RE.search(masked, spec.start, spec.end)):
+        if _SCHEDULING_POD_RE.search(masked, spec.start, spec.end):
+            return True
+        return bool(anchors) or _governed(masked, spec)
+    if is_recurring(sentence) or any(_NOUN_ANCHOR_RE.match(masked, at) or slot != DEFAULT_SLOT for at, slot in anchors):
+        return True
+    if spec.kind in ("point", "loose"):
+        return False
+    if anchors:
+        return True
+    return _governed(masked, spec) or _LICENSE_RE.search(masked) is not None
+
+
 def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
-    masked, point_minutes = _durations(_mask(sentence))
+    masked, point_minutes = _durations(_mask(written_times(sentence)))
     atoms, consumed = _atoms(masked)
     groups, excluded_groups = _day_groups(masked)
     if groups and all(_ONE_OFF_BEFORE_RE.search(masked, max(0, g.start - 14), g.start) for g in groups):
         return []  # a one-off date ("on call this weekend", "out through Friday") is no recurring window
+    if groups and not any(g.recurring for g in groups) and not is_recurring(sentence) and not _SPAN_SHAPE_RE.search(masked):
+        return []  # "free on Sunday", "Sunday afternoon should be good": one day, not every one
     clocks = _time_specs(masked, atoms, groups, point_minutes or POINT_MINUTES)
     pods = _pod_specs(masked, consumed, bool(clocks))
     clauses = _clauses(masked)
@@ -587,6 +680,9 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
         if not groups or not (anchors or any(c is not None for c in cues)):
             return []
         specs = [_Spec(g.start, g.end, 0, MINUTES_PER_DAY, "day", False, fixed_days=g.days) for g in groups]
+    specs = [s for s in specs if _licensed(masked, s, sentence, anchors) and not _whole_week(s)]
+    if not specs:
+        return []
     excluded = frozenset().union(*(g.days for g in excluded_groups)) if excluded_groups else frozenset()
     _assign_days(specs, groups if specs[0].kind != "day" else [], excluded)
     tz = find_timezone(sentence)
@@ -625,5 +721,7 @@ def extract(text: str, ctx: Context) -> list[Record]:
     for a, b in sentence_spans(text):
         sentence = text[a:b]
         if _QUICK_RE.search(sentence):
-            records.extend(_sentence_records(sentence, ctx))
+            found = _sentence_records(sentence, ctx)
+            if found and states_standing_window(sentence, ctx, text[:a]):  # the gate costs more than most sentences
+                records.extend(found)
     return records

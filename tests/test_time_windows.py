@@ -104,7 +104,7 @@ GOLDEN: list[tuple[str, str, list[Window]]] = [
     ("only-dont-book-outside", "Don't book Sam outside the evening on weekdays.", [(M, "0 17 * * 1-5", 240, None, "require")]),
     ("only-no-except", "No calls for Sam except from 1 pm to 3pm.", [(M, "0 13 * * *", 120, None, "require")]),
     ("only-anywhere-but", "Avoid scheduling Sam anywhere but between 8 and 9am.", [(M, "0 8 * * *", 60, None, "require")]),
-    ("only-never-takes-outside", "Salvi never takes 1:1s outside in the morning on Wednesdays.",
+    ("only-never-takes-outside", "Sam never takes 1:1s outside in the morning on Wednesdays.",
      [(M, "0 9 * * 3", 180, None, "require")]),
     ("only-never-outside-range", "Sam never takes 1:1s outside 9-11am.", [(M, "0 9 * * *", 120, None, "require")]),
     ("only-wont-outside-pod", "Sam won't do meetings outside the afternoon.", [(M, "0 12 * * *", 300, None, "require")]),

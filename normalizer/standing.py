@@ -1,0 +1,186 @@
+"""Does a sentence state a standing time window of the subject, or something else with a time in it?
+
+A `time_window` record is a recurring preference or routine ("no meetings before 10", "standup
+every day at 9:45"). Most sentences with a time in them are not: a booking, a correction of one, a
+question, a past event, a plan, someone else's schedule. `states_standing_window` rejects those
+before any window is built; the time-window family then reads what is left.
+
+Rejected, unless the sentence also has a recurring cue (`RECURRING_RE`: every, each, daily, weekly,
+always, usually, normally, a plural day "on Mondays", weekdays, weekends, "standing"/"recurring"):
+
+* a **question** (the sentence ends with "?"; a "Q: … A: …" note ends with its answer);
+* a **one-off date**: today, tonight, tomorrow, "this/next/last week|weekend|<day>", "Monday next
+  week", "the weekend after next", "March 10th", "the 4th of this month", "on the 2nd", 2026-03-10,
+  3/10;
+* a **booking or a correction of one**: an object that is one thing ("book it", "make it", "set
+  it for", "pick it up", "the/an appointment", "a table", "the car", "tickets", "a ride", "the
+  alarm"…), "it should/will be", "how about …", or a reply that opens with "No," / "Actually," and
+  names a time for "it"/"that";
+* a **past event** (was, were, had, did, went, used to, ago, yesterday, "last time/night/week",
+  "…before." at the end) — "was moved/changed to" is a change, not the past, and stays;
+* a **plan or hypothetical** (would, could, might, gonna, going to, hope to, plan to, let's, shall
+  we, "if" other than "if possible") — "would like", "would rather", "would prefer" state a
+  preference and stay;
+* **someone else's** schedule: the sentence's subject is another person ("My husband works
+  nights", "They always bring me lunch at noon", "Bob's standup is at 10").
+"""
+
+from __future__ import annotations
+
+import re
+
+from writegate.normalizer.context import Context
+from writegate.normalizer.entities import is_subject_reference
+from writegate.normalizer.scope import PERSON_NOUNS
+
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|(?-i:May)|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+RECURRING_RE = re.compile(
+    r"\b(?:every|each|daily|weekly|nightly|monthly|always|usually|normally|typically|generally|regularly|routinely"
+    r"|most\s+(?:days|mornings|evenings|nights|weeks)|standing|recurring|week\s?days|work\s?days|weekends"
+    r"|(?:" + _DAY + r")(?:s|['’]s)\b(?!\s+(?:next|this)\b)|mornings|afternoons|evenings|nights)\b",
+    re.I,
+)
+"""A word that makes a time recur."""
+_ONE_OFF_RE = re.compile(
+    r"\b(?:today|tonight|tomorrow|tmrw|yesterday|later\s+today|day\s+after\s+tomorrow"
+    r"|(?:this|next|last|coming|the\s+following)\s+(?:week|weekend|month|year|time|morning|afternoon|evening|night|" + _DAY + r")"
+    r"|(?:" + _DAY + r"|week|weekend)\s+(?:after\s+)?next\b|(?:" + _DAY + r")\s+(?:of\s+)?(?:this|next)\s+week"
+    r"|" + _MONTH + r"\.?\s+[0-9]{1,2}(?:st|nd|rd|th)?\b|[0-9]{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b"
+    r"|(?:the\s+)?[0-9]{1,2}(?:st|nd|rd|th)\s+of\s+(?:this|next|the)\s+month|\bon\s+the\s+[0-9]{1,2}(?:st|nd|rd|th)\b"
+    r"|the\s+[0-9]{1,2}(?:st|nd|rd|th)\b(?!\s+(?:floor|century|time|grade|place|anniversary|birthday))"
+    r"|[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{1,2}/[0-9]{1,2}(?:/[0-9]{2,4})?)\b",
+    re.I,
+)
+_THING = (
+    r"appointments?|reservations?|bookings?|tables?|rides?|cabs?|taxis?|cars?|flights?|tickets?|rooms?|hotels?"
+    r"|visits?|alarms?|events?|shows?|movies?|bus|trains?|haircuts?|sessions?|pick-?ups?|drop-?offs?|check-?ins?"
+    r"|check-?outs?|trips?|tours?|consultations?|checkups?|check-ups?|games?|concerts?|parties|party|dinner\s+reservations?"
+)
+_BOOKING_RE = re.compile(
+    r"\b(?:book|reserve|schedule|set|make|change|move|push|switch|put|get|want|need|have|pick|drop|take|start|do|add"
+    r"|call|name)\s+(?:it|that|this|them|(?:another\s+)?one)\b"
+    r"|\b(?:it|that)\s+(?:should|will|would|needs?\s+to|has\s+to|must|can)\s+be\b"
+    r"|\b(?:how|what)\s+about\b|\banything\s+else\b|\bpick(?:ing)?\s+(?:me\s+)?up\b"
+    r"|\b(?:the|an?|my|that|this|our)\s+(?:[\w-]+\s+)?(?:" + _THING + r")\b",
+    re.I,
+)
+_REQUEST_RE = re.compile(
+    r"\b(?:book(?:ing|ed)?|reserv(?:e|ing|ation)|schedul(?:e|ing)\s+(?:me|it|one|an?|the|for|at)|make\s+(?:an?\s+)?appointment"
+    r"|add\s+(?:this|it|that)|find\s+me|try(?:ing)?\s+(?:to\s+)?(?:book|schedule|again)|check\s+(?:for|availability)"
+    r"|appointment(?!s)|(?:is|are)\s+there\s+any)\b",
+    re.I,
+)
+_NEGATION_RE = re.compile(r"\b(?:no|not|never|don['’]?t|doesn['’]?t|do\s+not|does\s+not|nothing|avoid\w*)\b|n['’]t\b", re.I)
+_CORRECTION_RE = re.compile(r"^\W*(?:no|nope|nah|actually|sorry|wait|oops|instead)\b\s*[,.!-]", re.I)
+_PAST_RE = re.compile(
+    r"\b(?:(?:was|were)(?!\s+(?:moved|changed|rescheduled|shifted|pushed|bumped|switched|set)\b)|had|did|went|used\s+to"
+    r"|ago|yesterday|last\s+(?:time|night|week|weekend|month|year)|once(?!\s+a\s+(?:day|week|month|fortnight)))\b|\bbefore\s*[.!]?\s*$",
+    re.I,
+)
+_PLAN_RE = re.compile(
+    r"\b(?:would|could|'d)(?!\s+(?:like|love|prefer|rather|appreciate)\b)|\b(?:might|gonna|going\s+to|hope\s+to|hoping\s+to"
+    r"|plan(?:ning)?\s+to|let['’]?s|let\s+us|shall\s+we|should\s+we|why\s+don['’]?t\s+we|someday"
+    r"|(?:will|['’]ll)\s+(?:probably\s+)?be\s+(?:free|available|around|there|back|busy|off|out|away))\b"
+    r"|\bif\b(?!\s+(?:possible|you\s+can|that\s+works|it\s+works|at\s+all|needed|necessary))",
+    re.I,
+)
+_LEAD_RE = re.compile(
+    r"^(?:\W*(?:oh|well|yes|yeah|ok|okay|so|and|but|also|lol|haha|now|then|usually|always|normally|typically"
+    r"|generally|often|every\s+\w+|each\s+\w+|on\s+\w+|at\s+[\w:.]+(?:\s*[ap]\.?m\.?)?|in\s+the\s+\w+|during\s+\w+"
+    r"|q\s*:)[\s,]+)*",
+    re.I,
+)
+_OTHER_START_RE = re.compile(
+    r"(?:my|our|his|her|their|your)\s+(?:[\w-]+\s+){0,2}?(?:" + PERSON_NOUNS + r")\b|(?:he|she|they|you)\b", re.I
+)
+_NAME_START_RE = re.compile(
+    r"(?P<name>[A-Z][a-z]+)(?:['’]s\s+\w+\s+(?:is|are)|\s+(?:has|goes|takes|likes|prefers|works|meets|runs|does"
+    r"|gets|attends|leaves|starts|picks|drops|needs|wants|is|will|can|always|usually|never))\b"
+)
+_PRONOUN_RE = re.compile(r"^(?:he|she|they)\b", re.I)
+_KNOWN_WORDS_RE = re.compile(
+    r"^(?:lunch|standup|gym|yoga|focus|school|calls?|meetings?|mornings?|afternoons?|evenings?|weekends?|weekdays?"
+    r"|nothing|everything|anything|availability|work|dinner|breakfast|retro|review|sync|commute|deploy|email|this"
+    r"|that|it|there|here|what|which|who|when|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|noon)$",
+    re.I,
+)
+
+
+def is_recurring(sentence: str) -> bool:
+    """True when the sentence has a word that makes its time recur (`RECURRING_RE`)."""
+    return RECURRING_RE.search(sentence) is not None
+
+
+def is_one_off(sentence: str) -> bool:
+    """True for a dated, booked or corrected one-time thing ("pick it up at 1 pm on March 10th")."""
+    if is_recurring(sentence):
+        return False
+    if _ONE_OFF_RE.search(sentence) or _BOOKING_RE.search(sentence):
+        return True
+    if _REQUEST_RE.search(sentence) and _NEGATION_RE.search(sentence) is None:
+        return True  # "book me for 11 in the morning"; "don't book Sam before 9" is a rule
+    return _CORRECTION_RE.search(sentence) is not None
+
+
+def is_not_current(sentence: str) -> bool:
+    """True for a past event or a plan/hypothetical ("I had a call at 3", "we could meet at 5")."""
+    return _PAST_RE.search(sentence) is not None or _PLAN_RE.search(sentence) is not None
+
+
+def is_someone_elses(sentence: str, ctx: Context, earlier: str = "") -> bool:
+    """True when the sentence's subject is another person, not the request's subject.
+
+    Args:
+        sentence: one sentence.
+        ctx: the request (its subject's name is the subject).
+        earlier: the text before the sentence: a leading "he/she/they" is someone else only when
+            that text names another person (design.md: a pronoun with no other antecedent is the
+            subject).
+    """
+    rest = sentence[_LEAD_RE.match(sentence).end():]  # type: ignore[union-attr]
+    other = _OTHER_START_RE.match(rest)
+    if other is not None:
+        if _PRONOUN_RE.match(rest):
+            return _names_someone(earlier, ctx)
+        return True
+    name = _NAME_START_RE.match(rest)
+    if name is not None:
+        word = name.group("name")
+        return not _KNOWN_WORDS_RE.match(word) and not is_subject_reference(word, ctx)
+    return False
+
+
+_EARLIER_OTHER_RE = re.compile(
+    r"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:" + PERSON_NOUNS + r")\b|\b(?:a|one|this|that)\s+(?:[\w-]+\s+)?"
+    r"(?:couple|guy|man|woman|friend|lady|family)\b",
+    re.I,
+)
+
+
+def _names_someone(text: str, ctx: Context) -> bool:
+    if _EARLIER_OTHER_RE.search(text):
+        return True
+    for m in re.finditer(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+(?:is|was|has|had|works|lives|goes|said|says)\b", text):
+        if not _KNOWN_WORDS_RE.match(m.group(1)) and not is_subject_reference(m.group(1), ctx):
+            return True
+    return False
+
+
+def states_standing_window(sentence: str, ctx: Context, earlier: str = "") -> bool:
+    """True when `sentence` may state a standing time window of the subject (see the module docstring).
+
+    Args:
+        sentence: one sentence (a question and its answer count as one).
+        ctx: the request.
+        earlier: the text before the sentence (for pronouns).
+    """
+    stripped = sentence.rstrip()
+    if stripped.endswith("?"):
+        return False
+    if is_one_off(sentence) or is_not_current(sentence):
+        return False
+    return not is_someone_elses(sentence.lstrip(), ctx, earlier)
