@@ -670,6 +670,7 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
         or bool(anchors)
         or any(g.recurring for g in groups)
         or _CONTEXT_RE.search(masked) is not None
+        or is_recurring(masked)
     )
     if not anchors and not groups:
         clocks = [c for c in clocks if c.kind != "loose"]

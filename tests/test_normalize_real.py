@@ -45,7 +45,7 @@ def test_set_size_and_ids() -> None:
         assert set(c) == CASE_KEYS, c["id"]
         assert c["subject"] == "user:sam"
         assert c["text"].strip()
-        assert c["source"].split(":", 1)[0] in {"msc_persona", "sgd_changes", "timeqa", "prosecco"}
+        assert c["source"].split(":", 1)[0] in {"msc_persona", "sgd_changes", "timeqa", "prosecco", "sgd_time_phrase"}
 
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c["id"])
