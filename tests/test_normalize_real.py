@@ -13,7 +13,7 @@ from writegate.normalizer.schema import Edge, EnumValue, Provenance, RecordKind,
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "tests" / "data" / "normalize_real"
-FILES = ("msc.jsonl", "sgd.jsonl", "other.jsonl")
+FILES = ("msc.jsonl", "sgd.jsonl", "other.jsonl", "recurring.jsonl")
 VALUE_MODELS = {"time_window": TimeWindow, "timezone": Timezone, "enum": EnumValue, "edge": Edge}
 CASE_KEYS = {"id", "source", "field", "text", "subject", "observed_at", "expect"}
 
