@@ -4,16 +4,40 @@ Each rule is a cue (a verb phrase such as "reports to", "is owned by", "took ove
 read the entity left of it (the source, or the target for passive cues) and right of it. The left
 mention is the nearest one before the cue in its clause; "and …" / ", …" carries the clause's
 first source on ("Sam reports to Lee and manages the payments team"); no mention at all (notes such
-as "Reports to Lee.") means the request's subject. A left phrase that is not a person ("my
-brother", "the team") gives nothing. Negated or past cues ("no longer", "never", "used to",
-"doesn't"), questions and clauses over 2,000 characters give nothing.
+as "Reports to Lee.", "Lives in Austin and manages the data team") means the request's subject. A
+left phrase that is not a person ("my brother", "the team") gives nothing; a relative clause is
+about the noun before it ("I have a sister who lives in Spain" gives nothing, "a doll named Kiwi
+that is a singer" is Kiwi's); "mine" is someone else. A third-person pronoun with no named
+antecedent is the subject only when the text does not also speak of the subject as "I" ("He is a
+professor and I am a librarian", "My mom is a nurse. She lives in Ohio": not the subject's, and
+unnamed, so nothing). Negated or past cues ("no longer", "never", "used to", "doesn't"), questions
+and clauses over 2,000 characters give nothing.
+
+Whose fact and is it current (has_role, located_in): `scope.irrealis` and `scope.past_state` on the
+cue's segment drop plans, wishes and past states ("I want to be a nurse", "I'm moving to Florida",
+"when I am in Hong Kong", "I was an engineer", "I grew up in Ohio"); a past event stays current ("was
+promoted to", "moved to"). "moved from X" gives X only as an origin: the place after "to", if any.
+
+Roles: the role phrase runs to the first function word ("mechanical engineer so I …") and must end
+in a role head noun (`_ROLE_HEADS`: office titles and everyday jobs, e.g. bartender, cashier,
+electrician, student) or be "<head> of <name>"; a judgement, hobby, past or future word
+(`_JUDGEMENT`: "decent writer", "big fan", "retired accountant", "aspiring nurse") gives nothing.
+"My job is running my gas station", "My job is very physical" give nothing.
+
+Places: a gazetteer hit (`places.lookup_place`, also after a direction word: "Southern Georgia")
+always counts; after a strong cue (live, based, located, moved) any capitalised name counts too,
+except after "the" ("the Olympics"), a 2-3 letter abbreviation ("AA"), a quoted nickname, or a name
+used as an adjective ("Amish country"); a weak cue ("I'm in", "works in") needs the gazetteer ("I'm
+in AA", "I work in Finance" give nothing) and is a visit after "while" or before "this week".
 
 Slots (decided by the lead): single-valued type → `edge.<type>` when the source is the subject,
 else `edge.<type>.<source>`; multi-valued → `edge.<type>.<target>` when the source is the subject,
 else `edge.<type>.<source>.<target>`.
 
 Things (owned_by sources): "the Acme account" → `account:acme`, "the Initech deal" →
-`deal:initech`, "project Phoenix" → `project:phoenix`; a bare name ("took over Acme") is an account.
+`deal:initech`, "project Phoenix" → `project:phoenix`; a bare name ("took over Acme") is an account,
+except after "own(s)", which needs the thing's kind ("owns the Acme account"; "I own Nike shoes", "my
+own PC" give nothing; "owned" is a past state).
 Approvals: the scope is the noun before "spend/expenses/budget…" (`budget:travel`), else
 `budget:general`; `max_amount`/`currency` only for a cap ("up to", "under", "limit of"), never for a
 threshold ("over $10K"); `exclusive` only when stated (sole approver / only one who can approve /
@@ -49,6 +73,7 @@ from writegate.normalizer.entities import (
     strip_possessive,
 )
 from writegate.normalizer.schema import SINGLE_VALUED_EDGES, Edge, EdgeType, Record, RecordKind
+from writegate.normalizer.scope import irrealis, past_state
 
 Attrs = dict[str, str | float | bool]
 
@@ -89,6 +114,40 @@ _ROLE_HEADS = frozenset(
      "adviser", "representative", "rep", "agent", "assistant", "nurse", "doctor", "physician", "teacher", "professor",
      "master", "steward", "evangelist", "advocate", "producer", "planner", "auditor", "buyer", "clerk", "trainee",
      "apprentice", "contractor", "freelancer", "fellow", "chief"}
+)
+_ROLE_HEADS |= frozenset(
+    # everyday jobs (real persona text: "I work as a bartender", "I'm a farmer")
+    {"bartender", "tender", "salesman", "saleswoman", "salesperson", "cashier", "mechanic", "chef", "cook", "baker",
+     "butcher", "farmer", "rancher", "fisherman", "pilot", "driver", "trucker", "plumber", "electrician", "carpenter",
+     "roofer", "welder", "machinist", "mason", "firefighter", "fireman", "policeman", "policewoman", "cop", "detective",
+     "sheriff", "deputy", "soldier", "sergeant", "sailor", "dentist", "hygienist", "pharmacist", "veterinarian", "librarian", "barista", "waiter", "waitress", "server", "host", "hostess", "student", "custodian",
+     "janitor", "zookeeper", "keeper", "nanny", "babysitter", "caregiver", "caretaker", "paramedic", "emt", "surgeon",
+     "therapist", "psychologist", "psychiatrist", "counselor", "counsellor", "worker", "entrepreneur", "artist",
+     "painter", "musician", "singer", "dancer", "actor", "actress", "photographer", "journalist", "reporter", "author",
+     "novelist", "blogger", "coach", "trainer", "instructor", "tutor", "lecturer", "educator", "dean", "builder",
+     "landscaper", "gardener", "housekeeper", "cleaner", "hairdresser", "hairstylist", "stylist", "barber",
+     "beautician", "tailor", "seamstress", "receptionist", "banker", "broker", "realtor", "trader",
+     "economist", "mathematician", "physicist", "chemist", "biologist", "geologist", "astronaut", "lifeguard", "ranger", "valet", "guide",
+     "mailman", "postman", "courier", "midwife", "pediatrician", "optometrist", "chiropractor",
+     "physiotherapist", "priest", "pastor", "minister", "rabbi", "preacher", "judge", "attorney", "paralegal",
+     "politician", "senator", "mayor", "translator", "interpreter", "coder", "bookkeeper", "cashier", "merchant",
+     "shopkeeper", "miner", "logger", "attendant", "stewardess", "captain", "dispatcher", "operator", "inspector",
+     "dj", "typist", "teller", "surveyor", "optician"}
+)
+_JUDGEMENT = frozenset(
+    # "I am a decent writer", "a big fan", "a terrible cook": a judgement, not a job
+    {"decent", "good", "bad", "great", "terrible", "awful", "horrible", "excellent", "amazing", "wonderful", "fantastic",
+     "big", "huge", "fast", "slow", "hard", "safe", "careful", "lousy", "poor", "natural", "avid", "passionate",
+     "proud", "amateur", "hobby", "weekend", "self-taught", "self", "taught", "pretty", "really", "very", "quite", "better", "best",
+     "worst", "real", "born", "total", "fan", "lazy", "messy", "picky", "wannabe", "aspiring", "future", "would-be",
+     "former", "ex", "retired", "recovering", "failed", "struggling", "budding", "hopeful", "fine", "nice", "awesome",
+     "average", "hopeless", "mediocre", "okay", "ok", "straight", "confident", "active", "averse"}
+)
+"""Words that make a role phrase a judgement ("decent writer"), a hobby, a past or a future role: no role."""
+_ROLE_FUNCTION = frozenset(
+    {"so", "i", "i'm", "and", "but", "or", "who", "which", "that", "because", "since", "for", "at", "on", "in", "with",
+     "from", "to", "as", "is", "are", "was", "when", "while", "where", "if", "then", "though", "now", "here", "there",
+     "by", "until", "after", "before", "my", "your", "his", "her", "their", "our", "it", "its", "this", "these", "of"}
 )
 _ROLE_STOP_RE = re.compile(
     r"\s+(?:for|at|on|in|with|since|and|but|who|which|from|to|after|before|until|because|as|of the|of our|"
@@ -188,41 +247,120 @@ def _team(right: str) -> str | None:
     return entity_id("team", " ".join(words))
 
 
-def _role(right: str, strict: bool) -> str | None:
-    text = re.sub(r"^(?:(?:now|currently|officially|also)\s+)?(?:(?:a|an|the|our|their|its|his|her)\s+)?(?:new\s+)?", "",
-                  right.strip(), flags=re.I)
+_ROLE_LEAD_RE = re.compile(
+    r"^(?:(?:now|currently|officially|also|just|actually|really|still|basically)\s+|(?:a|an|the|our|their|its|his|her)\s+|new\s+"
+    r"|\d+[- ]years?[- ]old\s+)*",
+    re.I,
+)
+"""Adverbs, articles and an age before a role ("an actually a town planner", "a 61 year old gym teacher")."""
+
+
+def _role(right: str, strict: bool = True) -> str | None:
+    """`role:<slug>` for the role phrase at the start of `right`, or None.
+
+    The phrase runs to the first function word or punctuation ("mechanical engineer so I …" →
+    mechanical-engineer) and must end in a role head noun, or be "<head> of <name>" ("head of design",
+    "VP of Sales"); a judgement, hobby, past or future word anywhere in it ("decent writer", "retired
+    accountant", "aspiring nurse") gives None. `strict=False` is kept for callers and means the same.
+    """
+    del strict  # every role needs a head noun (precision first)
+    text = _ROLE_LEAD_RE.sub("", right.strip())
     stop = _ROLE_STOP_RE.search(text)
     phrase = text[: stop.start()] if stop else text
-    words = phrase.split()[:6]
+    words: list[str] = []
+    for word in phrase.split()[:6]:
+        if word.lower().strip("'’") in _ROLE_FUNCTION:
+            break
+        words.append(word)
     if not words:
         return None
-    heads = [w.lower().strip("'’") for w in words]
-    if strict:
-        of_at = heads.index("of") if "of" in heads else len(heads)
-        if not (set(heads[:of_at]) & _ROLE_HEADS):
-            return None
-        if heads[of_at - 1] not in _ROLE_HEADS and of_at == len(heads):
-            return None
-    return entity_id("role", " ".join(words))
+    heads = [w.lower().strip("'’.!?") for w in words]
+    if any(h in _JUDGEMENT for h in heads):
+        return None
+    of = re.match(r"\s+of\s+(?:the\s+)?((?:[\w&'’-]+\s*){1,3})", phrase[len(" ".join(words)):])
+    if heads[-1] in _ROLE_HEADS and not (of and heads[-1] in {"head", "director", "vp", "chief", "president", "manager", "lead"}):
+        return entity_id("role", " ".join(words))
+    if of and heads[-1] in _ROLE_HEADS:
+        return entity_id("role", " ".join(words) + " of " + of.group(1).strip())
+    return None
 
 
 def _place(right: str) -> str | None:
     text = re.sub(r"^(?:the\s+)", "", right.strip(), flags=re.I)
+    if text[:1] in "\"“'‘":
+        return None  # a quoted name ('I'm in "Parks"') is a nickname, not a place
     words: list[str] = []
     for word in _WORD_RE.findall(text):
-        if word[:1].isupper() and word.lower().strip("'’s") not in _NAME_STOP:
+        low = word.lower()
+        if word == "I" or word.startswith(("I'", "I’")):
+            break  # "since I live in Arizona I've always…"
+        if word[:1].isupper() and low.strip("'’s") not in _NAME_STOP:
             words.append(word.removesuffix("'s").removesuffix("’s").rstrip("."))
             if word.endswith(("'s", "’s")):
                 break
-        elif word.lower() in {"de", "del", "da", "do", "of", "upon", "am", "sur", "la", "le"} and words:
+        elif low in {"de", "del", "da", "do", "of", "upon", "am", "sur", "la", "le"} and words:
             words.append(word)
         else:
             break
     while words and (not words[-1][:1].isupper() or words[-1].lower() in {"office", "hq", "headquarters", "area", "campus"}):
         words.pop()
+    after = re.match(r"\s*(?:the\s+)?" + r"\s+".join(re.escape(w) for w in words) + r"\s+([a-z]+)", text) if words else None
+    if after and after.group(1) in _NOT_PLACE_HEAD:
+        return None  # "I live in Amish country"
     if len(words) == 1 and _is_language_not_place(words[0]):
         return None  # "can work in Spanish" is a language, not a place
     return entity_id("place", " ".join(words)) if words else None
+
+
+_TEMPORARY_RE = re.compile(
+    r"\b(?:while|during|visiting)\b[^|]*\|"
+    r"|\|.*\b(?:this\s+(?:week|weekend|month|summer)|today|tonight|for\s+(?:a|the)\s+(?:week|weekend|few\s+days|trip|holiday|vacation)"
+    r"|on\s+(?:vacation|holiday|a\s+trip|business))\b",
+    re.I,
+)
+_NOT_PLACE_HEAD = frozenset(
+    {"country", "countryside", "area", "region", "community", "neighborhood", "neighbourhood", "part", "side", "style",
+     "culture", "family", "house", "home", "suburbs", "accent", "restaurant", "village", "town", "food", "people"}
+)
+"""A lowercase noun right after the name makes the name an adjective: "Amish country", "Italian restaurant"."""
+_DIRECTION_RE = re.compile(r"^(?:(?:north|south|east|west|central|upstate|downstate|rural|southern|northern|eastern|western)\w*\s+)+", re.I)
+_REGIONS = frozenset(
+    {"midwest", "south", "north", "northeast", "northwest", "southeast", "southwest", "east coast", "west coast",
+     "bay area", "pacific northwest", "bronx", "netherlands", "philippines", "caribbean", "middle east", "balkans",
+     "highlands", "midlands", "outback", "bahamas", "gulf coast", "deep south", "big apple", "twin cities"}
+)
+_PLACE_SUFFIX_RE = re.compile(
+    r"\b(?:county|city|town|village|beach|springs|falls|valley|island|islands|heights|hills|lake|bay|coast|province|"
+    r"state|parish|borough|township|park|harbor|harbour|creek|ridge|point|port|fort|mount|mt|saint|st|san|santa|los|las|"
+    r"new|north|south|east|west)\b",
+    re.I,
+)
+
+
+def _known_place(right: str, place: str, strong: bool) -> bool:
+    """True when the place phrase right of a located_in cue names a place.
+
+    A gazetteer hit (`places.lookup_place`, also after a direction word: "Southern Georgia") always
+    counts. After a strong cue (live, based, located, moved) a capitalised name also counts unless it
+    follows "the" (the Olympics) or is a 2-3 letter abbreviation (AA) with no hit, except for a few
+    regions ("the Midwest") and names with a place word ("Alpine County", "Fort Lee"). A weak cue
+    ("I'm in", "works in") needs the gazetteer: "I'm in AA", "I work in Finance" are no places.
+    """
+    from writegate.normalizer.places import lookup_place
+
+    name = place.split(":", 1)[1].replace("-", " ")
+    m = re.match(r"\s*(?:the\s+)?([^,.;:!?()]+)", right)
+    raw = " ".join(m.group(1).split()[: len(name.split())]) if m else name
+    for candidate in (raw, _DIRECTION_RE.sub("", raw)):
+        if candidate and lookup_place(candidate) is not None:
+            return True
+    if not strong:
+        return False
+    if name in _REGIONS or _PLACE_SUFFIX_RE.search(name):
+        return True
+    if re.match(r"\s*the\s", right, re.I) or (len(raw) <= 3 and raw.isupper()):
+        return False
+    return True
 
 
 def _is_language_not_place(word: str) -> bool:
@@ -232,9 +370,9 @@ def _is_language_not_place(word: str) -> bool:
     return language_code(word) is not None and lookup_place(word) is None
 
 
-def _thing(right: str) -> str | None:
+def _thing(right: str, explicit: bool = False) -> str | None:
     m = _THING_RE.match(right.strip())
-    if not m:
+    if not m or (explicit and m.group("name3")):
         return None
     if m.group("name"):
         name, kind = m.group("name"), _THING_KINDS[m.group("kind").lower()]
@@ -297,7 +435,7 @@ def _r(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
 
-_POSS = r"(?P<poss>my|her|his|their|(?:the )?user's|'s|’s)"
+_POSS = r"(?P<poss>\b(?:my|her|his|their|(?:the )?user's)|'s|’s)"
 
 
 _RULES: tuple[tuple[EdgeType, re.Pattern[str], str], ...] = (
@@ -306,7 +444,8 @@ _RULES: tuple[tuple[EdgeType, re.Pattern[str], str], ...] = (
     (EdgeType.MANAGES, _r(r"(?:" + _POSS + r")\s+(?:direct\s+)?reports\s+(?:are|include)\b"), "people"),
     (EdgeType.MANAGES, _r(r"\b(?:manages|managed|manage|runs|run|ran|leads|lead|led|heads|head|headed|oversees|oversee|oversaw|handles|covers|looks after|is in charge of|is responsible for)\b"), "manages"),
     (EdgeType.MEMBER_OF, _r(r"\b(?:a\s+)?member\s+of\b|\bpart\s+of\b|\bjoined\b|\b(?:moved|transferred|switched|moving)\s+(?:over\s+)?to\b|(?:\b(?:is|am|are|was|sits|works|working)|'m|’m|'re|’re)\s+(?:now\s+)?(?:on|in|with)\b"), "team"),
-    (EdgeType.OWNED_BY, _r(r"\b(?:owns|own|owned|took over|takes over|has taken over|taking over|inherited|is taking over)\b|\bis\s+(?:now\s+)?(?:(?:the|our|their|its)\s+)?(?:point of contact|poc|main contact|contact|owner|account manager|account owner|account lead|relationship manager)\s+(?:for|on|of)\b"), "thing"),
+    (EdgeType.OWNED_BY, _r(r"(?<!\bmy )(?<!\byour )(?<!\bhis )(?<!\bher )(?<!\bour )(?<!\btheir )(?<!\bits )(?<!\bthe )"
+                           r"\b(?:owns|own|owned|took over|takes over|has taken over|taking over|inherited|is taking over)\b|\bis\s+(?:now\s+)?(?:(?:the|our|their|its)\s+)?(?:point of contact|poc|main contact|contact|owner|account manager|account owner|account lead|relationship manager)\s+(?:for|on|of)\b"), "thing"),
     (EdgeType.HAS_ROLE, _r(r"(?:" + _POSS + r")\s+(?:new\s+|current\s+|official\s+)?(?:role|title|job title|position|job)\s+is(?:\s+now)?|\bpromoted\s+to\b|\bworks?\s+as\b|\bworking\s+as\b|\b(?:was|got|has been)\s+(?:named|appointed|made|hired as)\b"), "role"),
     (EdgeType.HAS_ROLE, _r(r"(?:\b(?:is|am|was|became|becomes|has become)|'m|’m)\s+(?:now\s+)?(?=(?:a|an|the|our|their|now)\s)"
                            r"|\b(?:became|becomes|has become)\b|\b(?:is|am)\s+(?:now\s+)?(?=(?:head|vp|director|chief)\s+of\b)"), "role-strict"),
@@ -344,7 +483,7 @@ _RULE_KEYS: dict[str, tuple[str, ...]] = {
 _QUICK_RE = re.compile(
     r"report|under|manag|boss|supervisor|runs|ran\b|lead|led\b|head|oversee|oversaw|handle|cover|look|charge|responsib|member|part of|"
     r"joined|moved|transfer|switch|moving|\bon\b|\bin\b|with|role|title|position|job|promot|works?|working|named|appointed|made|"
-    r"hired|\bis\b|\bam\b|was|became|becom|based|located|liv|reloc|own|taken|took|takes|inherit|contact|poc|approv|sign|authori|"
+    r"hired|\bis\b|\bam\b|['’]m\b|was|became|becom|based|located|liv|reloc|own|taken|took|takes|inherit|contact|poc|approv|sign|authori|"
     r"decision|signatory|limit|delegat|hand|pass|assign|given|answer|hold|\bcap\b|step|\bq(?:uestion)?\s*:",
     re.I,
 )
@@ -422,11 +561,23 @@ def _month_name(words: list[str], i: int) -> bool:
     return i == len(words) - 1 and words[i].lower() in _NAME_MONTHS and (i == 0 or words[i - 1].lower() not in _TIME_WORDS)
 
 
+_NOTE_VERBS = frozenset(
+    {"lives", "live", "living", "works", "working", "manages", "managing", "reports", "reporting", "runs", "leads",
+     "heads", "owns", "is", "was", "based", "located", "moved", "relocated", "joined", "approves", "handles",
+     "oversees", "has", "currently", "now", "also", "recently", "just", "prefers", "started", "became", "got",
+     "sits", "covers", "holds", "signs", "delegates", "delegated", "took", "takes", "promoted"}
+)
+_FIRST_PERSON_RE = re.compile(r"\b(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|me|my|mine|myself|we|us|our)\b", re.I)
+_RELATIVE_END_RE = re.compile(r"(?P<before>[\w'’-]+)\s*,?\s*(?:who|that|which)\s*$", re.I)
+
+
 def _leading_mention(clause: str) -> list[str]:
     """The clause's leading person mention ("The user switched careers and …" → ["user"])."""
     m = _LEADING_RE.match(clause)
     if not m:
         return []
+    if m.group(0).split()[0].lower() in _NOTE_VERBS:
+        return ["user"]  # a subject-less note ("Lives in Austin and manages …"): the subject's facts
     kind, mentions = _left_mention(m.group(0))
     return mentions if kind == "people" else []
 
@@ -467,14 +618,22 @@ def _left_mention(left: str) -> tuple[str, list[str]]:
 class _Clause:
     """Extraction state for one clause: the first source carries over to "and …"."""
 
-    def __init__(self, text: str, ctx: Context, before: str) -> None:
+    def __init__(self, text: str, ctx: Context, before: str, whole: str = "") -> None:
         self.text = text
         self.ctx = ctx
         self.before = before
+        self.whole = whole or f"{before} {text}"
         self.first_sources: list[str] | None = None
 
     def person(self, mention: str) -> str | None:
-        return resolve_person(mention, self.ctx, pronoun_antecedent(self.before, self.ctx))
+        antecedent = pronoun_antecedent(self.before, self.ctx)
+        if mention.lower() in {"mine", "ours"}:
+            return None  # "Mine is a lawyer": someone of mine, not me
+        if antecedent is None and mention.lower() in THIRD_PERSON and _FIRST_PERSON_RE.search(self.whole):
+            # the text speaks of the subject as "I": "he"/"she" is someone else ("He is a professor and I
+            # am a librarian", "My mom is a nurse. She lives in Ohio"), whom the text does not name
+            return None
+        return resolve_person(mention, self.ctx, antecedent)
 
     def sources(self, left: str, possessive: str | None) -> list[str]:
         if possessive and possessive.lower() not in {"'s", "’s"}:
@@ -483,6 +642,12 @@ class _Clause:
         kind, mentions = _left_mention(left)
         if kind == "empty":
             out = self.first_sources or [self.ctx.subject]
+        elif kind == "conj" and (rel := _RELATIVE_END_RE.search(left)):
+            # "I have a sister who lives in Spain", "a doll named Katie that is a dancer": the fact is the
+            # noun's or name's before the relative pronoun, never the clause subject's
+            named_kind, named = _left_mention(left[: rel.end("before")])
+            people = named_kind == "people" and not left.rstrip().lower().endswith("which")
+            out = [p for p in (self.person(n) for n in named) if p] if people else []
         elif kind == "conj":
             out = self.first_sources or [p for p in (self.person(m) for m in _leading_mention(self.text)) if p]
         elif kind == "none":
@@ -502,6 +667,32 @@ def _slot(edge: Edge, subject: str) -> str:
 
 _SEGMENT_RE = re.compile(r"[,;:]|\b(?:and|but)\b")
 _THING_PHRASE_RE = re.compile(r"\s*(?:the\s+)?\S+(?:\s+\S+){0,3}?\s+" + _THING_WORDS + r"|\s*(?:the\s+)?" + _THING_WORDS, re.I)
+
+
+_SCOPE_BREAK_RE = re.compile(r"[,;:]|\b(?:and|but|so|because|since|although|though|whereas|or)\b", re.I)
+_RIGHT_END_RE = re.compile(r"[,.;:!?]|\b(?:but|and|so|because)\b", re.I)
+_EVENT_CUE_RE = re.compile(r"promoted|named|appointed|made|hired|bec[oa]me|moved|relocated|took|taken|stepped|accepted|assumed", re.I)
+_PAST_AUX_RE = re.compile(r"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s*$", re.I)
+
+
+def _not_current(left: str, cue: str, right: str) -> bool:
+    """True when a role or place cue states a plan, a wish or a past state, not a current fact.
+
+    `scope.irrealis` / `scope.past_state` read the cue's segment (the clause after its last comma,
+    "and", "but", "since"…): "I'm moving to Florida", "when I am in Hong Kong", "I want to be a
+    nurse", "I was an accountant", "I grew up in Ohio". A past *event* ("was promoted to", "moved to")
+    is a current fact: its auxiliary is not a past marker.
+    """
+    seg_left = _SCOPE_BREAK_RE.split(left)[-1]
+    end = _RIGHT_END_RE.search(right)
+    seg_right = right[: end.start()] if end else right
+    low = cue.lower().strip()
+    if low.startswith(("was ", "were ", "moving", "relocating")) or low in {"was", "were"}:
+        return True  # "I was an engineer"; a progressive move is a plan ("moving to Denver")
+    if irrealis(seg_left + cue, seg_right):
+        return True
+    past_left = _PAST_AUX_RE.sub("", seg_left) if _EVENT_CUE_RE.search(cue) else seg_left
+    return past_state(past_left, seg_right)
 
 
 def _negated(left: str) -> bool:
@@ -574,6 +765,8 @@ def _clause_edges(c: _Clause) -> list[Edge]:
             left, right = text[: m.start()], text[m.end():]
             if _negated(left) and not (how.startswith("budget") and _EXCL_NEG_RE.search(text)):
                 continue
+            if etype in (EdgeType.HAS_ROLE, EdgeType.LOCATED_IN) and _not_current(left, m.group(0), right):
+                continue
             before_count = len(edges)
             possessive = m.groupdict().get("poss")
             if how == "passive-owner":
@@ -581,7 +774,12 @@ def _clause_edges(c: _Clause) -> list[Edge]:
                 for target in _person_targets(right, c.ctx, c.before):
                     add(thing, EdgeType.OWNED_BY, target)
             elif how == "thing":
-                thing = _thing(right)
+                verb = m.group(0).lower()
+                if verb == "owned":
+                    continue  # a past state ("I owned a bakery")
+                # owning needs a named account / deal / project ("owns the Acme account"): "I own a Jeep",
+                # "I own Nike shoes" are possessions, not an organisation's things
+                thing = _thing(right, explicit=verb in {"own", "owns"})
                 for src in c.sources(left, None) if thing else []:
                     add(thing, EdgeType.OWNED_BY, src)
             elif how == "person":
@@ -623,7 +821,19 @@ def _clause_edges(c: _Clause) -> list[Edge]:
             elif how == "place":
                 if _team(right):
                     continue
+                cue_low = m.group(0).lower()
+                if cue_low.endswith(("from", "out of")) and any(k in cue_low for k in ("moved", "relocat", "moving")):
+                    to = re.search(r"\bto\s+", right)  # "moved from Germany (to Portland)": the origin is no longer home
+                    if not to:
+                        continue
+                    right = right[to.end():]
+                if not any(k in cue_low for k in ("based", "located", "liv", "moved", "relocat")) and _TEMPORARY_RE.search(
+                        _SCOPE_BREAK_RE.split(left)[-1] + " | " + right[:60]):
+                    continue  # "while I am in France", "I'm in New York this week": a visit
                 place = _place(right)
+                strong = any(k in m.group(0).lower() for k in ("based", "located", "liv", "moved", "relocat"))
+                if place and not _known_place(right, place, strong):
+                    continue
                 for src in c.sources(left, None) if place else []:
                     add(src, EdgeType.LOCATED_IN, place)
             elif how in ("budget", "budget-limit"):
@@ -713,6 +923,6 @@ def extract(text: str, ctx: Context) -> list[Record]:
         offset = max(offset, start)
         if not clause.strip() or clause.rstrip().endswith("?") or len(clause) > 2000:
             continue
-        for edge in _clause_edges(_Clause(clause, ctx, text[:start])):
+        for edge in _clause_edges(_Clause(clause, ctx, text[:start], text)):
             records.append(ctx.record(RecordKind.EDGE, _slot(edge, ctx.subject), clause, edge=edge))
     return records

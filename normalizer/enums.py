@@ -4,7 +4,17 @@ Attributes and values (design.md): verbosity {concise, detailed}, channel {email
 sms, video, in_person}, formality {formal, casual}, language (ISO 639-1 via langcodes), format
 {bullets, prose, table}.
 
+An enum is a communication preference of the subject toward the assistant or colleagues, never a
+word sense of the same word in an activity: "I like video games", "I dress casually", "my phone
+broke", "my friends call me Red", "we speak Spanish at home" give nothing.
+
 Rules:
+- A clause gives records only with a preference frame: a preference verb ("prefers", "likes",
+  "wants", "hates"…) whose holder is the subject (`scope.holder`: "my husband prefers texting",
+  "you said you prefer email" give nothing), an instruction ("keep it short", "please", "email me",
+  "reply in Spanish"), a "best way/format" or contact frame, a switch, or a self-standing cue
+  ("first-name basis", "tl;dr"). Habits and one-off statements ("I keep it short all the time",
+  "I'll email it to you", "I use email") give nothing.
 - One record per attribute per text: the first cue that is not negated. A cue is negated when its
   clause, just before it, has a negation ("no bullet points", "not email", "hates long-winded
   replies", "rather than Slack"); "over" negates a cue when a value of the same attribute came
@@ -21,16 +31,26 @@ Rules:
   are brief", "keep explanations to the user thorough"); formality from "keep it professional",
   "relaxed/professional in writing", "relaxed communication"; format from "use a table when writing
   summaries", "preferred format for reports: a table", "tables in answers".
-- Channel cues count only in a sentence about reaching the subject (a preference verb, "reach",
-  "ping", "via"…, a switch "switched to Zoom", a communication word with "by/via" such as "updates
-  by Slack", or an imperative such as "text me"): "Sam sent an email" gives nothing. An answer
+- Channel cues name the channel, not a device or a medium: "phone calls", "by phone", "call me"
+  (only with nothing but an adverbial after it: "call me anytime", not "call me Ginger"), "video
+  calls", "Zoom", "in-person meetings", "meet in person"; bare "phone", "video" and "in person" are
+  no cue. They count only in a sentence about reaching the subject (a preference verb right before
+  the channel or a "prefer/rather/best/works best" frame, "reach/contact me", a switch "switched to
+  Zoom", a communication word with "by/via" such as "updates by Slack", or an imperative such as
+  "text me"): "Sam sent an email", "I emailed you the picture" give nothing.
+- Formality needs a register word ("formal tone", "casual emails"), a be/keep frame ("keep it
+  casual", "don't be too formal") or a writing verb ("write casually"): "dress casually", "a casual
+  fan", "formally adopt" give nothing. Verbosity "in depth/detail" needs a communication word or
+  verb before it ("explain in detail"; "we talked in depth" gives nothing). An answer
   clause ("A: Zoom") right after a question ("Q: how should we contact me?") takes the question as
   its context. Messaging apps (WhatsApp, iMessage, Teams chat) count as `sms`; Zoom, Google Meet
   and Teams calls or meetings count as `video`.
 - Language only when it is about how to communicate with the subject ("replies in Spanish",
-  "documents in Italian", "prefers French", "write to me in German", "respond in de", "preferred
-  language is German", "language for the user: French"). What someone speaks or learns ("speaks
-  Japanese") is a multi-valued fact, not a preference: left to text.
+  "documents in Italian", "prefers French", "write to me in German", "speak to me in French",
+  "respond in de", "preferred language is German", "language for the user: French"). What someone
+  speaks or learns ("I speak Spanish", "we speak in Spanish on Saturdays", "talk to my workers in
+  Spanish") is a multi-valued fact, not a preference for replies: left to text. "prefers <Language>"
+  counts only when no noun follows ("prefers French reds", "prefer Japanese cars" give nothing).
 - A sentence whose preference holder is another named person ("Lee prefers Slack", "the best way
   to reach Lee", "keep it formal with Lee", "language for Lee: French") gives nothing: enum records
   belong to the request's subject.
@@ -44,6 +64,7 @@ from functools import lru_cache
 from writegate.normalizer.context import Context
 from writegate.normalizer.entities import is_pronoun, is_subject_reference, name_mention, pronoun_antecedent
 from writegate.normalizer.schema import EnumAttribute, EnumValue, Record, RecordKind
+from writegate.normalizer.scope import Holder, holder
 
 _BINARY: dict[EnumAttribute, tuple[str, str]] = {
     EnumAttribute.VERBOSITY: ("concise", "detailed"),
@@ -70,13 +91,31 @@ _KEEP_COMM = (
 _FORMAT_IS = r"\b(?:preferred|favou?rite|default|go-to|usual|ideal|best)\s+format\b[^.;!?]{0,40}?(?::|\bis\b)\s*"
 _WANT = r"(?:be|keep\s+(?:it|things|them)|prefers?\s+(?:it|things)?|likes?\s+(?:it|things)?|wants?\s+(?:it|things)?|loves?\s+(?:it|things)?)"
 
+# A verb or noun that ties a cue to communication (the adverb forms "write casually", the "in depth" forms)
+_COMM_VERB = r"(?:writ(?:e|es|ing|ten)|repl(?:y|ies)|respond|answer|explain|describe|cover|address|communicate|talk|speak|chat)"
+# a register word after a formality adjective ("formal tone", "casual emails")
+_REGISTER = r"(?:tone|language|register|style|voice|manner|wording|writing|correspondence|" + _COMM[3:-1] + r")"
+_DEGREE = r"(?:(?:very|more|too|so|quite|strictly|a\s+bit|a\s+little|less|extra)\s+)?"
+_BE_KEEP = r"(?:be|stay|sound|keep(?:s|ing)?\s+(?:it|things|everything|them)|(?:prefer|like|want|love)s?\s+(?:it|things))"
+# "call me" / "text me" is a request to be contacted only when nothing but an adverbial follows
+# ("call me anytime", "text me if it's urgent"); "call me Ginger", "call me crazy" name the speaker
+_CONTACT_TAIL = (
+    r"(?=\s*(?:[.,;:!?)—–-]|$)|\s+(?:at|on|if|when|whenever|anytime|any\s+time|instead|rather|first|directly|please|"
+    r"later|back|after|before|between|during|tomorrow|today|tonight|or|and|about|for|only|asap|once|in\s+(?:the|an?)|"
+    r"with\s+(?:questions|updates|news|anything))\b)"
+)
+
 # (attribute, value, pattern); case-insensitive unless the pattern says otherwise.
 _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
     # verbosity
     (EnumAttribute.VERBOSITY, "concise", r"\b(?:concise(?:ly|ness)?|succinct(?:ly)?|terse|pithy|brevity)\b"),
-    (EnumAttribute.VERBOSITY, "concise", r"\b(?:short|brief|quick|crisp|one-line|tight)\s+(?:and\s+\w+\s+)?" + _COMM + r"\b"),
-    (EnumAttribute.VERBOSITY, "concise", r"\b(?:short and sweet|to the point|tl;?dr|no fluff|bottom line up front|bluf)\b"),
-    (EnumAttribute.VERBOSITY, "concise", r"\b" + _WANT + r"\s+(?:short|brief|snappy|tight)\b"),
+    (EnumAttribute.VERBOSITY, "concise", r"\b(?:short|brief|quick|crisp|one-line|tight)\s+(?:and\s+\w+\s+)?" + _COMM + r"\b(?!\s*:)"),
+    (EnumAttribute.VERBOSITY, "concise",
+     r"\b(?:short and sweet|tl;?dr|no fluff|bottom line up front|bluf)\b"
+     r"|\bto the point\b(?<!\bget to the point)(?<!\bgot to the point)(?<!\bgets to the point)(?<!getting to the point)"
+     r"(?<!\breach to the point)(?<!reached to the point)(?<!\bcame to the point)(?<!\bcome to the point)(?<!\bup to the point)"
+     r"(?!\s+(?:where|that|of|when))"),
+    (EnumAttribute.VERBOSITY, "concise", r"\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>short|brief|concise)\b"),
     (EnumAttribute.VERBOSITY, "concise", _THAT_IS + _SHORT + r"\b"),
     (EnumAttribute.VERBOSITY, "concise", _THAT_IS_NOT + _LONG + r"\b"),
     (EnumAttribute.VERBOSITY, "concise", _KEEP_COMM + _SHORT + r"\b"),
@@ -84,33 +123,45 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
     (EnumAttribute.VERBOSITY, "detailed", _THAT_IS_NOT + _SHORT + r"\b"),
     (EnumAttribute.VERBOSITY, "detailed", _KEEP_COMM + _LONG + r"\b"),
     (EnumAttribute.VERBOSITY, "detailed",
-     r"\b(?:detailed|thorough|in-depth|in depth|comprehensive|exhaustive|long-?form|lengthy|long|extensive|full|deep-dive)\s+(?:\w+\s+)?" + _COMM + r"\b"),
-    (EnumAttribute.VERBOSITY, "detailed", r"\bin (?:great |full |more |much )?(?:depth|detail)\b"),
-    (EnumAttribute.VERBOSITY, "detailed", r"\b(?:lots of|plenty of|all the|more) (?:detail|details|context)\b"),
+     r"\b(?:detailed|thorough|in-depth|in depth|comprehensive|exhaustive|long-?form|lengthy|long|extensive|full|deep-dive)\s+(?:\w+\s+)?" + _COMM + r"\b(?!\s*:)"),
+    (EnumAttribute.VERBOSITY, "detailed",
+     r"\b(?:" + _COMM[3:-1] + r"|" + _COMM_VERB + r"\w*)\s+(?:\w+\s+)?in (?:great |full |more |much )?(?:depth|detail)\b"),
+    (EnumAttribute.VERBOSITY, "detailed", r"\b(?:lots of|plenty of) (?:detail|details|context)\b"),
     (EnumAttribute.VERBOSITY, "detailed", r"\b(?:long-winded|verbose|walls? of text)\b"),
-    (EnumAttribute.VERBOSITY, "detailed", r"\b" + _WANT + r"\s+(?:detailed|thorough|in-depth)\b"),
-    # channel
+    (EnumAttribute.VERBOSITY, "detailed", r"\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>detailed|thorough|in-depth)\b"),
+    # channel: the channel itself, never a device or a medium ("my phone broke", "video games")
     (EnumAttribute.CHANNEL, "email", r"\be-?mail(?:s|ed|ing)?\b"),
     (EnumAttribute.CHANNEL, "slack", r"(?-i:\bSlack(?:s|ed|ing)?\b)|\bslack\s+(?:me|him|her|them|dms?|messages?)\b|\b(?:on|via|over|through)\s+slack\b"),
     (EnumAttribute.CHANNEL, "phone",
-     r"\b(?:call|ring|phone)\s+(?:me|him|her|them)\b|\bphone(?:\s+calls?)?\b|\bvoice\s*(?:calls?|mail)\b|\bgive\s+(?:me|him|her|them)\s+a\s+(?:call|ring)\b"),
+     r"\b(?:call|ring|phone)\s+(?:me|us)\b" + _CONTACT_TAIL + r"|\bphone\s+calls?\b|\b(?:by|via|over)\s+(?:the\s+)?phone\b(?!\s+(?:number|app|screen))"
+     r"|\bvoice\s*(?:calls?|mail)\b|\bgive\s+(?:me|us)\s+a\s+(?:call|ring)\b"
+     r"|\b(?:prefer\w*|rather)\s+(?:the\s+)?phone\b(?!\s+(?:number|app|screen|case|bill))"),
     (EnumAttribute.CHANNEL, "sms",
-     r"\btext(?:s|ing)?\s+(?:me|him|her|them)\b|\b(?:sms|text messages?|texting|imessages?|whatsapp)\b|\b(?:by|via|over)\s+text\b"
+     r"\btext(?:s|ing)?\s+(?:me|us)\b" + _CONTACT_TAIL + r"|\b(?:sms|text messages?|texting|imessages?|whatsapp)\b|\b(?:by|via|over)\s+text\b"
      r"|(?-i:\b(?:(?:MS|Microsoft)\s+)?Teams\s+(?:chats?|messages?|DMs?)\b)"),
     (EnumAttribute.CHANNEL, "video",
-     r"\bzoom(?!\s+(?:in|out))\b|\bgoogle meet\b|\bhangouts\b|\bwebex\b|\bfacetime\b|\bvideo(?:\s+(?:calls?|chats?|conferenc\w*|meetings?))?\b"
+     r"\bzoom(?!\s+(?:in|out|around|past|by|off))\b|\bgoogle meet\b|\bhangouts\b|\bwebex\b|\bfacetime\b"
+     r"|\bvideo\s+(?:calls?|chats?|conferenc\w*|meetings?)\b|\b(?:by|via|over)\s+video\b(?!\s+games?)"
      r"|(?-i:\b(?:on|via|over|through|using)\s+(?:MS\s+|Microsoft\s+)?Teams\b|\b(?:MS|Microsoft)\s+Teams\b|\bTeams\s+(?:calls?|meetings?)\b)"),
-    (EnumAttribute.CHANNEL, "in_person", r"\bface[- ]to[- ]face\b|\bin[- ]person\b|\birl\b"),
-    # formality
+    (EnumAttribute.CHANNEL, "in_person",
+     r"\bface[- ]to[- ]face\b(?!\s+with\s+(?:a|an|the)\b)"
+     r"|\b(?:meet\w*|talk\w*|speak\w*|chat\w*|discuss\w*|catch(?:ing)?\s+up|check(?:ing)?\s+in)\s+(?:\w+\s+){0,2}?in[- ]person\b"
+     r"|\bin[- ]person\s+(?:meetings?|conversations?|chats?|check-?ins?|catch-?ups?|communication|contact|discussions?|1:1s?|one-on-ones?)\b"
+     r"|\b(?:prefer\w*|rather)\s+(?:to\s+(?:meet|talk|be)\s+)?in[- ]person\b|\birl\b"),
+    # formality: a register word, a be/keep frame or a writing verb, never an activity ("dress casually")
     (EnumAttribute.FORMALITY, "formal",
-     r"\bformal(?:ly|ity)?\b(?!\s+(?:dinner|event|attire|wear|dress|party|occasion|training|education|complaint|process|agreement|contract|offer|review))"
+     r"\bformal(?=\s+(?:and\s+\w+\s+)?" + _REGISTER + r"\b)|\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>formal)\b"
+     r"|\b(?:writ(?:e|es|ing)|repl(?:y|ies)|respond|answer|address|communicate|talk|speak)\s+(?:[\w'’]+\s+){0,3}?formally\b"
      r"|\bprofessional\s+(?:tone|language|register|style|voice|manner|communications?|correspondence)\b"
      r"|\bkeep(?:s|ing)?\s+(?:it|things|everything)\s+(?:strictly\s+|very\s+)?professional\b"
      r"|\bprofessional\s+(?:in|when)\s+(?:writing|written\s+\w+|" + _COMM + r")\b"),
+    (EnumAttribute.FORMALITY, "formal", r"\b(?:tone|style|register)\s+(?:(?:is|should\s+be|stays?)\s+)?" + _DEGREE + r"(?P<v>formal)\b"),
+    (EnumAttribute.FORMALITY, "casual", r"\b(?:tone|style|register)\s+(?:(?:is|should\s+be|stays?)\s+)?" + _DEGREE + r"(?P<v>casual|informal|relaxed)\b"),
     (EnumAttribute.FORMALITY, "casual",
-     r"\b(?:casual(?:ly)?|informal(?:ly)?|laid-back|conversational)\b(?!\s+(?:fridays?|dress|wear|attire|clothes|clothing))"
-     r"|\brelaxed\s+(?:tone|style|manner|language|communications?|correspondence|writing|e-?mails?|messages?|repl(?:y|ies))\b"
-     r"|\bkeep(?:s|ing)?\s+(?:it|things|everything)\s+relaxed\b|\brelaxed\s+(?:in|when)\s+(?:writing|written\s+\w+|" + _COMM + r")\b|\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b"),
+     r"\b(?:casual|informal|laid-back|conversational|relaxed)(?=\s+(?:and\s+\w+\s+)?" + _REGISTER + r"\b)"
+     r"|\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>casual|informal|laid-back|relaxed)\b"
+     r"|\b(?:writ(?:e|es|ing)|repl(?:y|ies)|respond|answer|address|communicate|talk|speak)\s+(?:[\w'’]+\s+){0,3}?(?:casually|informally)\b"
+     r"|\brelaxed\s+(?:in|when)\s+(?:writing|written\s+\w+|" + _COMM + r")\b|\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b"),
     # format
     (EnumAttribute.FORMAT, "bullets", _FORMAT_IS + r"(?:bullet(?:ed)?(?:[- ]?points?|[- ]lists?|s)|(?:a\s+)?(?:bulleted\s+|numbered\s+)?list)\b"),
     (EnumAttribute.FORMAT, "prose", _FORMAT_IS + r"(?:prose|paragraphs|full sentences)\b"),
@@ -119,9 +170,12 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
      r"\buse\s+(?:a\s+)?tables?\s+(?:when|for|in)\s+(?:[\w'’]+\s+){0,2}?" + _COMM + r"\b|\btables?\s+in\s+(?:(?:my|the|your|all)\s+)?" + _COMM + r"\b"),
     (EnumAttribute.FORMAT, "bullets", r"\bbullet(?:ed)?(?:[- ]?points?|[- ]lists?|s)\b|\b(?:numbered|bulleted) lists?\b|\bas a list\b|\bin list form\b"),
     (EnumAttribute.FORMAT, "prose",
-     r"\bprose\b|\b(?:full|complete) sentences\b|\bparagraph(?:s| form)\b|\bnarrative (?:form|style)\b"),
+     r"\b(?:in|as)\s+(?:full\s+|flowing\s+|plain\s+)?(?:prose|paragraphs)\b|\b(?:flowing|plain)\s+prose\b|\bprose\s+(?:over|instead|rather|format|style)\b"
+     r"|\b(?:prefer\w*|like[sd]?|want\w*|love[sd]?)\s+(?:\w+\s+)?prose\b"
+     r"|\b(?:full|complete) sentences\b|\bparagraph form\b|\bnarrative (?:form|style)\b"),
     (EnumAttribute.FORMAT, "table",
-     r"\b(?:in|as|into|using)\s+(?:a\s+)?tables?\b|\btabular\b|\b(?:comparison|markdown)\s+tables?\b|\b(?:prefers?|likes?|wants?|loves?|use)\s+tables\b|\btables\s+(?:over|instead|rather)\b"),
+     r"\b(?:in|as|into|using)\s+(?:a\s+)?tables?\b(?!\s+(?:saw|tennis|top|cloth|spoon|lamp|leg|salt|manners|by|at|for\s+(?:two|four|\d)))"
+     r"|\btabular\b|\b(?:comparison|markdown)\s+tables?\b|\b(?:prefers?|likes?|wants?|loves?|use)\s+tables\b|\btables\s+(?:over|instead|rather)\b"),
 )
 _COMPILED: tuple[tuple[EnumAttribute, str, re.Pattern[str]], ...] = tuple((a, v, re.compile(p, re.I)) for a, v, p in _CUES)
 
@@ -164,14 +218,39 @@ _STOP_AFTER_RE = re.compile(
     re.I,
 )
 _CHANNEL_CONTEXT_RE = re.compile(
-    r"\b(?:prefer\w*|like[sd]?|love[sd]?|wants?|wanted|best|favou?rite|rather|only|always|reach\w*|contact\w*|ping\w*|"
-    r"get (?:in touch|hold)|reach out|hit \w+ up|send|use|uses|using|via|through|channel|go-to|works? best|respond\w*|"
-    r"responsive|hates?|dislikes?|avoids?|never|don'?t|do not|doesn'?t|stop|no longer|instead|(?:call|text|email|e-mail|slack|message|ring) (?:me|him|her|them)|"
+    r"\b(?:prefer\w*|rather|best|favou?rite|go-to|works? best|channel|"
+    r"(?:reach(?:es|ed|ing)?|contact(?:s|ed|ing)?|ping(?:s|ed|ing)?|get\s+(?:in\s+touch\s+with|hold\s+of)|reach\s+out\s+to)\s+"
+    r"(?:me|us|(?:the\s+)?user|her|him|them|(?-i:[A-ZÀ-ÖØ-Þ]\w*))|hit (?:me|us) up|"
+    r"(?:call|ring|phone|text|e-?mail|slack|message|dm|ping|facetime|zoom|skype)\s+(?:me|us)|"
+    # a preference verb right before the channel ("wants emails", "I like Slack", "hates phone calls")
+    r"(?:like[sd]?|love[sd]?|wants?|wanted|needs?|hates?|dislikes?|avoids?)\s+(?:[\w-]+\s+){0,1}?"
+    r"(?:e-?mails?|slack|phone calls?|texts?|text messages|texting|sms|whatsapp|zoom|video calls?|teams|face[- ]to[- ]face|in[- ]person)|"
     # a switch ("switched to Zoom", "move from Teams chat to Slack")
     r"(?:switch(?:es|ed|ing)?|mov(?:e|es|ed|ing))\s+(?:(?:over|back|everything|things|us|them)\s+)?(?:to|from)|"
     # a communication word delivered by a channel ("updates by Slack")
     r"(?:updates?|repl(?:y|ies)|messages?|notes?|reports?|news|alerts?|notifications?|reminders?|summar(?:y|ies)|"
-    r"documents?|docs?|answers?|responses?)\s+(?:by|via|over|through|on))\b",
+    r"documents?|docs?|answers?|responses?|check-?ins?|meetings?|syncs?|1:1s?|one-on-ones?|catch-?ups?)\s+(?:by|via|over|through|on))\b",
+    re.I,
+)
+# Every cue needs a preference frame in its clause: a preference verb ("prefers", "likes", "hates"…),
+# an instruction (a clause-initial "keep", "use", "write", "reply"…, "please"), a switch, a "best way"
+# or a contact frame. "I keep it short all the time", "we speak Spanish on Saturdays", "I never got a
+# formal report" state habits or facts, not how the subject wants to be answered.
+_PREF_VERB_RE = re.compile(
+    r"\b(?:prefer\w*|(?:would|'d|’d)\s+rather|favou?r(?:s|ed)?|likes?|liked|loves?|loved|wants?|wanted|needs?|needed|"
+    r"expects?|expected|appreciates?|appreciated|hates?|hated|dislikes?|disliked|can['’]?t stand|cannot stand|"
+    r"ask(?:s|ed)?\s+(?:for|to|us|me|that)|requests?(?:ed)?)\b",
+    re.I,
+)
+_INSTRUCTION_RE = re.compile(
+    r"(?:^|[,;:—–(]\s*|\b(?:please|pls|just|always|now|and|then|to|should|must|can you|could you|you can|you could|"
+    r"don['’]?t|do not|never|actually|instead)\s+)"
+    r"(?:keep|use|write|reply|respond|answer|send|give|make|stick|be|format|put|include|avoid|stop|skip|drop|switch|move|"
+    r"go|email|e-mail|text|call|ring|slack|ping|message|dm|reach|contact|address|talk|speak)\b"
+    r"|\b(?:please|pls)\b|\b(?:best|preferred|ideal|easiest|go-to)\s+(?:way|channel|format|tone|language)\b"
+    r"|\b(?:reach|contact)\w*\s+(?:me|us|(?:the\s+)?user|her|him|them|[A-ZÀ-ÖØ-Þ])"
+    r"|\b(?:switch(?:es|ed|ing)?|mov(?:e|es|ed|ing))\s+(?:(?:over|back|everything|things|us|them)\s+)?(?:to|from)\b"
+    r"|\b(?:language|format|channel|tone)\s+(?:for|with|to)\b|\b(?:work|works|worked)\s+best\b",
     re.I,
 )
 _HOLDER_RE = re.compile(
@@ -188,6 +267,23 @@ _FOR_RE = re.compile(
     r"(?i:\b(?:language|format|channel|tone)\s+(?:for|with|to)|\bkeep(?:s|ing)?\s+(?:[\w'’]+\s+){0,3}?(?:to|for|with))\s+"
     r"(?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 )
+_POSSESSIVE_PRONOUNS = frozenset({"her", "his", "their", "she", "he", "they"})
+_SELF_STANDING_RE = re.compile(r"\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b|\btl;?dr\b|\bbluf\b", re.I)
+
+
+def _framed(source: str, ctx: Context, before: str) -> bool:
+    """True when the clause states a preference of the subject: a preference verb whose holder is the
+    subject ("I prefer", "Sam wants", not "my wife prefers", "you say you prefer"), an instruction
+    ("keep it short", "please", "email me"), or a self-standing cue ("first-name basis")."""
+    verb = _PREF_VERB_RE.search(source)
+    if verb is not None:
+        left = source[: verb.start()]
+        if left.strip().lower() in _POSSESSIVE_PRONOUNS:  # "Her preferred language": scope reads "Her" as a name
+            return pronoun_antecedent(before, ctx) is None
+        return holder(left, ctx, before) is Holder.SUBJECT
+    return _INSTRUCTION_RE.search(source) is not None or _SELF_STANDING_RE.search(source) is not None
+
+
 # an answer right after a question ("Q: how should we contact me? A: Zoom")
 _ANSWER_RE = re.compile(r"^\s*(?:A|a|Ans|ans|Answer|answer)\s*[:：]")
 
@@ -211,15 +307,16 @@ _LOWER_LANGS = (
 _LANG_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p)
     for p in (
-        r"(?i:\b(?:repl(?:y|ies|ied|ying)|respon(?:d|ds|ded|ding|ses?)|answers?|answered|answering|write|writes|written|writing|"
-        r"communicat\w*|talk|talks|talking|speak|speaking|messages?|e-?mails?|texts?|docs?|documents?|documentation|summar(?:y|ies)|"
-        r"chats?|chatting|updates?|reports?|notes?|memos?|correspond\w*|"
-        r"address(?:ed)?|greet(?:ed)?|output|translat\w*)\b)\s+(?:[\w'’]+\s+){0,3}?(?i:in)\s+"
+        r"(?i:\b(?:(?:repl(?:y|ies|ied|ying)|respon(?:d|ds|ded|ding|ses?)|answers?|answered|answering|write|writes|written|writing|"
+        r"messages?|e-?mails?|texts?|docs?|documents?|documentation|summar(?:y|ies)|"
+        r"chats|updates?|reports?|notes?|memos?|correspond\w*|"
+        r"address(?:ed)?|greet(?:ed)?|output|translat\w*)\b|"
+        # what someone speaks ("we speak in Spanish on Saturdays") is no preference: speaking to the subject is
+        r"(?:communicat\w*|talk\w*|speak\w*|chat\w*)\s+(?:to|with)\s+(?:me|us|(?:the\s+)?user)\b))\s+(?:[\w'’]+\s+){0,3}?(?i:in)\s+"
         r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r")|[a-z]{2}(?:-[A-Za-z]{2})?)"
         r"(?=\s*(?:[.,;!?)]|$|\s+(?:please|only|if|when|whenever|and|for|to|rather|instead|not|but)\b))",
         r"(?i:\bprefer(?:s|red|ring)?)\s+(?:(?i:to\s+(?:speak|talk|write|communicate|correspond|be\s+addressed)\s+(?:in\s+)?))?"
-        r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+)\b(?!\s+(?:time|food|cuisine|wine|coffee|movies?|films?|music|restaurants?|style|people|team|"
-        r"office|company|colleagues?|version|market|accent|law|press|roast|fries|toast|bread|cheese|dressing))",
+        r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+)\b(?=\s*(?:[.,;:!?)]|$)|\s+(?:for|over|to|in|when|whenever|if|please|rather|instead|and|but|as|with|or|only|now|these)\b)",
         r"(?i:\b(?:preferred|working|communication|reply|response)\s+language\s+(?:is|:))\s+(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|[a-z]{2})\b",
         # "language for the user: French"
         r"(?i:\blanguage\s+(?:for|with|to)\s+)(?:me|us|(?i:(?:the\s+)?user)|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s*(?i:is|:)\s*"
@@ -288,7 +385,9 @@ def _clause_cues(clause: str, context: str = "") -> list[tuple[int, EnumAttribut
     """
     hits: list[tuple[int, int, EnumAttribute, str]] = []
     for attribute, value, pattern in _COMPILED:
-        hits.extend((m.start(), m.end(), attribute, value) for m in pattern.finditer(clause))
+        # a frame before the value ("be formal") is not part of the cue: "used to be formal" negates it
+        hits.extend((m.start("v") if "v" in pattern.groupindex and m.start("v") >= 0 else m.start(), m.end(), attribute, value)
+                    for m in pattern.finditer(clause))
     for pattern in _LANG_PATTERNS:
         for m in pattern.finditer(clause):
             code = language_code(m.group("lang"))
@@ -338,7 +437,7 @@ def extract(text: str, ctx: Context) -> list[Record]:
         question = ""
         cues = _clause_cues(clause, context)
         source = f"{context} {clause}".strip()
-        if not cues or _holder_is_other(source, ctx, text[:start]):
+        if not cues or _holder_is_other(source, ctx, text[:start]) or not _framed(source, ctx, text[:start]):
             continue
         for _, attribute, value, negated in cues:
             if attribute in records:

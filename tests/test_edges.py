@@ -275,3 +275,80 @@ def test_edges_never_raise(text: str) -> None:
 def test_subject_resolution(subject: str, text: str, source: str) -> None:
     ctx = Context(subject, CTX.observed_at, ProvenanceKind.STATED, DEFAULT_CONFIG)
     assert _edges(edges.extract(text, ctx)) == [(source, "reports_to", "person:ana", {})]
+
+
+S = "user:sam"
+# Real conversational text (persona chat). has_role needs a role head noun and no judgement, hobby, past
+# or future word; a role or place that is past, planned or someone else's gives nothing; owned_by needs an
+# organisation's account / deal / project; located_in needs a place.
+REAL: list[tuple[str, str, list[E]]] = [
+    # has_role: head noun required
+    ("role-job-is-gerund", "My job is fixing roofs all day.", []),
+    ("role-job-is-amount", "My job is a lot of stress.", []),
+    ("role-job-is-adjective", "My job is really tiring.", []),
+    ("role-job-is-working", "My job is working on old cars.", []),
+    ("role-job-is-head", "My job is school librarian.", [(S, "has_role", "role:school-librarian", {})]),
+    ("role-judgement-decent", "I am a decent cook.", []),
+    ("role-judgement-terrible", "I'm a terrible singer, sadly.", []),
+    ("role-judgement-big-fan", "I am a big fan of hockey.", []),
+    ("role-no-head", "I am a morning person.", []),
+    ("role-extended-heads", "I work as a cashier at a grocery store.", [(S, "has_role", "role:cashier", {})]),
+    ("role-electrician", "I'm an electrician.", [(S, "has_role", "role:electrician", {})]),
+    ("role-student", "I am a nursing student.", [(S, "has_role", "role:nursing-student", {})]),
+    ("role-stops-at-so", "I work as a pharmacist so I know about meds.", [(S, "has_role", "role:pharmacist", {})]),
+    ("role-age-dropped", "I am a 45 year old firefighter.", [(S, "has_role", "role:firefighter", {})]),
+    ("role-now-at", "I'm now a supervisor at a warehouse.", [(S, "has_role", "role:supervisor", {})]),
+    # has_role: past roles
+    ("role-past-was", "I was a nurse for ten years.", []),
+    ("role-past-retired-then-was", "I am retired. I was a bank teller.", []),
+    ("role-past-retired-adjective", "I am a retired mail carrier driver.", []),
+    ("role-past-former", "I'm a former soldier.", []),
+    ("role-past-used-to", "I used to be a chef.", []),
+    ("role-promoted-is-current", "I was promoted to store manager.", [(S, "has_role", "role:store-manager", {})]),
+    # has_role: someone else's
+    ("role-other-brother", "My brother is a dentist.", []),
+    ("role-other-mom", "My mom is a pharmacist.", []),
+    ("role-other-pronoun-after-my", "I called my aunt, she is a pilot.", []),
+    ("role-other-pronoun-with-i", "He is a plumber and I am a cashier.", [(S, "has_role", "role:cashier", {})]),
+    ("role-other-mine", "Mine is a carpenter.", []),
+    ("role-other-relative", "I have a cousin who is a mechanic.", []),
+    ("role-other-named-relative", "We have a parrot named Kiwi that is a singer.", [("person:kiwi", "has_role", "role:singer", {})]),
+    # has_role: plans
+    ("role-plan-want", "I want to be a veterinarian.", []),
+    ("role-plan-studying", "I'm studying to become a lawyer.", []),
+    ("role-plan-will", "I will be a teacher next year.", []),
+    # owned_by: possessions are no accounts
+    ("own-adjective", "I'd love to build my own computer.", []),
+    ("own-possession", "I own Nike shoes.", []),
+    ("own-account-kept", "I own the Globex account.", [("account:globex", "owned_by", S, {})]),
+    # located_in: places only
+    ("place-not-a-place-the", "I live in the Rockies where there are trails.", []),
+    ("place-not-a-place-abbrev", "I'm in NA.", []),
+    ("place-quoted-nickname", 'He is "Ping" and I\'m in "Pong".', []),
+    ("place-weak-cue-not-place", "I work in Finance.", []),
+    ("place-country", "I am in the US.", [(S, "located_in", "place:us", {})]),
+    ("place-weak-cue-place", "I'm in Portugal.", [(S, "located_in", "place:portugal", {})]),
+    ("place-adjective", "I live in Dutch country.", []),
+    ("place-stop-at-pronoun", "Since I live in Nevada I've seen a lot of desert.", [(S, "located_in", "place:nevada", {})]),
+    # located_in: plans, visits, past, others
+    ("place-plan-moving", "I live in Ohio, but I'm moving to Oregon.", [(S, "located_in", "place:ohio", {})]),
+    ("place-plan-when", "I will miss mangoes when I am in Oslo.", []),
+    ("place-plan-thinking", "I'm thinking of moving to Denver.", []),
+    ("place-visit-while", "I want to see a show while I am in London.", []),
+    ("place-past-lived", "I lived in Dallas for years.", []),
+    ("place-past-grew-up", "I grew up in Kansas.", []),
+    ("place-moved-from-origin", "I just moved from Canada.", []),
+    ("place-moved-from-to", "I moved from Boston to Austin.", [(S, "located_in", "place:austin", {})]),
+    ("place-other-relative", "I have family that lives in Miami.", []),
+    ("place-other-pronoun", "She lives in Rome. I miss her.", []),
+    # a subject-less note: both coordinated facts are the subject's
+    ("note-coordinated", "Lives in Austin and manages the data team.",
+     [(S, "located_in", "place:austin", {}), (S, "manages", "team:data", {})]),
+    ("note-coordinated-role", "Works as a nurse and lives in Tampa.",
+     [(S, "has_role", "role:nurse", {}), (S, "located_in", "place:tampa", {})]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in REAL], ids=[i for i, _, _ in REAL])
+def test_edge_real_text(text: str, expected: list[E]) -> None:
+    assert _edges(edges.extract(text, CTX)) == sorted(expected)

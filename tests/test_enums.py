@@ -178,3 +178,70 @@ _WORDS = ["Sam", "Lee", "prefers", "not", "no", "email", "Slack", "me", "short",
 def test_enums_never_raise(text: str) -> None:
     records = enums.extract(text, CTX)
     assert len({r.enum.attribute for r in records if r.enum}) == len(records)
+
+
+# Real conversational text (persona chat): word senses that are not communication preferences, and the
+# preferences that still count. An enum needs a preference frame of the subject (a preference verb whose
+# holder is the subject, an instruction, a contact request) and a cue that names the channel / register /
+# length / language / layout of communication itself.
+REAL: list[tuple[str, str, dict[str, str]]] = [
+    # channel: a medium or a device is no channel
+    ("real-video-games", "I like video games.", {}),
+    ("real-video-games-play", "On weekends I like to play racing video games with my cousins.", {}),
+    ("real-video-games-kids", "My sons play video games way too much.", {}),
+    ("real-favourite-video-game", "My favorite video game is Zelda.", {}),
+    ("real-phone-broke", "My phone broke last week so I am using an old one.", {}),
+    ("real-on-my-phone", "I'm always on my phone when I'm bored.", {}),
+    ("real-phone-camera", "I use my phone to take pictures of my garden.", {}),
+    ("real-nickname-call-me", "My friends call me Red because of my hair.", {}),
+    ("real-call-me-adjective", "Call me old fashioned, but I love vinyl records.", {}),
+    ("real-they-call-me", "I hope the hospital will call me for an interview.", {}),
+    ("real-email-to-you", "I will email the recipe to you tonight.", {}),
+    ("real-i-use-email", "I use email for work.", {}),
+    ("real-see-in-person", "I would love to see a whale in person someday.", {}),
+    ("real-meet-in-person-habit", "We meet in person once a month.", {}),
+    ("real-interviews-via-zoom", "I'm hoping the first interviews happen via Zoom.", {}),
+    ("real-other-prefers", "My husband prefers texting.", {}),
+    ("real-you-prefer", "You said you prefer email.", {}),
+    ("real-reach-by-email", "You can reach me by email most days.", {"channel": "email"}),
+    ("real-text-me-instead", "I don't answer calls at work, text me instead.", {"channel": "sms"}),
+    ("real-video-calls-work-best", "Video calls work best for me.", {"channel": "video"}),
+    ("real-prefer-phone-calls", "I'd rather get a phone call than an email.", {"channel": "phone"}),
+    ("real-call-me-anytime", "Call me after 6 if it's urgent.", {"channel": "phone"}),
+    ("real-dm-me-slack", "DM me on Slack.", {"channel": "slack"}),
+    # formality: an activity done casually is no register
+    ("real-dress-casually", "I like to dress casually.", {}),
+    ("real-play-casually", "I play tennis casually on Sundays.", {}),
+    ("real-casual-fan", "I'm just a casual hockey fan.", {}),
+    ("real-casual-restaurant", "I work at a casual restaurant downtown.", {}),
+    ("real-formal-report", "I never got a formal report from the vet.", {}),
+    ("real-formally-adopt", "I should formally adopt the cat.", {}),
+    ("real-conversational-spanish", "I read Spanish well but my conversational skills are weak.", {}),
+    ("real-keep-it-casual", "Keep it casual with me, no need for formalities.", {"formality": "casual"}),
+    ("real-formal-tone", "Please keep the tone formal.", {"formality": "formal"}),
+    # language: what someone speaks is no preference for replies (left to text)
+    ("real-speak-spanish", "I speak Spanish and a little French.", {}),
+    ("real-speak-in-spanish-family", "At home we speak in Spanish on Sundays.", {}),
+    ("real-talk-to-workers", "I have to talk to my crew in Portuguese.", {}),
+    ("real-prefer-french-wine", "I prefer French wine.", {}),
+    ("real-prefer-japanese-cars", "I prefer Japanese cars.", {}),
+    ("real-speak-to-me-in", "Speak to me in French, please.", {"language": "fr"}),
+    ("real-reply-in", "Please reply in Spanish.", {"language": "es"}),
+    # verbosity and format: ordinary words in chit-chat
+    ("real-keep-it-short-habit", "I keep it short all the time at the barber.", {}),
+    ("real-get-to-the-point-where", "It took me a year to get to the point where I could run a mile.", {}),
+    ("real-all-the-details", "I'll send you all the details about the party.", {}),
+    ("real-talk-in-depth", "We talked in depth about the trip.", {}),
+    ("real-short-answer", "Short answer: yes!", {}),
+    ("real-paragraphs", "I still have to write the last two paragraphs of my essay.", {}),
+    ("real-table-saw", "I'm using a table saw for the deck.", {}),
+    ("real-prefer-short-answers", "I prefer short answers.", {"verbosity": "concise"}),
+    ("real-explain-in-detail", "Explain things in detail, please.", {"verbosity": "detailed"}),
+    ("real-use-bullets", "Use bullet points when you summarize for me.", {"format": "bullets"}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in REAL], ids=[i for i, _, _ in REAL])
+def test_enum_real_text(text: str, expected: dict[str, str]) -> None:
+    records = enums.extract(text, CTX)
+    assert {r.enum.attribute.value: r.enum.value for r in records if r.enum} == expected
