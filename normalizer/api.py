@@ -26,6 +26,11 @@ FAMILIES: tuple[Extractor, ...] = (
 MAX_ID_CHARS = 200
 """The longest id (memory, candidate, pair) accepted, in characters."""
 _ID_FORBIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_TEXT_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""C0 controls other than tab, newline and carriage return, and DEL."""
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_ALNUM_RE = re.compile("[0-9A-Za-z]")
+"""An ASCII letter or digit: visible content without looking at every character."""
 """C0 (tab and newline included), DEL, C1, and surrogates (never valid alone)."""
 
 
@@ -37,12 +42,12 @@ def validate_text(text: object, field: str = "text") -> str:
         raise InputError(field, "is empty or whitespace only")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_TEXT_BYTES:
         raise InputError(field, f"is over {MAX_TEXT_BYTES // 1024} KiB ({len(text.encode('utf-8', 'surrogatepass'))} bytes)")
-    bad = next((c for c in text if (ord(c) < 32 and c not in "\t\n\r") or ord(c) == 127), None)
+    bad = _TEXT_CONTROL_RE.search(text)
     if bad is not None:
-        raise InputError(field, f"contains a control character (U+{ord(bad):04X})")
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise InputError(field, f"contains a control character (U+{ord(bad.group()):04X})")
+    if _SURROGATE_RE.search(text):
         raise InputError(field, "contains invalid UTF-8")
-    if not any(is_visible(c) for c in text):
+    if _ALNUM_RE.search(text) is None and not any(is_visible(c) for c in text):
         raise InputError(field, "has no visible content (only whitespace, zero-width or other invisible characters)")
     return text
 
@@ -123,7 +128,7 @@ def _dedupe(records: Sequence[Record]) -> list[Record]:
     seen: set[str] = set()
     out: list[Record] = []
     for rec in records:
-        key = rec.model_dump_json(include={"kind", "slot", "time_window", "timezone", "enum", "edge"})
+        key = repr((rec.kind, rec.slot, rec.time_window, rec.timezone, rec.enum, rec.edge))
         if key not in seen:
             seen.add(key)
             out.append(rec)

@@ -178,15 +178,28 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
      r"|\btabular\b|\b(?:comparison|markdown)\s+tables?\b|\b(?:prefers?|likes?|wants?|loves?|use)\s+tables\b|\btables\s+(?:over|instead|rather)\b"),
 )
 _COMPILED: tuple[tuple[EnumAttribute, str, re.Pattern[str]], ...] = tuple((a, v, re.compile(p, re.I)) for a, v, p in _CUES)
+_ATTRIBUTE_WORDS: dict[EnumAttribute, re.Pattern[str]] = {
+    EnumAttribute.VERBOSITY: re.compile(
+        r"concise|succinct|terse|pithy|brevity|short|brief|quick|crisp|one-line|tight|point|tl;?dr|fluff|bluf|bottom line"
+        r"|snappy|detail|thorough|depth|comprehensive|exhaustive|long|lengthy|extensive|full|deep-dive|verbose|wall|context"
+    ),
+    EnumAttribute.CHANNEL: re.compile(
+        r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face"
+        r"|person|irl"
+    ),
+    EnumAttribute.FORMALITY: re.compile(r"formal|professional|casual|laid-back|conversational|relaxed|first.name|tone|style|register"),
+    EnumAttribute.FORMAT: re.compile(r"bullet|list|prose|sentences|paragraph|narrative|table|tabular"),
+}
+"""Per attribute, words one of its cues must contain (searched in lower-cased text): a clause runs only
+the cue patterns of the attributes it can hold."""
 
-_QUICK_RE = re.compile(
+_QUICK_RE = re.compile(  # searched in lower-cased text: re.I makes a long alternation ~8x slower
     r"concise|succinct|terse|pithy|brevity|short|brief|quick|crisp|one-line|tight|point|tl;?dr|fluff|bluf|bottom line|snappy|"
     r"detail|thorough|depth|comprehensive|exhaustive|long|lengthy|extensive|full|deep-dive|verbose|wall|context|"
     r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face|person|irl|"
     r"formal|professional|casual|laid-back|conversational|relaxed|first.name|bullet|list|prose|sentences|paragraph|narrative|"
     r"table|tabular|language|in [a-z]{2}\b|prefer|reply|replies|respon|answer|write|written|speak|talk|communicat|"
     r"document|chat|switch|mov(?:e|ed|es|ing) |migrat|transition",
-    re.I,
 )
 
 _CLAUSE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+|\n+")
@@ -384,7 +397,11 @@ def _clause_cues(clause: str, context: str = "") -> list[tuple[int, EnumAttribut
         context: a question the clause answers; it counts only as channel context.
     """
     hits: list[tuple[int, int, EnumAttribute, str]] = []
+    low = clause.lower()
+    possible = {a for a, words in _ATTRIBUTE_WORDS.items() if words.search(low)}
     for attribute, value, pattern in _COMPILED:
+        if attribute not in possible:
+            continue
         # a frame before the value ("be formal") is not part of the cue: "used to be formal" negates it
         hits.extend((m.start("v") if "v" in pattern.groupindex and m.start("v") >= 0 else m.start(), m.end(), attribute, value)
                     for m in pattern.finditer(clause))
@@ -422,7 +439,7 @@ def extract(text: str, ctx: Context) -> list[Record]:
     Returns:
         `kind: enum` records with slot `preference.<attribute>`; [] when none is found.
     """
-    if not _QUICK_RE.search(text):
+    if not _QUICK_RE.search(text.lower()):
         return []
     records: dict[EnumAttribute, Record] = {}
     offset = 0
@@ -435,6 +452,8 @@ def extract(text: str, ctx: Context) -> list[Record]:
             continue
         context = question if question and _ANSWER_RE.match(clause) else ""
         question = ""
+        if not _QUICK_RE.search(clause.lower()) and not (context and _QUICK_RE.search(context.lower())):
+            continue  # no cue word in this clause: skip the per-attribute patterns
         cues = _clause_cues(clause, context)
         source = f"{context} {clause}".strip()
         if not cues or _holder_is_other(source, ctx, text[:start]) or not _framed(source, ctx, text[:start]):

@@ -102,10 +102,9 @@ _PARTS: dict[str, tuple[int, int]] = {
 """design.md's parts of day, in minutes."""
 
 # ---------------------------------------------------------------- regexes (compiled once)
-_QUICK_RE = re.compile(
+_QUICK_RE = re.compile(  # searched in lower-cased text (re.I makes an alternation several times slower)
     r"[0-9]|noon|midday|midnight|morning|afternoon|evening|night|lunch|hours|day|weekend|\b(?:mon|tue|wed|thu|fri|sat|sun)"
-    r"|\b[ap]\.?m\b|o['’\"]clock",
-    re.I
+    r"|\b[ap]\.?m\b|o['’\"]clock"
 )
 _MASK_RE = re.compile(
     r"\b[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:T[0-9:.]+Z?)?\b"  # ISO dates
@@ -217,7 +216,7 @@ _MEETING_RE = re.compile(
 _CONTEXT_RE = re.compile(r"\b(?:free|busy|work\w*|office|slots?|windows?|block\w*|hours)\b", re.I)
 _LICENSE_RE = re.compile(
     r"\b(?:free|busy|available|availability|unavailable|off|OOO|out\s+of\s+(?:the\s+)?office|block\w*|calendar"
-    r"|slots?|windows?|(?:business|working|work|office|core)\s+hours|hours\s+are|off[\s-]limits|works?\s+\d)\b",
+    r"|slots?|windows?|(?:business|working|work|office|core)\s+hours|hours\s+are|off[\s-]limits|works?|working)\b",
     re.I,
 )
 """Words that make a clock range or open end a scheduling window without a meeting or event named."""
@@ -716,12 +715,13 @@ def extract(text: str, ctx: Context) -> list[Record]:
     Returns:
         `time_window` records, one per window, in text order.
     """
-    if not _QUICK_RE.search(text):
+    low = text.lower()
+    if not _QUICK_RE.search(low):
         return []
     records: list[Record] = []
     for a, b in sentence_spans(text):
         sentence = text[a:b]
-        if _QUICK_RE.search(sentence):
+        if _QUICK_RE.search(sentence.lower()) and not sentence.rstrip().endswith("?"):
             found = _sentence_records(sentence, ctx)
             if found and states_standing_window(sentence, ctx, text[:a]):  # the gate costs more than most sentences
                 records.extend(found)

@@ -102,7 +102,6 @@ def test_score_counts_false_and_missed_records() -> None:
     assert [e["error"] for e in result["errors"]] == ["missed"]
 
 
-@pytest.mark.xfail(strict=False, reason="issue 33: normalizer precision on real text")
 def test_precision_on_real_text() -> None:
     result = _bench().score(_cases())
     low = {k: v for k, v in result["kinds"].items() if v["emitted"] and v["precision"] < 0.95}
