@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from writegate.normalizer.clock import TIME_WORDS_RE
 from writegate.normalizer.context import Context
 from writegate.normalizer.entities import is_subject_reference
 from writegate.normalizer.scope import PERSON_NOUNS
@@ -124,10 +125,6 @@ def is_one_off(sentence: str) -> bool:
 
 
 _SEGMENT_RE = re.compile(r"\s[—–-]\s|;|\(|\)|,\s+(?=(?:but|and|while|though|although|whereas|not)\b)")
-_TIMEISH_RE = re.compile(
-    r"[0-9]|noon|midnight|morning|afternoon|evening|night|lunch|hours|day|weekend|\b(?:mon|tue|wed|thu|fri|sat|sun)"
-    r"|\b[ap]\.?m\b|o['’\"]clock",
-)
 
 
 def is_not_current(sentence: str) -> bool:
@@ -138,7 +135,7 @@ def is_not_current(sentence: str) -> bool:
     sentence is not current when every such segment is past or a plan.
     """
     low = sentence.lower()
-    segments = [seg for seg in _SEGMENT_RE.split(low) if seg and _TIMEISH_RE.search(seg)] or [low]
+    segments = [seg for seg in _SEGMENT_RE.split(low) if seg and TIME_WORDS_RE.search(seg)] or [low]
     return all(_PAST_RE.search(seg) is not None or _PLAN_RE.search(seg) is not None for seg in segments)
 
 

@@ -57,6 +57,7 @@ from writegate.normalizer.clock import (
     MINUTES_PER_DAY,
     MINUTES_PER_WEEK,
     NOON,
+    TIME_WORDS_RE,
     WEEKDAYS,
     WEEKEND,
     ClockTime,
@@ -102,10 +103,6 @@ _PARTS: dict[str, tuple[int, int]] = {
 """design.md's parts of day, in minutes."""
 
 # ---------------------------------------------------------------- regexes (compiled once)
-_QUICK_RE = re.compile(  # searched in lower-cased text (re.I makes an alternation several times slower)
-    r"[0-9]|noon|midday|midnight|morning|afternoon|evening|night|lunch|hours|day|weekend|\b(?:mon|tue|wed|thu|fri|sat|sun)"
-    r"|\b[ap]\.?m\b|o['’\"]clock"
-)
 _MASK_RE = re.compile(
     r"\b[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:T[0-9:.]+Z?)?\b"  # ISO dates
     r"|\b[0-9]{1,4}/[0-9]{1,4}(?:/[0-9]{1,4})?\b"  # 3/14, 24/7
@@ -622,7 +619,7 @@ def _whole_week(spec: _Spec) -> bool:
     return spec.begin == 0 and spec.finish >= MINUTES_PER_DAY and (spec.fixed_days or spec.days or ALL_DAYS) == ALL_DAYS
 
 
-def _licensed(masked: str, spec: _Spec, sentence: str, anchors: list[tuple[int, str]]) -> bool:
+def _licensed(masked: str, spec: _Spec, recurring: bool, anchors: list[tuple[int, str]]) -> bool:
     """May this window stand, given what the sentence names?
 
     * a whole day ("no meetings on Fridays") needs a meeting word or a cue that names the day itself
@@ -637,12 +634,12 @@ def _licensed(masked: str, spec: _Spec, sentence: str, anchors: list[tuple[int, 
     """
     meeting = any(slot == DEFAULT_SLOT for _, slot in anchors)
     if spec.kind == "day":
-        return (meeting or _governed(masked, spec)) and is_recurring(masked[spec.start:spec.end] if not meeting else sentence)
+        return (meeting or _governed(masked, spec)) and (recurring if meeting else is_recurring(masked[spec.start:spec.end]))
     if spec.kind == "pod" or (spec.kind == "open" and not _ATOM_RE.search(masked, spec.start, spec.end)):
         if _SCHEDULING_POD_RE.search(masked, spec.start, spec.end):
             return True
         return bool(anchors) or _governed(masked, spec)
-    if is_recurring(sentence) or any(_NOUN_ANCHOR_RE.match(masked, at) or slot != DEFAULT_SLOT for at, slot in anchors):
+    if recurring or any(_NOUN_ANCHOR_RE.match(masked, at) or slot != DEFAULT_SLOT for at, slot in anchors):
         return True
     if spec.kind in ("point", "loose"):
         return False
@@ -657,7 +654,8 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
     groups, excluded_groups = _day_groups(masked)
     if groups and all(_ONE_OFF_BEFORE_RE.search(masked, max(0, g.start - 14), g.start) for g in groups):
         return []  # a one-off date ("on call this weekend", "out through Friday") is no recurring window
-    if groups and not any(g.recurring for g in groups) and not is_recurring(sentence) and not _SPAN_SHAPE_RE.search(masked):
+    recurring = is_recurring(sentence)
+    if groups and not any(g.recurring for g in groups) and not recurring and not _SPAN_SHAPE_RE.search(masked):
         return []  # "free on Sunday", "Sunday afternoon should be good": one day, not every one
     clocks = _time_specs(masked, atoms, groups, point_minutes or POINT_MINUTES)
     pods = _pod_specs(masked, consumed, bool(clocks))
@@ -669,7 +667,7 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
         or bool(anchors)
         or any(g.recurring for g in groups)
         or _CONTEXT_RE.search(masked) is not None
-        or is_recurring(masked)
+        or recurring
     )
     if not anchors and not groups:
         clocks = [c for c in clocks if c.kind != "loose"]
@@ -680,7 +678,7 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
         if not groups or not (anchors or any(c is not None for c in cues)):
             return []
         specs = [_Spec(g.start, g.end, 0, MINUTES_PER_DAY, "day", False, fixed_days=g.days) for g in groups]
-    specs = [s for s in specs if _licensed(masked, s, sentence, anchors) and not _whole_week(s)]
+    specs = [s for s in specs if _licensed(masked, s, recurring, anchors) and not _whole_week(s)]
     if not specs:
         return []
     excluded = frozenset().union(*(g.days for g in excluded_groups)) if excluded_groups else frozenset()
@@ -716,12 +714,12 @@ def extract(text: str, ctx: Context) -> list[Record]:
         `time_window` records, one per window, in text order.
     """
     low = text.lower()
-    if not _QUICK_RE.search(low):
+    if not TIME_WORDS_RE.search(low):
         return []
     records: list[Record] = []
     for a, b in sentence_spans(text):
         sentence = text[a:b]
-        if _QUICK_RE.search(sentence.lower()) and not sentence.rstrip().endswith("?"):
+        if TIME_WORDS_RE.search(sentence.lower()) and not sentence.rstrip().endswith("?"):
             found = _sentence_records(sentence, ctx)
             if found and states_standing_window(sentence, ctx, text[:a]):  # the gate costs more than most sentences
                 records.extend(found)
