@@ -37,8 +37,9 @@ from writegate.classifier.types import Pair, Prediction, Side
 from writegate.normalizer.api import normalize
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory, Record
-from writegate.server import convert, prepare, validate
-from writegate.server.relabel_core import alabel_pairs
+from writegate.api import convert, prepare
+from writegate.server import validate
+from writegate.classifier.windows import alabel_pairs
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from writegate.api.pairs import json_kind, parse_pair
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.types import Pair, Side
 from writegate.normalizer.errors import InputError
@@ -58,32 +59,6 @@ class DataFileError(InputError):
         more = f"\n  … and {len(problems) - MAX_REPORTED} more" if len(problems) > MAX_REPORTED else ""
         super().__init__(str(path), f"{len(problems)} bad line(s) of {n_lines}:\n{shown}{more}")
         self.problems = list(problems)
-
-
-def parse_side(obj: object, field: str) -> Side:
-    """Parse `{"text", "observed_at", ["subject"]}`; InputError names e.g. `new.observed_at`."""
-    from writegate.normalizer.api import parse_observed_at, validate_subject, validate_text
-
-    if not isinstance(obj, dict):
-        raise InputError(field, f"must be an object with text and observed_at, got {_kind(obj)}")
-    if "text" not in obj:
-        raise InputError(f"{field}.text", "is missing")
-    if "observed_at" not in obj:
-        raise InputError(f"{field}.observed_at", "is missing")
-    text = validate_text(obj["text"], f"{field}.text")
-    when = parse_observed_at(obj["observed_at"], f"{field}.observed_at")
-    subject = validate_subject(obj.get("subject", "user:default"), f"{field}.subject")
-    return Side(text=text, observed_at=when, subject=subject)
-
-
-def parse_pair(obj: object) -> Pair:
-    """Parse a `{"existing": side, "new": side}` object."""
-    if not isinstance(obj, dict):
-        raise InputError("line", f"must be a JSON object, got {_kind(obj)}")
-    for key in ("existing", "new"):
-        if key not in obj:
-            raise InputError(key, "is missing")
-    return Pair(existing=parse_side(obj["existing"], "existing"), new=parse_side(obj["new"], "new"))
 
 
 def parse_example(obj: object, line_no: int) -> Example:
@@ -156,7 +131,3 @@ def write_examples(path: str | Path, examples: Iterable[Example]) -> Path:
 
 def _opt_str(v: object) -> str | None:
     return None if v is None else str(v)
-
-
-def _kind(v: object) -> str:
-    return "null" if v is None else type(v).__name__

@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from writegate.normalizer.errors import InputError
-from writegate.server.jsonl import check_id, error_record, json_line, line_id, parse_json_line
+from writegate.api.jsonl import check_id, error_record, json_line, line_id, parse_json_line
 
 DEFAULT_MODEL = "models/default"
 
@@ -31,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _parse(obj: Any) -> Any:
-    from writegate.training.datafile import parse_pair
+    from writegate.api.pairs import parse_pair
 
     pair = parse_pair(obj)
     check_id(obj)

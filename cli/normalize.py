@@ -16,7 +16,7 @@ from typing import Any
 from writegate.normalizer import InputError, normalize
 from writegate.normalizer.explain import explain
 from writegate.normalizer.schema import Record
-from writegate.server.jsonl import check_id, error_record, json_line, line_id, parse_json_line
+from writegate.api.jsonl import check_id, error_record, json_line, line_id, parse_json_line
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -30,8 +30,8 @@ import numpy as np
 
 from writegate.classifier.types import Pair, Prediction
 from writegate.normalizer.errors import InputError
-from writegate.server.relabel import Chunk, Plan, model_fingerprint
-from writegate.server.relabel_core import DEFAULT_BATCH_SIZE, classify_window
+from writegate.relabel.engine import Chunk, Plan, model_fingerprint
+from writegate.classifier.windows import DEFAULT_BATCH_SIZE, classify_window
 
 _SKIP_SUFFIXES: dict[str, tuple[str, ...]] = {"onnx": (".safetensors", ".bin"), "torch": (".onnx",)}
 

@@ -1,6 +1,9 @@
-"""The `writegate` console script: one subcommand per module in `writegate.server.commands`.
+"""The `writegate` console script: it only dispatches; each product owns its commands.
 
-Each command module exposes `HELP: str`, `add_arguments(parser)` and `run(args) -> int`; it is
+`normalize` and `classify` (the library tools) live here in `writegate.cli`; `serve` is the
+service's (`writegate.server.command`), `relabel` batch relabel's (`writegate.relabel.command`),
+`train`/`eval`/`export` training's (`writegate.training.commands`). Each command module exposes
+`HELP: str`, `add_arguments(parser)` and `run(args) -> int`; it is
 imported only when its command runs, so `writegate normalize` never loads a model or torch.
 """
 
@@ -11,19 +14,19 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS: dict[str, str] = {
-    "normalize": "Normalize memory text into schema records (JSON).",
-    "classify": "Label (existing, new) memory pairs from a JSONL file.",
-    "train": "Fine-tune the relation classifier.",
-    "eval": "Evaluate a model on labelled pairs.",
-    "export": "Export a trained model to ONNX (fp32 + int8).",
-    "serve": "Run the gRPC service.",
-    "relabel": "Label every candidate pair of a legacy memory store.",
+COMMANDS: dict[str, tuple[str, str]] = {
+    "normalize": ("writegate.cli.normalize", "Normalize memory text into schema records (JSON)."),
+    "classify": ("writegate.cli.classify", "Label (existing, new) memory pairs from a JSONL file."),
+    "train": ("writegate.training.commands.train", "Fine-tune the relation classifier."),
+    "eval": ("writegate.training.commands.eval", "Evaluate a model on labelled pairs."),
+    "export": ("writegate.training.commands.export", "Export a trained model to ONNX (fp32 + int8)."),
+    "serve": ("writegate.server.command", "Run the gRPC service."),
+    "relabel": ("writegate.relabel.command", "Label every candidate pair of a legacy memory store."),
 }
 
 
 def _load(name: str):  # noqa: ANN202 - a command module
-    return importlib.import_module(f"writegate.server.commands.{name}")
+    return importlib.import_module(COMMANDS[name][0])
 
 
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
@@ -31,7 +34,7 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="writegate", description="Write-time gate for agent memory.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     chosen = next((a for a in argv if not a.startswith("-")), None)
-    for name, help_text in COMMANDS.items():
+    for name, (_, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == chosen:
             _load(name).add_arguments(p)

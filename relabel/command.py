@@ -18,8 +18,8 @@ DEFAULT_MODEL = "models/default"
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's flags."""
-    from writegate.server.relabel import DEFAULT_CHUNK_SIZE, DEFAULT_K
-    from writegate.server.relabel_core import DEFAULT_BATCH_SIZE
+    from writegate.relabel.engine import DEFAULT_CHUNK_SIZE, DEFAULT_K
+    from writegate.classifier.windows import DEFAULT_BATCH_SIZE
 
     p.add_argument("--input", required=True, type=Path, metavar="STORE.jsonl",
                    help='the store: lines {"id", "subject", "text", "observed_at", "provenance"?}')
@@ -151,13 +151,13 @@ def _engine(args: argparse.Namespace) -> Any:
     if args.threads is not None and args.threads < 1:
         raise InputError("--threads", f"must be ≥ 1, got {args.threads}")
     if args.engine == "ray":
-        from writegate.server.relabel_ray import RayEngine
+        from writegate.relabel.ray_engine import RayEngine
 
         return RayEngine(args.model, backend=args.backend, batch_size=args.batch_size, threads=args.threads,
                          address=args.ray_address, actors=args.ray_actors, num_cpus=args.ray_cpus)
     if args.ray_address or args.ray_actors or args.ray_cpus:
         raise InputError("--ray-address", "the --ray-* flags need --engine ray")
-    from writegate.server.relabel import LocalEngine
+    from writegate.relabel.engine import LocalEngine
 
     return LocalEngine(args.model, backend=args.backend or "onnx", batch_size=args.batch_size, threads=args.threads)
 
@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         InputError: a bad flag, or an `--out` that would overwrite the `--input` file (checked first,
             before the model is read).
     """
-    from writegate.server.relabel import RelabelOptions, check_paths, rejects_path, relabel, summary_path
+    from writegate.relabel.engine import RelabelOptions, check_paths, rejects_path, relabel, summary_path
 
     check_paths(args.input, args.out)
     engine = _engine(args)

@@ -1,4 +1,4 @@
-"""The one classify path of relabeling, shared by `writegate relabel` (local and Ray) and the
+"""Windowed classification: the one classify path of `writegate relabel` (local and Ray) and the
 gRPC `Relabel` stream.
 
 A *window* of pairs is encoded (normalize + compare + tokenize), sorted by length (stable, so

@@ -31,7 +31,7 @@ from writegate.normalizer.schema import (
     TimeWindow,
     Timezone,
 )
-from writegate.server.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
+from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.v1 import writegate_pb2 as pb
 
 # -- enum tables (pydantic enum ↔ proto enum number) -------------------------------------------

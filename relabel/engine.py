@@ -63,10 +63,10 @@ from writegate.normalizer.api import (
 from writegate.normalizer.compare import SlotComparison, compare_all
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, iso_utc
-from writegate.server import checkpoint
-from writegate.server.jsonl import json_text, parse_json_line
-from writegate.server.prepare import StateRole
-from writegate.server.relabel_core import DEFAULT_BATCH_SIZE, edge_line
+from writegate.relabel import checkpoint
+from writegate.api.jsonl import json_text, parse_json_line
+from writegate.api.prepare import StateRole
+from writegate.classifier.windows import DEFAULT_BATCH_SIZE, edge_line
 
 DEFAULT_K = 8
 DEFAULT_CHUNK_SIZE = 1024
@@ -514,7 +514,7 @@ class LocalEngine:
         from concurrent.futures import Future, ThreadPoolExecutor
 
         from writegate.classifier.model import Classifier
-        from writegate.server.relabel_core import encode_window, run_encoded
+        from writegate.classifier.windows import encode_window, run_encoded
 
         first = next(chunks, None)
         if first is None:
