@@ -27,7 +27,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from writegate.server.relabel import LocalEngine, Plan, RelabelOptions, build_plan, open_store, relabel
+from writegate.relabel.engine import LocalEngine, Plan, RelabelOptions, build_plan, open_store, relabel
 
 SUBJECT_SIZE = 25
 
@@ -66,7 +66,7 @@ def run_engine(store: Path, out: Path, engine: Any, k: int, chunk_size: int) -> 
 def profile_classify(plan: Plan, model: Path, chunk_size: int, batch_size: int, chunks: int = 4) -> dict[str, float]:
     """Seconds in encode / model / decode over the first `chunks` chunks (local, one process)."""
     from writegate.classifier.model import Classifier, length_ordered_chunks
-    from writegate.server.relabel import plan_comparer
+    from writegate.relabel.engine import plan_comparer
 
     loaded = Classifier.load(model)
     clf = Classifier(loaded.meta, loaded.encoder, loaded.backend, fusion=loaded.fusion, comparer=plan_comparer(plan))
@@ -93,7 +93,7 @@ async def _grpc_stream(plan: Plan, model: Path, limit: int) -> dict[str, Any]:
     import grpc
 
     from writegate.normalizer.schema import Memory
-    from writegate.server import convert
+    from writegate.api import convert
     from writegate.server.app import WriteGateServer
     from writegate.server.config import ServerConfig
     from writegate.v1 import writegate_pb2 as pb
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     results["classify_split"] = profile_classify(plan, args.model, args.chunk_size, args.batch_size)
     if "ray" in engines:
         try:
-            from writegate.server.relabel_ray import RayEngine
+            from writegate.relabel.ray_engine import RayEngine
 
             engine = RayEngine(args.model, batch_size=args.batch_size, num_cpus=args.ray_cpus)
             results["ray"] = run_engine(store, work / "ray" / "edges.jsonl", engine, args.k, args.chunk_size)

@@ -126,7 +126,7 @@ def free_port() -> int:
 
 def start_server(args: argparse.Namespace, metrics_port: int) -> tuple[subprocess.Popen, int]:
     """Start `writegate serve` on a free port; return (process, port) once it is SERVING."""
-    cmd = [sys.executable, "-m", "writegate.server.cli", "serve", "--model", str(args.model), "--port", "0",
+    cmd = [sys.executable, "-m", "writegate.cli.main", "serve", "--model", str(args.model), "--port", "0",
            "--backend", args.backend, "--metrics-port", str(metrics_port), "--log-level", "WARNING",
            "--max-wait-ms", str(args.max_wait_ms), "--max-batch-tokens", str(args.max_batch_tokens),
            "--max-queue-pairs", "65536"]  # a throughput bench: every closed-loop request queues (32 x 64 pairs)
@@ -220,7 +220,7 @@ class Naive:
         """Normalize + classify the request's pairs + plan, under the one lock."""
         from writegate.classifier.types import Pair
         from writegate.normalizer import normalize
-        from writegate.server import convert, prepare
+        from writegate.api import convert, prepare
         from writegate.server.service import side
 
         with self.lock:
@@ -281,7 +281,7 @@ def flops_per_pair(model: Path, tokens: float) -> float:
 def mean_tokens(naive: Naive) -> float:
     """Mean tokens per pair of the benchmark's pairs (structure tails included)."""
     from writegate.classifier.types import Pair
-    from writegate.server import convert
+    from writegate.api import convert
     from writegate.server.service import side
 
     req = build_requests(len(EXISTING), 1)[0]

@@ -69,7 +69,7 @@ def spawn(model: Path | None, *flags: str) -> Iterator[Server]:
     """`writegate serve --host 127.0.0.1 --port 0 --model … *flags`, SERVING; stopped on exit."""
     with tempfile.TemporaryDirectory(prefix="writegate-bench-") as tmp:
         model = model or tiny_model(Path(tmp) / "tiny")
-        cmd = [sys.executable, "-m", "writegate.server.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+        cmd = [sys.executable, "-m", "writegate.cli.main", "serve", "--host", "127.0.0.1", "--port", "0",
                "--model", str(model), *flags]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})

@@ -28,8 +28,8 @@ from writegate.client.common import (
     relabel_result,
 )
 from writegate.normalizer.schema import Memory, Record
-from writegate.server import convert
-from writegate.server.prepare import PrepareWriteResult, Relation
+from writegate.api import convert
+from writegate.api.prepare import PrepareWriteResult, Relation
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 

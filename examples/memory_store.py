@@ -32,7 +32,7 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict
 
 from writegate.normalizer.schema import Memory, ProvenanceKind
-from writegate.server.prepare import PrepareWriteResult, StateRole
+from writegate.api.prepare import PrepareWriteResult, StateRole
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from writegate.server.cli import main
+from writegate.cli.main import main
 
 PAIR = {"existing": {"text": "User works in EST", "observed_at": "2026-01-01"},
         "new": {"text": "User moved to London", "observed_at": "2026-03-01"}}

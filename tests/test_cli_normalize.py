@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from writegate.server.cli import main
+from writegate.cli.main import main
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -95,7 +95,7 @@ def test_invalid_utf8_in_a_file_is_reported_not_a_crash(tmp_path: Path, capsys: 
 
 def test_console_script_reads_stdin() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "writegate.server.cli", "normalize", "--input", "-"],
+        [sys.executable, "-m", "writegate.cli.main", "normalize", "--input", "-"],
         input=b'{"text": "ping me on Slack"}\n\xff\n', capture_output=True, check=False, timeout=60,
     )
     rows = [json.loads(line) for line in proc.stdout.decode().splitlines()]

@@ -17,7 +17,7 @@ from writegate.client.common import relabel_result
 from writegate.classifier.labels import Label
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory, Record
-from writegate.server.prepare import PrepareWriteResult, StateRole
+from writegate.api.prepare import PrepareWriteResult, StateRole
 from writegate.v1 import writegate_pb2 as pb
 
 

@@ -26,8 +26,8 @@ from writegate.normalizer.schema import (
     TimeWindow,
     Timezone,
 )
-from writegate.server import convert
-from writegate.server.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
+from writegate.api import convert
+from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.v1 import writegate_pb2 as pb
 
 AT = datetime(2026, 3, 2, 10, 0, 0, 123456, tzinfo=timezone.utc)

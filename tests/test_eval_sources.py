@@ -10,7 +10,7 @@ import pytest
 
 from writegate.classifier.labels import LABEL2ID
 from writegate.normalizer.errors import InputError
-from writegate.server.cli import main
+from writegate.cli.main import main
 from writegate.training.breakdown import confident_errors
 from writegate.training.datafile import Example, parse_example
 from writegate.training.metrics import confusion_matrix, report

@@ -11,7 +11,7 @@ import pytest
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Pair, Side
 from writegate.normalizer.errors import InputError
-from writegate.server.cli import main
+from writegate.cli.main import main
 
 pytest.importorskip("torch")
 

@@ -31,7 +31,7 @@ from writegate.v1 import writegate_pb2_grpc as pb_grpc
 def _serve(*args: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
-        [sys.executable, "-m", "writegate.server.cli", "serve", "--port", "0", "--threads", "1", *args],
+        [sys.executable, "-m", "writegate.cli.main", "serve", "--port", "0", "--threads", "1", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )
 

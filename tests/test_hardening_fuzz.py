@@ -121,7 +121,7 @@ def classify_lines() -> st.SearchStrategy[bytes]:
 @SETTINGS
 @given(req=prepare_requests())
 def test_validation_accepts_or_names_a_field(req: pb.PrepareWriteRequest) -> None:
-    from writegate.server import convert
+    from writegate.api import convert
 
     try:
         validate.validate_prepare_write(req, now=NOW, limits=validate.Limits(max_candidates=4))
@@ -169,7 +169,7 @@ def strict_stdio() -> Iterator[tuple[Callable[[], str], io.StringIO]]:
 
 
 def run_command(argv: list[str], path: Path, lines: list[bytes]) -> list[dict]:
-    from writegate.server.cli import main
+    from writegate.cli.main import main
 
     path.write_bytes(b"\n".join(lines) + b"\n")
     with path.open(encoding="utf-8", errors="surrogateescape") as fh:

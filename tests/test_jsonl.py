@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from writegate.server.jsonl import json_line
+from writegate.api.jsonl import json_line
 
 
 @pytest.mark.parametrize(
@@ -24,7 +24,7 @@ def test_json_line_keeps_utf8_readable() -> None:
 
 
 def test_normalize_cli_error_naming_a_nel_key_stays_one_line(tmp_path, capsys) -> None:  # noqa: ANN001
-    from writegate.server.cli import main
+    from writegate.cli.main import main
 
     path = tmp_path / "in.jsonl"
     path.write_bytes(b'{"\\u0085": null}\n')
@@ -56,7 +56,7 @@ def test_normalize_cli_error_naming_a_nel_key_stays_one_line(tmp_path, capsys) -
 )
 def test_parse_json_line_errors_name_the_line(raw: str, message: str) -> None:
     from writegate.normalizer.errors import InputError
-    from writegate.server.jsonl import parse_json_line
+    from writegate.api.jsonl import parse_json_line
 
     with pytest.raises(InputError) as info:
         parse_json_line(raw)
@@ -67,6 +67,6 @@ def test_parse_json_line_errors_name_the_line(raw: str, message: str) -> None:
 @pytest.mark.parametrize(("raw", "value"), [('{"id": "m1"}\n', {"id": "m1"}), ("[1, 2]", [1, 2]), (" 3 ", 3)],
                          ids=["object-with-newline", "array", "number"])
 def test_parse_json_line_returns_the_value(raw: str, value: object) -> None:
-    from writegate.server.jsonl import parse_json_line
+    from writegate.api.jsonl import parse_json_line
 
     assert parse_json_line(raw) == value

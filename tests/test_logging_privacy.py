@@ -96,7 +96,7 @@ def test_describe(log_text: bool, shown: bool) -> None:
 def _serve(model: Path, *extra: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
-        [sys.executable, "-m", "writegate.server.cli", "serve", "--model", str(model), "--port", "0", "--threads", "1",
+        [sys.executable, "-m", "writegate.cli.main", "serve", "--model", str(model), "--port", "0", "--threads", "1",
          "--log-level", "DEBUG", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )

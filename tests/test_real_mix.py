@@ -13,7 +13,7 @@ from writegate.classifier.guard import is_content_free
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Pair, Side
 from writegate.normalizer.errors import InputError
-from writegate.server.commands import train as train_command
+from writegate.training.commands import train as train_command
 from writegate.training.datafile import Example, read_examples
 from writegate.training.presets import PRESETS
 from writegate.training.real import SOURCES

@@ -16,10 +16,10 @@ from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Evidence, Pair, Prediction, Side
 from writegate.normalizer.errors import InputError
-from writegate.server import checkpoint
-from writegate.server.cli import main
-from writegate.server.commands.relabel import LogProgress
-from writegate.server.relabel import (
+from writegate.relabel import checkpoint
+from writegate.cli.main import main
+from writegate.relabel.command import LogProgress
+from writegate.relabel.engine import (
     LexicalIndex,
     Plan,
     RelabelOptions,
@@ -30,7 +30,7 @@ from writegate.server.relabel import (
     subject_pairs,
     terms,
 )
-from writegate.server.relabel_core import alabel_pairs, classify_window, edge_line, label_pairs
+from writegate.classifier.windows import alabel_pairs, classify_window, edge_line, label_pairs
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -507,7 +507,7 @@ def test_a_line_too_deep_to_parse_is_a_reject_and_the_run_goes_on(tmp_path: Path
 
 
 def test_an_unexpected_failure_on_one_record_is_a_reject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from writegate.server import relabel as relabel_module
+    from writegate.relabel import engine as relabel_module
 
     real = relabel_module._normalize
 

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from writegate.normalizer.errors import InputError
-from writegate.server.relabel import LocalEngine, RelabelOptions, relabel
+from writegate.relabel.engine import LocalEngine, RelabelOptions, relabel
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.*")  # Ray's own internals
 
 ray = pytest.importorskip("ray", reason="the Ray engine needs the `ray` extra (ray[data])")
 pytest.importorskip("ray.data", reason="the Ray engine needs Ray Data (ray[data])")
 
-from writegate.server.relabel_ray import RayEngine, decode_predictions, encode_chunk, model_bundle  # noqa: E402
+from writegate.relabel.ray_engine import RayEngine, decode_predictions, encode_chunk, model_bundle  # noqa: E402
 
 TEXTS = ["User works in EST", "User moved to London last month", "Michelle owns the Acme account",
          "The Acme account was handed off to Marcus", "User prefers morning meetings", "User prefers concise answers",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from writegate.server.checkpoint import work_dir_for
+from writegate.relabel.checkpoint import work_dir_for
 
 TEMPLATES = [
     "User works in {tz}", "User moved to {city} last month", "{name} owns the {acct} account",
@@ -47,7 +47,7 @@ def _store(path: Path, n: int = 150) -> Path:
 
 
 def _run(store: Path, out: Path, model: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    argv = [sys.executable, "-m", "writegate.server.cli", "relabel", "--input", str(store), "--out", str(out),
+    argv = [sys.executable, "-m", "writegate.cli.main", "relabel", "--input", str(store), "--out", str(out),
             "--model", str(model), "--chunk-size", CHUNK, "--batch-size", "8", "--keep-unrelated", "--quiet", *extra]
     return subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
 

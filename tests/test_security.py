@@ -290,7 +290,7 @@ def test_load_tokens_errors(setting: object, field: str, message: str) -> None:
 
 
 def test_cli_refuses_a_missing_tokens_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from writegate.server.cli import main
+    from writegate.cli.main import main
 
     code = main(["serve", "--port", "0", "--auth-tokens", str(tmp_path / "none.txt"), "--model", str(tmp_path)])
     assert code == 2

@@ -79,7 +79,7 @@ def test_address_brackets_ipv6() -> None:
 def test_every_setting_has_a_serve_flag() -> None:
     import argparse
 
-    from writegate.server.commands import serve
+    from writegate.server import command as serve
     from writegate.server.config import FIELDS
 
     parser = argparse.ArgumentParser()

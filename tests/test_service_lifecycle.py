@@ -78,7 +78,7 @@ async def test_load_error_stops_the_server_and_propagates() -> None:
 def _cli(*args: str, **kwargs: object) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
-        [sys.executable, "-m", "writegate.server.cli", "serve", *args],
+        [sys.executable, "-m", "writegate.cli.main", "serve", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, **kwargs,
     )
 

@@ -1,4 +1,4 @@
-"""`server/prepare.py`: roles and edges from relations (pure); never a deletion."""
+"""`api/prepare.py`: roles and edges from relations (pure); never a deletion."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, Prediction
-from writegate.server.prepare import Relation, StateRole, plan_write, relations
+from writegate.api.prepare import Relation, StateRole, plan_write, relations
 
 
 def rel(cid: str, label: Label) -> Relation:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from writegate.server.cli import main
+from writegate.cli.main import main
 from writegate.training.presets import PRESETS, Preset
 
 from test_training import small_data

@@ -10,7 +10,7 @@ import pytest
 
 from writegate.classifier.labels import LABEL2ID, LABELS
 from writegate.normalizer.errors import InputError
-from writegate.server.cli import main
+from writegate.cli.main import main
 from writegate.training.calibrate import expected_calibration_error, fit_temperature, nll
 from writegate.training.datafile import DataFileError, read_examples
 from writegate.training.metrics import report
