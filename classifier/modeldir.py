@@ -12,6 +12,8 @@ Files:
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -30,6 +32,40 @@ MODEL_CARD = "MODEL_CARD.md"
 
 ONNX_FILES: dict[str, str] = {"int8": ONNX_INT8, "fp32": ONNX_FP32}
 """ONNX precision → file name."""
+
+MODEL_ENV = "WRITEGATE_MODEL"
+"""The environment variable naming the model directory when no `--model` is given."""
+POINT_AT_A_MODEL = f"pass --model DIR or set {MODEL_ENV}=DIR"
+MODEL_HELP = (
+    f"model directory (default %(default)s: ${MODEL_ENV}, else models/default of the project writegate is "
+    "installed from)"
+)
+"""The `--model` flag's help (argparse fills in `%(default)s`)."""
+
+
+def _project_model_dir() -> Path:
+    """`models/default` beside the package folders of the project this package runs from.
+
+    In an editable install (`pip install -e .`) that is the checkout's shipped model; a regular
+    install holds no `models/` folder, so the path does not exist.
+    """
+    import writegate.classifier
+
+    return Path(writegate.classifier.__file__).resolve().parents[1] / "models" / "default"
+
+
+def default_model_dir(env: Mapping[str, str] | None = None) -> Path:
+    """The model directory to use when none is given: `$WRITEGATE_MODEL`, else the project's
+    `models/default` (found from the installed package, whatever the working directory).
+
+    It never raises: a regular (non-editable) install ships no model, and loading the returned
+    path then fails with one line saying how to point at one (`read_meta`).
+
+    Args:
+        env: the environment to read `WRITEGATE_MODEL` from (default `os.environ`; `{}` skips it).
+    """
+    value = (os.environ if env is None else env).get(MODEL_ENV, "")
+    return Path(value) if value else _project_model_dir()
 
 
 class ModelMeta(BaseModel):
@@ -59,11 +95,14 @@ def read_meta(model_dir: str | Path) -> ModelMeta:
     """Read and validate `writegate.json`.
 
     Raises:
-        InputError: the directory, the file, or a field is missing or wrong.
+        InputError: the directory, the file, or a field is missing or wrong; a missing directory's
+            message says how to point at a model (`--model DIR` or `WRITEGATE_MODEL`).
     """
     model_dir = Path(model_dir)
     if not model_dir.is_dir():
-        raise InputError("model", f"{model_dir} is not a directory")
+        if model_dir == _project_model_dir():
+            raise InputError("model", f"this install ships no model ({model_dir} does not exist): {POINT_AT_A_MODEL}")
+        raise InputError("model", f"{model_dir} is not a directory ({POINT_AT_A_MODEL})")
     path = require_file(model_dir, META_FILE)
     try:
         meta = ModelMeta.model_validate(json.loads(path.read_text(encoding="utf-8")))

@@ -23,7 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's flags."""
     p.add_argument("--input", required=True, metavar="FILE.jsonl",
                    help='lines {"existing": {"text", "observed_at"}, "new": {"text", "observed_at"}}; "-" = stdin')
-    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
+    p.add_argument("--model", default=default_model_dir(), help=MODEL_HELP)
     p.add_argument("--backend", default="onnx", choices=["onnx", "torch"], help="inference backend (default onnx)")
     p.add_argument("--batch-size", type=int, default=64, help="pairs per backend call (default 64)")
     p.add_argument("--no-fusion", action="store_true", help="model probabilities only, no structured evidence")

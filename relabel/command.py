@@ -25,7 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help='the store: lines {"id", "subject", "text", "observed_at", "provenance"?}')
     p.add_argument("--out", required=True, type=Path, metavar="EDGES.jsonl",
                    help="the edges; summary.json and rejects.jsonl are written beside it (never over --input)")
-    p.add_argument("--model", type=Path, default=Path(DEFAULT_MODEL), help=f"model directory (default {DEFAULT_MODEL})")
+    from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
+    p.add_argument("--model", type=Path, default=default_model_dir(), help=MODEL_HELP)
     p.add_argument("--engine", choices=["local", "ray"], default="local", help="where to classify (default local)")
     p.add_argument("--backend", choices=["onnx", "torch"], default=None,
                    help="inference backend (default onnx; on Ray with GPUs: torch on CUDA)")

@@ -1,6 +1,7 @@
 """The gRPC server: ONE `serve()` (and the `WriteGateServer` it runs).
 
-Start-up order: bind the port with the standard health service saying NOT_SERVING, server
+Start-up order: check the model directory (`read_meta`: a bad `--model` fails before anything
+is bound or logged); bind the port with the standard health service saying NOT_SERVING, server
 reflection and the WriteGate service (UNAVAILABLE until ready); load the model off the event
 loop; start the batcher; run the warm-up (one cold batch, then a load that measures pairs/s and
 sizes the queue: `ServerConfig.queue_pairs`), release its memory; only then health says SERVING.
@@ -9,7 +10,8 @@ retry elsewhere), health NOT_SERVING; every accepted WriteGate RPC (`DrainInterc
 answered — within `grace_s`, after which what still waits for the batcher is answered
 UNAVAILABLE; gRPC stops once calls stop arriving (`QUIET_S`), the batcher stops, exit 0.
 
-Interceptors, outermost first: metrics, logging (request shape only; texts only with
+Interceptors (built on `security.ServiceInterceptor` / `security.rebuild_handler`), outermost
+first: metrics, logging (request shape only; texts only with
 `--log-text`; texts of in-flight requests redacted from every log record), drain, bearer-token
 auth (when tokens are configured), decode guard (undecodable bytes → INVALID_ARGUMENT). Admission
 to the batcher's queue is the servicer's, after validation (a bad request is never "server
@@ -26,7 +28,7 @@ import logging
 import signal
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any, Protocol
@@ -36,6 +38,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from writegate.classifier.batcher import Batcher
+from writegate.classifier.modeldir import read_meta
 from writegate.classifier.types import Pair, Side
 from writegate.normalizer.errors import InputError
 from writegate.server.config import MAX_SIZED_QUEUE_PAIRS, ServerConfig
@@ -43,10 +46,16 @@ from writegate.server.metrics import Metrics
 from writegate.server.privacy import TextRedactor, describe
 from writegate.server.security import (
     AuthInterceptor,
+    Behaviour,
+    Continuation,
     DecodeGuardInterceptor,
+    ServiceInterceptor,
     load_tokens,
+    method_of,
+    rebuild_handler,
     refusing_handler,
     server_credentials,
+    service_of,
 )
 from writegate.server.service import RELABEL_DEPTH, WriteGateService
 from writegate.v1 import writegate_pb2 as pb
@@ -110,26 +119,22 @@ Begin = Callable[[str, Any], CallObserver]
 
 def _wrap_handler(handler: grpc.RpcMethodHandler, method: str, begin: Begin) -> grpc.RpcMethodHandler:
     """Wrap a WriteGate handler so an observer sees the call (and its streamed requests) end to end."""
-    if handler.unary_unary is not None:
-        inner_uu = handler.unary_unary
 
+    def unary(inner: Behaviour) -> Behaviour:
         async def unary_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
             start, error = time.perf_counter(), None
             call = begin(method, request)
             try:
-                return await inner_uu(request, context)
+                return await inner(request, context)
             except BaseException as exc:
                 error = exc
                 raise
             finally:
                 call.done(_status_name(context, error), time.perf_counter() - start)
 
-        return grpc.unary_unary_rpc_method_handler(
-            unary_unary, handler.request_deserializer, handler.response_serializer
-        )
-    if handler.stream_stream is not None:
-        inner_ss = handler.stream_stream
+        return unary_unary
 
+    def stream(inner: Behaviour) -> Behaviour:
         async def stream_stream(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
             start, error = time.perf_counter(), None
             call = begin(method, None)
@@ -140,7 +145,7 @@ def _wrap_handler(handler: grpc.RpcMethodHandler, method: str, begin: Begin) -> 
                     yield request
 
             try:
-                async for response in inner_ss(observed(), context):
+                async for response in inner(observed(), context):
                     yield response
             except BaseException as exc:
                 error = exc
@@ -148,30 +153,22 @@ def _wrap_handler(handler: grpc.RpcMethodHandler, method: str, begin: Begin) -> 
             finally:
                 call.done(_status_name(context, error), time.perf_counter() - start)
 
-        return grpc.stream_stream_rpc_method_handler(
-            stream_stream, handler.request_deserializer, handler.response_serializer
-        )
-    return handler
+        return stream_stream
+
+    return rebuild_handler(handler, {"unary_unary": unary, "stream_stream": stream})
 
 
-class _WriteGateInterceptor(grpc.aio.ServerInterceptor):
+class _WriteGateInterceptor(ServiceInterceptor):
     """Wraps the WriteGate methods (not health or reflection) with `begin`'s observers."""
-
-    prefix = f"/{SERVICE_NAME}/"
 
     def begin(self, method: str, request: Any) -> CallObserver:
         raise NotImplementedError
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(handler_call_details)
-        name = handler_call_details.method
-        if handler is None or not name.startswith(self.prefix):
-            return handler
-        return _wrap_handler(handler, name[len(self.prefix) :], self.begin)
+    def applies(self, service: str) -> bool:
+        return service == SERVICE_NAME
+
+    def intercept(self, handler: grpc.RpcMethodHandler, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+        return _wrap_handler(handler, method_of(details.method), self.begin)
 
 
 @dataclass
@@ -263,7 +260,7 @@ class _Accepted:
         self._leave()  # once: a finalizer runs at most once
 
 
-class DrainInterceptor(_WriteGateInterceptor):
+class DrainInterceptor(grpc.aio.ServerInterceptor):
     """Counts the accepted WriteGate RPCs in flight; once `refuse_new()` ran, every new RPC (any
     service) gets UNAVAILABLE "shutting down" — a code clients retry elsewhere — while every
     accepted one is answered.
@@ -331,10 +328,9 @@ class DrainInterceptor(_WriteGateInterceptor):
                 return False
 
     async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
+        self, continuation: Continuation, handler_call_details: grpc.HandlerCallDetails
+    ) -> grpc.RpcMethodHandler | None:
+        """gRPC's hook: count an accepted WriteGate call (before awaiting its handler), or refuse it."""
         name = handler_call_details.method
         if self.draining:
             self.refused += 1
@@ -342,7 +338,7 @@ class DrainInterceptor(_WriteGateInterceptor):
             if handler is None:
                 return handler
             return refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
-        if not name.startswith(self.prefix):
+        if service_of(name) != SERVICE_NAME:
             return await continuation(handler_call_details)
         call = _Accepted(self)  # before any await: accepted = seen here before refuse_new()
         try:
@@ -353,7 +349,7 @@ class DrainInterceptor(_WriteGateInterceptor):
         if handler is None:
             call.done()
             return handler
-        return _wrap_handler(handler, name[len(self.prefix) :], lambda _method, _request: call)
+        return _wrap_handler(handler, method_of(name), lambda _method, _request: call)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -385,6 +381,8 @@ class WriteGateServer:
         warmup: Sequence[Pair] | None = None,
     ) -> None:
         self.config = config
+        self.checks_model = loader is None
+        """True when the model directory is checked first thing in `start` (the default loader)."""
         self.loader: Loader = loader or (lambda: load_classifier(config))
         self.metrics = metrics or Metrics()
         self.warmup = list(warmup) if warmup is not None else warmup_pairs()
@@ -425,12 +423,16 @@ class WriteGateServer:
                         self.config.host)
 
     async def start(self) -> int:
-        """Bind and start serving (NOT_SERVING); start loading the model. Returns the bound port.
+        """Check the model directory, bind and start serving (NOT_SERVING); start loading the
+        model. Returns the bound port.
 
         Raises:
-            InputError: the port cannot be bound.
+            InputError: the model directory is not one (before anything is bound or logged), or
+                the port cannot be bound.
         """
         cfg = self.config
+        if self.checks_model:
+            read_meta(cfg.model)
         credentials = server_credentials(cfg.tls_cert, cfg.tls_key, cfg.tls_client_ca)
         interceptors = self._interceptors()
         self._warn_if_exposed(credentials is not None, cfg.auth_tokens is not None)
@@ -563,7 +565,8 @@ class WriteGateServer:
             self._metrics_http.shutdown()
             self._metrics_http.server_close()
             self._metrics_http = None
-        log.info("stopped")
+        if self.server is not None:
+            log.info("stopped")
         if self.redactor is not None:
             self.redactor.uninstall()
 

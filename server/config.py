@@ -1,9 +1,13 @@
-"""The server's ONE config object, read once at start.
+"""The server's ONE config object, read once at start, and the names the outside world gives it.
 
-Every `writegate serve` flag is a field here and can also come from a config file (`--config
-FILE`, TOML or JSON, top-level keys = field names) or an environment variable `WRITEGATE_<FIELD>`
-(e.g. `WRITEGATE_MAX_BATCH_TOKENS=4096`). Precedence, lowest first: defaults < file < environment
-< command-line flags. `WRITEGATE_CONFIG` names a config file when `--config` is not given.
+`ServerConfig`'s fields are the single declaration of every `writegate serve` setting: name, type,
+default and `Field(description=...)`. Everything else is derived from them (`SETTINGS`): the flag
+`--<field-name>` (underscores as dashes) with its help, default and env name; the environment
+variable `WRITEGATE_<FIELD>` (e.g. `WRITEGATE_MAX_BATCH_TOKENS=4096`); the config-file key
+(`--config FILE`, TOML or JSON, top-level keys = field names). Precedence, lowest first:
+defaults < file < environment < command-line flags. `WRITEGATE_CONFIG` names a config file when
+`--config` is not given. Every value, whatever its source, is validated by `ServerConfig`, and an
+error names where the value came from (`--port`, `WRITEGATE_PORT`, `serve.toml: port`).
 """
 
 from __future__ import annotations
@@ -11,15 +15,20 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+import types
+import typing
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic.fields import FieldInfo
 
 from writegate.classifier.batcher import queue_pairs_for
+from writegate.classifier.modeldir import default_model_dir
 from writegate.normalizer.errors import InputError, first_error
 from writegate.normalizer.schema import MAX_TEXT_BYTES
 from writegate.server.validate import Limits
@@ -42,16 +51,25 @@ class BackendName(str, Enum):
 
 
 class ServerConfig(BaseModel):
-    """Everything `writegate serve` can be told."""
+    """Everything `writegate serve` can be told: each field is one setting, declared only here
+    (its flag, env variable, config-file key and `--help` line are derived: `SETTINGS`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     host: str = Field(default="127.0.0.1", min_length=1, description="Address to listen on.")
     port: int = Field(default=50051, ge=0, le=65535, description="gRPC port (0 = any free port).")
-    model: Path = Field(default=Path("models/default"), description="Model directory.")
+    model: Path = Field(
+        default_factory=lambda: default_model_dir({}),  # {}: WRITEGATE_MODEL is read as this field's env variable
+        description="Model directory (the default is models/default of the project writegate is installed from; "
+        "a regular install ships none).",
+    )
     backend: BackendName = Field(default=BackendName.ONNX, description="onnx (CPU, int8), torch or vllm.")
-    device: str | None = Field(default=None, description="torch: cpu, cuda, cuda:N.")
-    precision: str | None = Field(default=None, description="onnx: int8|fp32; torch: fp32|bf16|fp16.")
+    device: str | None = Field(default=None, description="torch: cpu, cuda, cuda:N (unset: cuda when torch sees one, else cpu).")
+    precision: str | None = Field(
+        default=None,
+        description="onnx: int8 | fp32; torch and vllm: fp32 | bf16 | fp16 (unset: onnx int8; torch bf16 on cuda, else "
+        "fp32; vllm bf16).",
+    )
     threads: int | None = Field(
         default=None, ge=1, le=256,
         description="Intra-op CPU threads per batch (unset: 1 with several batch workers, else the backend's default).",
@@ -77,20 +95,25 @@ class ServerConfig(BaseModel):
     metrics_port: int | None = Field(default=None, ge=0, le=65535, description="Prometheus /metrics port (unset = off).")
     metrics_host: str = Field(default="127.0.0.1", min_length=1, description="Address of the metrics endpoint.")
     grace_s: float = Field(default=10.0, ge=0, le=3600, description="Seconds to drain in-flight RPCs on shutdown.")
-    log_level: str = Field(default="INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR|CRITICAL)$", description="Log level.")
-    log_text: bool = Field(default=False, description="Write raw memory text to the logs (off: never logged).")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(default="INFO", description="Log level.")
+    log_text: bool = Field(
+        default=False, description="Write raw memory text to the logs (off: never logged; see README.md, 'Running it safely')."
+    )
     max_message_bytes: int = Field(
         default=DEFAULT_MAX_MESSAGE_BYTES, ge=1024, le=1 << 30, description="Largest gRPC message accepted or sent."
     )
     max_concurrent_rpcs: int | None = Field(
-        default=1024, ge=1, le=1_000_000, description="RPCs in progress before RESOURCE_EXHAUSTED (None = unbounded)."
+        default=1024, ge=1, le=1_000_000, description="RPCs in progress before RESOURCE_EXHAUSTED (unset = unbounded)."
     )
     tls_cert: Path | None = Field(default=None, description="Server certificate chain (PEM); with tls_key turns TLS on.")
     tls_key: Path | None = Field(default=None, description="Private key of tls_cert (PEM, unencrypted).")
-    tls_client_ca: Path | None = Field(default=None, description="CA (PEM) clients' certificates must chain to: mutual TLS.")
+    tls_client_ca: Path | None = Field(
+        default=None, description="CA (PEM) clients' certificates must chain to: mutual TLS (needs tls_cert)."
+    )
     auth_tokens: Path | list[SecretStr] | None = Field(
         default=None,
-        description="Bearer tokens: a file (one per line, blank/# lines ignored) or, in a config file, a list.",
+        description="Bearer tokens clients send as 'authorization: Bearer <token>': a file (one per line, blank/# "
+        "lines ignored) or, in a config file, a list (unset: no token needed).",
     )
 
     @property
@@ -138,6 +161,95 @@ class ServerConfig(BaseModel):
 
 
 FIELDS: tuple[str, ...] = tuple(ServerConfig.model_fields)
+"""The field names: the config-file keys."""
+
+
+# -- the names the outside world gives each field ------------------------------------------------
+
+
+def flag_name(field: str) -> str:
+    """The command-line flag of a field: `max_batch_tokens` → `--max-batch-tokens`."""
+    return "--" + field.replace("_", "-")
+
+
+def env_name(field: str) -> str:
+    """The environment variable of a field: `max_batch_tokens` → `WRITEGATE_MAX_BATCH_TOKENS`."""
+    return ENV_PREFIX + field.upper()
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One `ServerConfig` field under the names the command line and the environment give it.
+
+    Attributes:
+        name: the field name, also its config-file key (`max_batch_tokens`).
+        flag: the command-line flag (`--max-batch-tokens`).
+        env: the environment variable (`WRITEGATE_MAX_BATCH_TOKENS`).
+        description: the field's `Field(description=...)`.
+        default: the default as `--help` shows it (`unset` for None).
+        metavar: how `--help` names the value (`INT`, `PATH`, `{onnx,torch,vllm}`).
+        switch: a yes/no setting: `--flag` / `--no-flag`, no value.
+    """
+
+    name: str
+    flag: str
+    env: str
+    description: str
+    default: str
+    metavar: str
+    switch: bool
+
+    @property
+    def help(self) -> str:
+        """The flag's help: the description, the default and the env variable."""
+        return f"{self.description} [default: {self.default}; env: {self.env}]"
+
+
+_METAVARS: dict[Any, str] = {int: "INT", float: "NUM", str: "TEXT", Path: "PATH"}
+
+
+def _value_type(annotation: Any) -> Any:
+    """The type a flag's or env variable's text stands for: of a union, the first member that is not None."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return next(arg for arg in typing.get_args(annotation) if arg is not type(None))
+    return annotation
+
+
+def _metavar(kind: Any) -> str:
+    if typing.get_origin(kind) is Literal:
+        return "{" + ",".join(str(v) for v in typing.get_args(kind)) + "}"
+    if isinstance(kind, type) and issubclass(kind, Enum):
+        return "{" + ",".join(str(member.value) for member in kind) + "}"
+    return _METAVARS.get(kind, "VALUE")
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "unset"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _setting(name: str, field: FieldInfo) -> Setting:
+    kind = _value_type(field.annotation)
+    return Setting(
+        name=name,
+        flag=flag_name(name),
+        env=env_name(name),
+        description=field.description or "",
+        default=_shown(field.get_default(call_default_factory=True)),
+        metavar=_metavar(kind),
+        switch=kind is bool,
+    )
+
+
+SETTINGS: tuple[Setting, ...] = tuple(_setting(name, field) for name, field in ServerConfig.model_fields.items())
+"""Every field, in declaration order, with its flag, env variable and help (the `serve` flags are built from these)."""
 
 
 def available_cores() -> int:
@@ -171,13 +283,8 @@ def read_config_file(path: Path) -> dict[str, Any]:
 
 
 def read_env(env: Mapping[str, str]) -> dict[str, Any]:
-    """The `WRITEGATE_<FIELD>` variables of `env` (an empty value means unset/None)."""
-    out: dict[str, Any] = {}
-    for name in FIELDS:
-        key = ENV_PREFIX + name.upper()
-        if key in env:
-            out[name] = env[key] if env[key] != "" else None
-    return out
+    """The `WRITEGATE_<FIELD>` variables of `env`, by field name (an empty value means unset/None)."""
+    return {s.name: env[s.env] or None for s in SETTINGS if s.env in env}
 
 
 def load_config(
@@ -187,6 +294,9 @@ def load_config(
     env: Mapping[str, str] | None = None,
 ) -> ServerConfig:
     """Build the config: defaults < file < env < flags (flags that are None are not given).
+
+    Every layer holds raw values (the text of a flag or variable, a file's TOML/JSON value);
+    `ServerConfig` validates them all the same way.
 
     Args:
         flags: command-line values by field name; None = not given.
@@ -208,12 +318,12 @@ def load_config(
             merged.pop(key, None)
         else:
             merged[key] = value
-        source[key] = ENV_PREFIX + key.upper()
+        source[key] = env_name(key)
     for key, value in (flags or {}).items():
         if key not in FIELDS:
             raise InputError(key, f"is not a server setting; known: {', '.join(FIELDS)}")
         if value is not None:
-            merged[key], source[key] = value, "--" + key.replace("_", "-")
+            merged[key], source[key] = value, flag_name(key)
     try:
         return ServerConfig(**merged)
     except ValidationError as exc:

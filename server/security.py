@@ -10,6 +10,10 @@
 - **Malformed messages**: `DecodeGuardInterceptor` turns bytes that do not parse as the request
   type (bad UTF-8 in a string, a corrupt wire format) into INVALID_ARGUMENT naming `request`
   (or `requests[i]` in a stream) instead of gRPC's UNKNOWN/INTERNAL.
+
+The interceptor plumbing every server interceptor shares (these and `writegate.server.app`'s) is
+here too: `ServiceInterceptor` (resolve the handler, pick the services it applies to) and
+`rebuild_handler` (a handler of the same kind with its behaviour wrapped or replaced).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ssl
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -191,6 +195,74 @@ def service_of(method: str) -> str:
     return method.lstrip("/").partition("/")[0]
 
 
+def method_of(method: str) -> str:
+    """`/pkg.Service/Method` → `Method`."""
+    return method.rpartition("/")[2]
+
+
+# -- interceptor plumbing -----------------------------------------------------------------------
+
+Continuation = Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler | None]]
+"""What an interceptor awaits for the handler of a call (None: no such method)."""
+Behaviour = Callable[..., Any]
+"""A handler's function: `(request or request iterator, context)` → a response, or an async iterator of them."""
+
+HANDLER_KINDS: tuple[tuple[str, Callable[..., grpc.RpcMethodHandler]], ...] = (
+    ("unary_unary", grpc.unary_unary_rpc_method_handler),
+    ("unary_stream", grpc.unary_stream_rpc_method_handler),
+    ("stream_unary", grpc.stream_unary_rpc_method_handler),
+    ("stream_stream", grpc.stream_stream_rpc_method_handler),
+)
+"""The four kinds of RPC handler: its attribute holding the behaviour, and how one is built."""
+
+
+def rebuild_handler(
+    handler: grpc.RpcMethodHandler,
+    wrappers: Mapping[str, Callable[[Behaviour], Behaviour]],
+    *,
+    request_deserializer: Callable[[bytes], Any] | None = None,
+) -> grpc.RpcMethodHandler:
+    """A handler of the same kind as `handler` whose behaviour is `wrappers[kind](behaviour)`.
+
+    Args:
+        handler: the handler gRPC resolved.
+        wrappers: by kind (`unary_unary`, `unary_stream`, `stream_unary`, `stream_stream`), what
+            makes the new behaviour from the old; a kind not here leaves `handler` as it is.
+        request_deserializer: replaces the handler's (default: keep it).
+    """
+    for kind, build in HANDLER_KINDS:
+        behaviour = getattr(handler, kind)
+        if behaviour is None:
+            continue
+        wrap = wrappers.get(kind)
+        if wrap is None:
+            return handler
+        return build(wrap(behaviour), request_deserializer or handler.request_deserializer, handler.response_serializer)
+    return handler
+
+
+class ServiceInterceptor(grpc.aio.ServerInterceptor):
+    """An interceptor that changes the handlers of the services it `applies` to (`intercept`);
+    every other call, and a call of no known method, passes untouched."""
+
+    def applies(self, service: str) -> bool:
+        """True when calls of `service` (`pkg.Service`) are intercepted (default: every service)."""
+        return True
+
+    def intercept(self, handler: grpc.RpcMethodHandler, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+        """The handler to run instead of `handler` for the call `details`."""
+        raise NotImplementedError
+
+    async def intercept_service(
+        self, continuation: Continuation, handler_call_details: grpc.HandlerCallDetails
+    ) -> grpc.RpcMethodHandler | None:
+        """gRPC's hook: resolve the handler, then `intercept` it when the call's service `applies`."""
+        handler = await continuation(handler_call_details)
+        if handler is None or not self.applies(service_of(handler_call_details.method)):
+            return handler
+        return self.intercept(handler, handler_call_details)
+
+
 def _skip(_data: bytes) -> None:
     return None
 
@@ -205,17 +277,14 @@ def refusing_handler(handler: grpc.RpcMethodHandler, code: grpc.StatusCode, mess
         await context.abort(code, message)
         yield  # pragma: no cover - abort raises
 
-    des, ser = _skip, handler.response_serializer
-    if handler.unary_unary is not None:
-        return grpc.unary_unary_rpc_method_handler(deny, des, ser)
-    if handler.unary_stream is not None:
-        return grpc.unary_stream_rpc_method_handler(deny_stream, des, ser)
-    if handler.stream_unary is not None:
-        return grpc.stream_unary_rpc_method_handler(deny, des, ser)
-    return grpc.stream_stream_rpc_method_handler(deny_stream, des, ser)
+    def refuse(kind: str) -> Callable[[Behaviour], Behaviour]:
+        answer = deny_stream if kind.endswith("_stream") else deny
+        return lambda _behaviour: answer
+
+    return rebuild_handler(handler, {kind: refuse(kind) for kind, _ in HANDLER_KINDS}, request_deserializer=_skip)
 
 
-class AuthInterceptor(grpc.aio.ServerInterceptor):
+class AuthInterceptor(ServiceInterceptor):
     """UNAUTHENTICATED unless the call carries `authorization: Bearer <accepted token>`.
 
     Args:
@@ -227,15 +296,13 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):
         self.tokens = tokens
         self.open_services = open_services
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(handler_call_details)
-        if handler is None or service_of(handler_call_details.method) in self.open_services:
-            return handler
-        token = bearer_token(handler_call_details.invocation_metadata)
+    def applies(self, service: str) -> bool:
+        """Every service but the open ones needs a token."""
+        return service not in self.open_services
+
+    def intercept(self, handler: grpc.RpcMethodHandler, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+        """`handler` when the call's token is accepted, else a handler answering UNAUTHENTICATED."""
+        token = bearer_token(details.invocation_metadata)
         if token is None:
             return refusing_handler(
                 handler, grpc.StatusCode.UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"
@@ -277,39 +344,36 @@ def guard_deserializer(deserializer: Callable[[bytes], Any] | None) -> Callable[
     return safe
 
 
-class DecodeGuardInterceptor(grpc.aio.ServerInterceptor):
+class DecodeGuardInterceptor(ServiceInterceptor):
     """Undecodable requests → INVALID_ARGUMENT naming `request` / `requests[i]` (unary / stream)."""
 
     def __init__(self, services: frozenset[str]) -> None:
         self.services = services
 
-    async def intercept_service(
-        self,
-        continuation: Callable[[grpc.HandlerCallDetails], Awaitable[grpc.RpcMethodHandler]],
-        handler_call_details: grpc.HandlerCallDetails,
-    ) -> grpc.RpcMethodHandler:
-        handler = await continuation(handler_call_details)
-        if handler is None or service_of(handler_call_details.method) not in self.services:
-            return handler
-        des, ser = guard_deserializer(handler.request_deserializer), handler.response_serializer
-        if handler.unary_unary is not None:
-            inner_uu = handler.unary_unary
+    def applies(self, service: str) -> bool:
+        """Only the guarded services."""
+        return service in self.services
 
+    def intercept(self, handler: grpc.RpcMethodHandler, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
+        """`handler` with a deserializer that never raises, and a behaviour that refuses what did not parse."""
+
+        def unary(inner: Behaviour) -> Behaviour:
             async def unary_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
                 if isinstance(request, Malformed):
                     await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"request: {request.reason}")
-                return await inner_uu(request, context)
+                return await inner(request, context)
 
-            return grpc.unary_unary_rpc_method_handler(unary_unary, des, ser)
-        if handler.stream_stream is not None:
-            inner_ss = handler.stream_stream
+            return unary_unary
 
+        def stream(inner: Behaviour) -> Behaviour:
             async def stream_stream(request_iterator: Any, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-                async for response in inner_ss(_checked(request_iterator), context):
+                async for response in inner(_checked(request_iterator), context):
                     yield response
 
-            return grpc.stream_stream_rpc_method_handler(stream_stream, des, ser)
-        return handler
+            return stream_stream
+
+        return rebuild_handler(handler, {"unary_unary": unary, "stream_stream": stream},
+                               request_deserializer=guard_deserializer(handler.request_deserializer))
 
 
 async def _checked(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:

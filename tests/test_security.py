@@ -290,8 +290,12 @@ def test_load_tokens_errors(setting: object, field: str, message: str) -> None:
 
 
 def test_cli_refuses_a_missing_tokens_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from writegate.classifier import modeldir
+    from writegate.classifier.labels import LABELS
     from writegate.cli.main import main
 
+    # the model is checked first: give it a valid writegate.json so that the tokens file is what fails
+    modeldir.write_meta(tmp_path, modeldir.ModelMeta(name="m", version="1", input_format_version=1, labels=list(LABELS)))
     code = main(["serve", "--port", "0", "--auth-tokens", str(tmp_path / "none.txt"), "--model", str(tmp_path)])
     assert code == 2
     assert f"writegate serve: error: auth_tokens: {tmp_path / 'none.txt'} does not exist" in capsys.readouterr().err
@@ -327,6 +331,69 @@ def test_token_check_compares_against_every_token(monkeypatch: pytest.MonkeyPatc
 )
 def test_bearer_token(metadata: tuple | None, token: str | None) -> None:
     assert security.bearer_token(metadata) == token
+
+
+# -- the interceptor plumbing -------------------------------------------------------------------
+
+
+async def _behaviour(_request: object, _context: object) -> None:
+    return None
+
+
+@pytest.mark.parametrize("kind", [kind for kind, _ in security.HANDLER_KINDS])
+def test_refusing_handler_keeps_the_kind_and_never_parses(kind: str) -> None:
+    build = dict(security.HANDLER_KINDS)[kind]
+    handler = build(_behaviour, bytes.decode, str.encode)
+    refused = security.refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, "no")
+    assert [k for k, _ in security.HANDLER_KINDS if getattr(refused, k) is not None] == [kind]
+    assert getattr(refused, kind) is not _behaviour
+    assert refused.request_deserializer(b"\xff not utf-8") is None  # the request is never parsed
+    assert refused.response_serializer is str.encode
+
+
+def test_rebuild_handler_wraps_only_the_kinds_it_is_given() -> None:
+    async def other(_request: object, _context: object) -> None:
+        return None
+
+    handler = grpc.unary_stream_rpc_method_handler(_behaviour, bytes.decode, str.encode)
+    assert security.rebuild_handler(handler, {"unary_unary": lambda _b: other}) is handler
+    wrapped = security.rebuild_handler(handler, {"unary_stream": lambda b: other if b is _behaviour else b})
+    assert wrapped.unary_stream is other and wrapped.unary_unary is None
+    assert (wrapped.request_deserializer, wrapped.response_serializer) == (bytes.decode, str.encode)
+
+
+@pytest.mark.parametrize(
+    ("interceptor", "open_method", "closed_method"),
+    [
+        (security.AuthInterceptor(security.TokenSet([TOKEN])), "/grpc.health.v1.Health/Check",
+         "/writegate.v1.WriteGate/PrepareWrite"),
+        (security.DecodeGuardInterceptor(frozenset({"writegate.v1.WriteGate"})), "/grpc.health.v1.Health/Check",
+         "/writegate.v1.WriteGate/PrepareWrite"),
+    ],
+    ids=["auth", "decode-guard"],
+)
+async def test_service_interceptors_touch_only_the_services_they_apply_to(
+    interceptor: security.ServiceInterceptor, open_method: str, closed_method: str
+) -> None:
+    handler = grpc.unary_unary_rpc_method_handler(_behaviour, bytes.decode, str.encode)
+
+    async def resolve(_details: object) -> grpc.RpcMethodHandler:
+        return handler
+
+    async def unknown(_details: object) -> None:
+        return None
+
+    @dataclass(frozen=True)
+    class Details:
+        method: str
+        invocation_metadata: tuple = ()
+
+    def details(method: str) -> grpc.HandlerCallDetails:
+        return Details(method)  # type: ignore[return-value]
+
+    assert await interceptor.intercept_service(resolve, details(open_method)) is handler
+    assert await interceptor.intercept_service(resolve, details(closed_method)) is not handler
+    assert await interceptor.intercept_service(unknown, details(closed_method)) is None
 
 
 # -- limits before any work ----------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""`ServerConfig`: one object; defaults < file < env < flags; bad settings name their source."""
+"""`ServerConfig`: one object; defaults < file < env < flags; bad settings name their source; the
+`serve` flags, their help and the env names are all derived from its fields."""
 
 from __future__ import annotations
 
@@ -7,13 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from writegate.classifier.modeldir import MODEL_ENV, default_model_dir
 from writegate.normalizer.errors import InputError
-from writegate.server.config import BackendName, ServerConfig, load_config
+from writegate.server.config import FIELDS, SETTINGS, BackendName, ServerConfig, env_name, flag_name, load_config
 
 
 def test_defaults() -> None:
     cfg = load_config()
-    assert (cfg.host, cfg.port, cfg.model, cfg.backend) == ("127.0.0.1", 50051, Path("models/default"), BackendName.ONNX)
+    assert (cfg.host, cfg.port, cfg.model, cfg.backend) == ("127.0.0.1", 50051, default_model_dir({}), BackendName.ONNX)
+    assert cfg.model.is_absolute() and cfg.model.parts[-2:] == ("models", "default")
     assert cfg.max_candidates == 256 and cfg.metrics_port is None
     assert cfg.limits.max_future.total_seconds() == 86400
 
@@ -50,8 +53,14 @@ def test_config_file_from_env(tmp_path: Path) -> None:
         ({}, {}, "port = \n", "config", "does not parse"),
         ({"bogus": 1}, {}, None, "bogus", "is not a server setting"),
         ({"max_text_bytes": 20000}, {}, None, "--max-text-bytes", "less than or equal to 16384"),
+        ({"port": "abc"}, {}, None, "--port", "valid integer"),
+        ({"backend": "tpu"}, {}, None, "--backend", "'onnx', 'torch' or 'vllm'"),
+        ({}, {"WRITEGATE_LOG_TEXT": "maybe"}, None, "WRITEGATE_LOG_TEXT", "valid boolean"),
+        ({}, {"WRITEGATE_LOG_LEVEL": "loud"}, None, "WRITEGATE_LOG_LEVEL", "'DEBUG', 'INFO'"),
+        ({}, {}, "grace_s = -1\n", "c.toml: grace_s", "greater than or equal to 0"),
     ],
-    ids=["flag-range", "env-type", "file-enum", "file-unknown-key", "file-syntax", "unknown-flag", "text-limit"],
+    ids=["flag-range", "env-type", "file-enum", "file-unknown-key", "file-syntax", "unknown-flag", "text-limit",
+         "flag-text", "flag-enum", "env-bool", "env-literal", "file-range"],
 )
 def test_bad_settings_name_their_source(
     tmp_path: Path, flags: dict, env: dict, file_text: str | None, field: str, message: str
@@ -66,6 +75,14 @@ def test_bad_settings_name_their_source(
     assert message in info.value.message
 
 
+def test_a_higher_layer_hides_a_bad_lower_value(tmp_path: Path) -> None:
+    path = tmp_path / "c.toml"
+    path.write_text("port = 70000\nmax_candidates = 0\n")
+    cfg = load_config({"max_candidates": "8"}, config_file=path, env={"WRITEGATE_PORT": "7"})
+    assert (cfg.port, cfg.max_candidates) == (7, 8)
+    assert load_config(config_file=path, env={"WRITEGATE_PORT": "", "WRITEGATE_MAX_CANDIDATES": ""}).port == 50051
+
+
 def test_missing_config_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="does not exist"):
         load_config(config_file=tmp_path / "nope.toml")
@@ -76,16 +93,84 @@ def test_address_brackets_ipv6() -> None:
     assert ServerConfig(host="127.0.0.1", port=1).address == "127.0.0.1:1"
 
 
-def test_every_setting_has_a_serve_flag() -> None:
+def _serve_help() -> str:
+    """`writegate serve --help`, whitespace collapsed (argparse wraps lines anywhere between words)."""
+    from writegate.cli.main import build_parser
+
+    parser = build_parser(["serve"])
+    serve = next(a for a in parser._subparsers._group_actions if a.dest == "command").choices["serve"]  # type: ignore[union-attr]
+    return " ".join(serve.format_help().split())
+
+
+def test_every_setting_is_one_serve_flag() -> None:
     import argparse
 
     from writegate.server import command as serve
-    from writegate.server.config import FIELDS
 
     parser = argparse.ArgumentParser()
     serve.add_arguments(parser)
-    flags = {a.dest for a in parser._actions} - {"help", "config"}
-    assert set(serve.FLAG_FIELDS) == set(FIELDS) == flags
+    flags = {a.dest: a.option_strings for a in parser._actions}
+    assert set(flags) - {"help", "config"} == set(FIELDS)
+    for name in FIELDS:
+        assert flag_name(name) in flags[name]
+    assert flags["log_text"] == ["--log-text", "--no-log-text"]
+
+
+def test_every_field_has_a_description_and_the_model_its_env_name() -> None:
+    assert all(field.description for field in ServerConfig.model_fields.values())
+    assert env_name("model") == MODEL_ENV == "WRITEGATE_MODEL"
+    assert [s.name for s in SETTINGS] == list(FIELDS)
+
+
+def test_serve_help_shows_every_flag_with_its_default_and_env_name() -> None:
+    text = _serve_help()
+    for setting in SETTINGS:
+        assert f"{setting.description} [default: {setting.default}; env: {setting.env}]" in text, setting.name
+        assert setting.flag in text
+    assert "--grace-s NUM Seconds to drain in-flight RPCs on shutdown. [default: 10; env: WRITEGATE_GRACE_S]" in text
+    assert "--max-queue-pairs INT" in text and "[default: unset; env: WRITEGATE_MAX_QUEUE_PAIRS]" in text
+    assert f"[default: {default_model_dir({})}; env: WRITEGATE_MODEL]" in text
+    assert "--backend {onnx,torch,vllm}" in text and "--log-level {DEBUG,INFO,WARNING,ERROR,CRITICAL}" in text
+    assert "[env: WRITEGATE_CONFIG]" in text
+
+
+def test_serve_flags_reach_the_config_as_given() -> None:
+    import argparse
+
+    from writegate.server import command as serve
+
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    args = parser.parse_args(["--port", "6002", "--backend", "torch", "--max-wait-ms", "0.5", "--no-log-text",
+                              "--auth-tokens", "t.txt", "--model", "m"])
+    flags = {s.name: getattr(args, s.name) for s in SETTINGS}
+    cfg = load_config(flags, env={"WRITEGATE_LOG_TEXT": "true", "WRITEGATE_PORT": "6001"})
+    assert (cfg.port, cfg.backend, cfg.max_wait_ms, cfg.log_text) == (6002, BackendName.TORCH, 0.5, False)
+    assert (cfg.auth_tokens, cfg.model) == (Path("t.txt"), Path("m"))
+    assert args.max_candidates is None  # not given: the lower layers decide
+
+
+@pytest.mark.parametrize(
+    ("file_model", "env_model", "flag_model", "expected"),
+    [
+        (None, None, None, None),
+        ("from-file", None, None, "from-file"),
+        ("from-file", "from-env", None, "from-env"),
+        ("from-file", "from-env", "from-flag", "from-flag"),
+        (None, "", None, None),
+    ],
+    ids=["default", "file", "env-beats-file", "flag-beats-env", "empty-env-is-unset"],
+)
+def test_model_precedence(
+    tmp_path: Path, file_model: str | None, env_model: str | None, flag_model: str | None, expected: str | None
+) -> None:
+    path = None
+    if file_model is not None:
+        path = tmp_path / "c.json"
+        path.write_text(json.dumps({"model": file_model}))
+    env = {} if env_model is None else {"WRITEGATE_MODEL": env_model}
+    cfg = load_config({"model": flag_model}, config_file=path, env=env)
+    assert cfg.model == (default_model_dir({}) if expected is None else Path(expected))
 
 
 @pytest.mark.parametrize(

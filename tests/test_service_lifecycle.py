@@ -83,11 +83,26 @@ def _cli(*args: str, **kwargs: object) -> subprocess.Popen:
     )
 
 
-def test_cli_missing_model_is_a_clear_error(tmp_path: Path) -> None:
+def test_cli_missing_model_is_a_clear_error_before_it_listens(tmp_path: Path) -> None:
     proc = _cli("--model", str(tmp_path / "none"), "--port", "0")
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 2
-    assert "writegate serve: error: model:" in err and "Traceback" not in err
+    assert out == ""  # no SERVING line
+    assert err.splitlines() == [  # one line, no "listening" log before it
+        f"writegate serve: error: model: {tmp_path / 'none'} is not a directory (pass --model DIR or set WRITEGATE_MODEL=DIR)"
+    ]
+
+
+async def test_the_model_dir_is_checked_before_the_port_is_bound(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from writegate.normalizer.errors import InputError
+    from writegate.server.app import WriteGateServer
+
+    caplog.set_level("INFO", logger="writegate.server")
+    app = WriteGateServer(ServerConfig(port=0, model=tmp_path / "none", host="0.0.0.0"))
+    with pytest.raises(InputError, match="is not a directory"):
+        await app.start()
+    assert app.server is None and app.port is None
+    assert caplog.records == []  # neither "listening" nor the exposed-host warnings
 
 
 def test_cli_bad_flag_value_is_a_clear_error() -> None:

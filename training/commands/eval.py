@@ -23,7 +23,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", required=True, action="append", metavar="FILE.jsonl|DIR",
                    help="labelled pairs (the training format); repeatable. A file X.jsonl is the source X; a directory "
                         "gives one source per NAME.dev.jsonl in it. Several sources: a per-source table and their mean")
-    p.add_argument("--model", default=DEFAULT_MODEL, help=f"model directory (default {DEFAULT_MODEL})")
+    from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
+    p.add_argument("--model", default=default_model_dir(), help=MODEL_HELP)
     p.add_argument("--backend", default="onnx", choices=["onnx", "torch"], help="inference backend (default onnx)")
     p.add_argument("--precision", default=None, help="onnx: int8 (default) | fp32; torch: fp32 | bf16 | fp16")
     p.add_argument("--plot", metavar="OUT.png", help="write a confusion-matrix PNG (all sources together)")

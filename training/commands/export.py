@@ -8,7 +8,8 @@ from pathlib import Path
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's flags."""
-    p.add_argument("--model", required=True, help="model directory with config.json + model.safetensors")
+    from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
+    p.add_argument("--model", default=default_model_dir(), help=MODEL_HELP + ", with config.json + model.safetensors")
     p.add_argument("--out", default=None, help="output directory (default: in place)")
     p.add_argument("--no-int8", action="store_true", help="skip the int8 quantization")
     smooth = p.add_mutually_exclusive_group()
