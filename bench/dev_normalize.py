@@ -1,7 +1,8 @@
-"""Check the normalizer on the hand-written dev cases (`../shared/dev/normalize.jsonl`).
+"""Check the normalizer on hand-written cases and the records each one expects.
 
-    python bench/dev_normalize.py [--data ../shared/dev/normalize.jsonl]
+    python bench/dev_normalize.py --data FILE.jsonl
 
+Each line of FILE is a case `{"id", "text", "subject", "observed_at", "expect": [records]}`.
 Each expected record must be among the output; cron windows are equal when they cover the same
 minutes of the week; fields not listed in an expected record are not checked. Prints one row per
 case and the pass count. Never tune the rules to these cases: they estimate unseen text.
