@@ -21,8 +21,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from writegate.relabel.engine import DEFAULT_CHUNK_SIZE, DEFAULT_K
     from writegate.classifier.windows import DEFAULT_BATCH_SIZE
 
-    p.add_argument("--input", required=True, type=Path, metavar="STORE.jsonl",
-                   help='the store: lines {"id", "subject", "text", "observed_at", "provenance"?}')
+    p.add_argument("--input", required=True, metavar="STORE",
+                   help='the store: a JSONL file, lines {"id", "subject", "text", "observed_at", "provenance"?}; '
+                        "or postgresql://USER@HOST:PORT/DB?table=T (a memories table); or mem0:///PATH "
+                        "(mem0's local Qdrant store, ?collection=mem0)")
+    p.add_argument("--columns", default=None, metavar="id=…,subject=…,text=…,observed_at=…",
+                   help="the table's column (mem0: the payload field) for each of those names, if not the name")
+    p.add_argument("--write-back", default=None, metavar="postgresql://…",
+                   help="also write the edges and each memory's state role to writegate_* tables there "
+                        "(one transaction per chunk; resumable like --out)")
+    p.add_argument("--report", type=Path, default=None, metavar="OUT.html",
+                   help="also write a self-contained HTML report: totals, conflicts to review, per-subject timelines")
     p.add_argument("--out", required=True, type=Path, metavar="EDGES.jsonl",
                    help="the edges; summary.json and rejects.jsonl are written beside it (never over --input)")
     from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
@@ -171,14 +180,28 @@ def run(args: argparse.Namespace) -> int:
             before the model is read).
     """
     from writegate.relabel.engine import RelabelOptions, check_paths, rejects_path, relabel, summary_path
+    from writegate.relabel.stores import open_sink, open_source
 
-    check_paths(args.input, args.out)
+    source = open_source(args.input, args.columns)
+    if isinstance(source, Path):
+        check_paths(source, args.out)
     engine = _engine(args)
-    options = RelabelOptions(input=args.input, out=args.out, k=args.k, keep_unrelated=args.keep_unrelated,
-                             chunk_size=args.chunk_size, restart=args.restart)
+    name = str(source.resolve()) if isinstance(source, Path) else source.describe()
+    sinks: list[Any] = []
+    if args.write_back:
+        sinks.append(open_sink(args.write_back, source=name, keep_unrelated=args.keep_unrelated))
+    if args.report:
+        from writegate.relabel.report import ReportSink
+
+        if isinstance(source, Path) and args.report.resolve() == source.resolve():
+            raise InputError("--report", f"{args.report} is the --input file: choose another path")
+        sinks.append(ReportSink(args.report, source=name))
+    options = RelabelOptions(input=source if isinstance(source, Path) else Path(args.input), out=args.out, k=args.k,
+                             keep_unrelated=args.keep_unrelated, chunk_size=args.chunk_size, restart=args.restart)
     progress = LogProgress() if args.quiet else RichProgress()
     try:
-        stats = relabel(options, engine, progress=progress, on_step=_crash_hook(args.crash_at))
+        stats = relabel(options, engine, progress=progress, on_step=_crash_hook(args.crash_at),
+                        source=None if isinstance(source, Path) else source, sinks=sinks)
     except KeyboardInterrupt:
         progress.log("interrupted: rerun the same command to resume from the last committed chunk")
         raise
@@ -187,4 +210,6 @@ def run(args: argparse.Namespace) -> int:
     labels = ", ".join(f"{k} {v}" for k, v in stats.labels.items())
     progress.log(f"{stats.pairs} pairs labelled ({labels}); {stats.written} edges → {args.out}")
     progress.log(f"summary → {summary_path(args.out)}; {stats.rejected} rejected line(s) → {rejects_path(args.out)}")
+    for sink in sinks:
+        progress.log(sink.describe())
     return 0

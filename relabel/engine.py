@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -67,6 +67,9 @@ from writegate.relabel import checkpoint
 from writegate.api.jsonl import json_text, parse_json_line
 from writegate.api.prepare import StateRole
 from writegate.classifier.windows import DEFAULT_BATCH_SIZE, edge_line
+
+if TYPE_CHECKING:
+    from writegate.relabel.stores.base import Sink, Source
 
 DEFAULT_K = 8
 DEFAULT_CHUNK_SIZE = 1024
@@ -669,12 +672,13 @@ def _edges_bytes(lines: Iterable[str], tally: _Tally, keep_unrelated: bool) -> I
             yield raw.encode("utf-8") + b"\n"
 
 
-def _summary_bytes(plan: Plan, tally: _Tally, options: RelabelOptions, model: Mapping[str, str]) -> Iterator[bytes]:
+def _summary_bytes(plan: Plan, tally: _Tally, options: RelabelOptions, model: Mapping[str, str],
+                   input_name: str | None = None) -> Iterator[bytes]:
     # A generator: it runs after the edges generator is exhausted, when the tally is complete.
     roles = {r.id: tally.role(r.id).value for r in plan.records}
     by_field = Counter(r.field for r in plan.rejects)
     summary = {
-        "input": str(options.input),
+        "input": input_name or str(options.input),
         "model": dict(model),
         "options": {"candidates_per_record": options.k, "keep_unrelated": options.keep_unrelated},
         "records": {
@@ -713,6 +717,8 @@ def relabel(
     *,
     progress: ProgressSink | None = None,
     on_step: checkpoint.StepHook | None = None,
+    source: Source | None = None,
+    sinks: Sequence[Sink] = (),
 ) -> RunStats:
     """Run (or resume) a relabel: see the module docstring.
 
@@ -721,6 +727,9 @@ def relabel(
         engine: `LocalEngine`, or `relabel_ray.RayEngine`.
         progress: progress reporting.
         on_step: called at each durable checkpoint step (tests crash there).
+        source: read the store from here instead of the file `options.input` (`stores.open_source`).
+        sinks: also written: told of each committed chunk and, before the outputs are renamed into
+            place, of the finished run (`stores.base.Sink`: a database, the HTML report).
 
     Returns:
         Counts and the seconds spent per phase.
@@ -733,16 +742,19 @@ def relabel(
     if options.chunk_size < 1:
         raise InputError("chunk_size", f"must be ≥ 1, got {options.chunk_size}")
     out = options.out
-    check_paths(options.input, out)
+    if source is None:
+        check_paths(options.input, out)
     if out.is_dir():
         raise InputError("--out", f"{out} is a directory")
-    if not options.input.is_file():
+    if source is None and not options.input.is_file():
         raise InputError("--input", f"{options.input} is not a file")
     out.parent.mkdir(parents=True, exist_ok=True)
     lock = checkpoint.lock_work_dir(out)  # before the store is read: a second run is refused at once
     try:
-        input_sha = checkpoint.sha256_file(options.input)
-        plan = build_plan(open_store(options.input), options.k, max_postings=options.max_postings, progress=progress)
+        input_sha = checkpoint.sha256_file(options.input) if source is None else ""
+        store_lines = open_store(options.input) if source is None else source.lines()
+        plan = build_plan(store_lines, options.k, max_postings=options.max_postings, progress=progress)
+        input_sha = input_sha or source.sha256()  # type: ignore[union-attr] # a source hashes what it yielded
         progress.log(
             f"read {plan.lines} lines: {len(plan.records)} records, {len(plan.rejects)} rejected; "
             f"{len(plan.pairs)} candidate pairs"
@@ -764,6 +776,8 @@ def relabel(
         resumed = ckpt.committed
         if resumed:
             progress.log(f"resuming: {resumed} of {ckpt.total_chunks} chunks already done")
+        for sink in sinks:
+            sink.begin(ckpt, plan, engine.model_info())
         progress.phase("classify", len(plan.pairs), done=min(len(plan.pairs), resumed * options.chunk_size))
         t0 = time.perf_counter()
         for index, preds in engine.label_chunks(_chunks(plan, resumed, options.chunk_size), plan):
@@ -773,20 +787,31 @@ def relabel(
                 e, n = plan.pairs[lo + offset]
                 lines.append(json_text(edge_line(plan.records[n].id, plan.records[e].id, pred)))
             ckpt.commit_chunk(index, lines)
+            for sink in sinks:
+                sink.chunk(index, lines)
             progress.advance(len(lines))
         timings = dict(plan.timings)
         timings["classify"] = time.perf_counter() - t0
 
         t0 = time.perf_counter()
+        if sinks:  # before the outputs are renamed: a run killed in a sink still has its checkpoint
+            finished = _Tally(plan)
+            for raw in ckpt.iter_lines():
+                finished.add(json.loads(raw))
+            for sink in sinks:
+                sink.finish(plan, finished, ckpt.iter_lines)
         tally = _Tally(plan)
         ckpt.finalize({
             rejects_path(out): _rejects_bytes(plan.rejects),
             out: _edges_bytes(ckpt.iter_lines(), tally, options.keep_unrelated),
-            summary_path(out): _summary_bytes(plan, tally, options, engine.model_info()),
+            summary_path(out): _summary_bytes(plan, tally, options, engine.model_info(),
+                                              source.describe() if source is not None else None),
         })
         timings["finalize"] = time.perf_counter() - t0
     finally:
         ckpt.close()
+        for sink in sinks:
+            sink.close()
     return RunStats(
         lines=plan.lines,
         records=len(plan.records),

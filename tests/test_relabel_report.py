@@ -1,0 +1,191 @@
+"""`writegate relabel --report`: the page's data (totals, conflicts first, timelines), that it is one
+self-contained file that nothing in a memory's text can break out of, and — where Debian's
+`chromium` is installed — that a real browser renders it: struck-through superseded memories linked
+to what replaced them, filters by subject and label.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.types import Evidence, Pair, Prediction
+from writegate.relabel.engine import Plan, RelabelOptions, StoreRecord, relabel
+from writegate.relabel.report import ReportSink, render, report_data, short_time
+
+EVIL = "</script><script>document.title='pwned'</script><!-- & <b>bold</b>"
+ROWS = [  # id, subject, text, date
+    ("a1", "user:alice", "I work in EST", "2025-09-02"),
+    ("a2", "user:alice", "I moved to London last month", "2026-01-12"),
+    ("a3", "user:alice", "I work in GMT now", "2026-01-15"),
+    ("a4", "user:alice", "I have a dog named Biscuit", "2025-10-20"),
+    ("a5", "user:alice", "Biscuit is a golden retriever", "2026-04-02"),
+    ("b1", "user:bob", "Bob was born in Lyon", "2025-02-01"),
+    ("b2", "user:bob", "Bob was born in Marseille", "2025-04-01"),
+    ("b3", "user:bob", EVIL, "2025-05-01T13:45:00Z"),
+    ("c1", "user:carol", "Carol prefers video calls", "2025-07-07"),
+    ("c2", "user:carol", "Carol prefers phone calls", "2026-05-19"),
+    ("c3", "user:carol", "Carol likes tea", "2026-05-20"),
+]
+RULES = {
+    ("I work in EST", "I moved to London last month"): (Label.SUPERSEDES, 0.91),
+    ("I work in EST", "I work in GMT now"): (Label.SUPERSEDES, 0.97),
+    ("I have a dog named Biscuit", "Biscuit is a golden retriever"): (Label.ELABORATES, 0.88),
+    ("Bob was born in Lyon", "Bob was born in Marseille"): (Label.CONTRADICTS, 0.95),
+    ("Carol prefers video calls", "Carol prefers phone calls"): (Label.CONTRADICTS, 0.61),
+    ("I moved to London last month", "I work in GMT now"): (Label.CORROBORATES, 0.7),
+}
+
+
+class RuleEngine:
+    """Labels pairs by their texts (the pipeline without a model)."""
+
+    name = "rules"
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {"rules": sorted(f"{a}|{b}|{c.value}|{p}" for (a, b), (c, p) in RULES.items())}
+
+    def model_info(self) -> dict[str, str]:
+        return {"name": "rules", "version": "1"}
+
+    def label_chunks(self, chunks: Iterator[tuple[int, list[Pair]]], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
+        for index, pairs in chunks:
+            yield index, [self._pred(*RULES.get((p.existing.text, p.new.text), (Label.UNRELATED, 0.8))) for p in pairs]
+
+    @staticmethod
+    def _pred(label: Label, p: float) -> Prediction:
+        rest = round((1 - p) / 4, 6)
+        probs = {name: (p if name == label.value else rest) for name in LABELS}
+        return Prediction(label=label, probabilities=probs, slot_match=True, evidence=Evidence.BOTH)
+
+
+def _store(path: Path) -> Path:
+    path.write_text("".join(json.dumps({"id": i, "subject": s, "text": t, "observed_at": d}) + "\n"
+                            for i, s, t, d in ROWS), encoding="utf-8")
+    return path
+
+
+def _run(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+    store = _store(tmp_path / "store.jsonl")
+    page = tmp_path / "out" / "report.html"
+    relabel(RelabelOptions(input=store, out=tmp_path / "out" / "edges.jsonl", k=4, chunk_size=3), RuleEngine(),
+            sinks=[ReportSink(page, source=str(store))])
+    return page, _data(page)
+
+
+def _data(page: Path) -> dict[str, Any]:
+    html = page.read_text(encoding="utf-8")
+    m = re.search(r'<script type="application/json" id="data">(.*?)</script>', html, re.S)
+    assert m
+    return json.loads(m.group(1))
+
+
+def test_short_time() -> None:
+    assert short_time(datetime(2026, 3, 1, tzinfo=timezone.utc)) == "2026-03-01"
+    assert short_time(datetime(66, 3, 1, 14, 5, 59, tzinfo=timezone.utc)) == "0066-03-01 14:05"
+
+
+def test_report_data_totals_conflicts_and_timelines(tmp_path: Path) -> None:
+    page, data = _run(tmp_path)
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert data["totals"] == summary["labels"]
+    assert data["role_totals"] == summary["roles"]
+    assert data["meta"] | {"source": None} == {"source": None, "model": {"name": "rules", "version": "1"},
+                                               "memories": 11, "subjects": 3, "pairs": summary["pairs"]["classified"],
+                                               "edges": 6, "rejected": 0}
+    m = data["m"]
+    ids = [row[0] for row in m]
+    assert ids == ["a1", "a4", "a2", "a3", "a5", "b1", "b2", "b3", "c1", "c2", "c3"]  # subject, time, id
+    assert [data["roles"][row[3]] for row in m] == [summary["record_roles"][i] for i in ids]
+    # conflicts: most probable first, each (new, existing) with five probabilities in label order
+    conflicts = [data["e"][k] for k in data["conflicts"]]
+    assert [(ids[e[1]], ids[e[0]]) for e in conflicts] == [("b1", "b2"), ("c1", "c2")]
+    assert conflicts[0][3][LABELS.index("contradicts")] == 0.95
+    # subjects: most conflicts first, then most supersedes edges, then name
+    assert [s[0] for s in data["subjects"]] == ["user:bob", "user:carol", "user:alice"]
+    alice = data["subjects"][2]
+    assert alice[1:] == [0, 5, 0, 2]  # first memory, count, contradicts, supersedes
+    supersedes = [(ids[e[1]], ids[e[0]]) for e in data["e"] if data["labels"][e[2]] == "supersedes"]
+    assert sorted(supersedes) == [("a1", "a2"), ("a1", "a3")]  # EST struck through, linked to both
+    assert m[ids.index("b3")][2] == "2025-05-01 13:45"
+
+
+def test_page_is_self_contained_escaped_and_deterministic(tmp_path: Path) -> None:
+    page, data = _run(tmp_path)
+    html = page.read_text(encoding="utf-8")
+    assert EVIL in [row[1] for row in data["m"]]  # the text survives, as data
+    body = html.split('<script type="application/json" id="data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in body and ">" not in body  # nothing inside can close the element or open markup
+    assert html.count("</script>") == 2 and "<script>document.title" not in html
+    for external in ("http://", "https://", "//fonts.", "@import", "url(", " src="):
+        assert external not in html, external
+    again = tmp_path / "again"
+    again.mkdir()
+    page2, _ = _run(again)
+    assert page2.read_bytes().replace(str(again).encode(), b"X") == page.read_bytes().replace(str(tmp_path).encode(), b"X")
+
+
+def test_report_of_an_empty_run(tmp_path: Path) -> None:
+    data = report_data([], [], lambda rid: "current", source="s", model={"name": "m", "version": "1"}, pairs=0)
+    assert data["subjects"] == [] and data["conflicts"] == [] and data["totals"]["supersedes"] == 0
+    assert "__DATA__" not in render(data)
+
+
+def test_report_lists_every_edge_of_a_record(tmp_path: Path) -> None:
+    rec = [StoreRecord(1, "x1", "user:a", "A", datetime(2026, 1, 1, tzinfo=timezone.utc), None),  # type: ignore[arg-type]
+           StoreRecord(2, "x2", "user:a", "B", datetime(2026, 1, 2, tzinfo=timezone.utc), None)]  # type: ignore[arg-type]
+    scores = {name: 0.2 for name in LABELS}
+    data = report_data(rec, [{"new_id": "x2", "existing_id": "x1", "label": "unrelated", "scores": scores},
+                             {"new_id": "x2", "existing_id": "x1", "label": "elaborates", "scores": scores}],
+                       lambda rid: "current", source="s", model={"name": "m", "version": "1"}, pairs=2)
+    assert data["totals"]["unrelated"] == 1 and data["e"] == [[1, 0, LABELS.index("elaborates"), [0.2] * 5]]
+
+
+# -- in a real browser --------------------------------------------------------------------------------
+
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip("no chromium: apt-get install -y chromium")
+
+
+def dump_dom(page: Path, fragment: str = "") -> str:
+    """The DOM after the page's script ran, from headless Chromium."""
+    argv = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
+            "--dump-dom", page.as_uri() + fragment]
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_chromium_renders_the_page(tmp_path: Path) -> None:
+    page, _ = _run(tmp_path)
+    dom = dump_dom(page)
+    assert re.search(r'<body data-ready-ms="\d+"', dom)  # the script ran to the end
+    assert "pwned" not in dom.split("</head>")[0]
+    # conflicts, most probable first
+    conflicts = dom.split('<div class="conflict">')[1:]
+    assert len(conflicts) == 2 and "Bob was born in Lyon" in conflicts[0] and "Carol prefers video calls" in conflicts[1]
+    # the first subject's timeline (bob), then alice's via the URL: EST struck through, linked to both successors
+    assert "Timeline: user:bob" in dom
+    alice = dump_dom(page, "#s=user:alice")
+    est = re.search(r'<div class="mem historical" id="m0">(.*?)</div></div>', alice)
+    assert est and "I work in EST" in est.group(1)
+    assert "superseded by" in est.group(1) and "I moved to London last month" in est.group(1) and "I work in GMT now" in est.group(1)
+    # the label filter: only elaborates → one pair of alice's memories
+    only = dump_dom(page, "#s=user:alice&l=elaborates")
+    shown = re.findall(r'<div class="mem (?:current|historical|in_conflict)" id="m(\d+)">', only)
+    assert shown == ["1", "4"]  # the dog and the golden retriever
+    assert "No conflicts match the filters." in only
