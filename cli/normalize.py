@@ -8,7 +8,6 @@ with the same message on stderr. `"id"` echoes the line's string `"id"` when it 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import sys
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 from writegate.normalizer import InputError, normalize
 from writegate.normalizer.explain import explain
 from writegate.normalizer.schema import Record
-from writegate.api.jsonl import check_id, error_record, json_line, line_id, parse_json_line
+from writegate.api.jsonl import check_id, error_record, json_line, line_id, open_lines, read_json_lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -41,9 +40,7 @@ def _render(records: list[Record], with_explain: bool) -> list[dict[str, Any]]:
     return out
 
 
-def _one_line(item: Any, args: argparse.Namespace) -> list[dict[str, Any]]:
-    if not isinstance(item, dict):
-        raise InputError("line", f"must be a JSON object, got {type(item).__name__}")
+def _one_line(item: dict[str, Any], args: argparse.Namespace) -> list[dict[str, Any]]:
     unknown = sorted(set(item) - {"text", "subject", "observed_at", "provenance", "id"})
     if unknown:
         raise InputError(unknown[0], "is not a known field (text, subject, observed_at, provenance, id)")
@@ -61,25 +58,15 @@ def _one_line(item: Any, args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def _run_file(args: argparse.Namespace) -> int:
     failed = 0
-    # errors="surrogateescape": invalid UTF-8 reaches validation (and is reported) instead of crashing the read
-    try:
-        if args.input == "-":
-            handle = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape")
-        else:
-            handle = open(args.input, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115
-    except OSError as exc:
-        raise InputError("--input", f"cannot open {args.input!r}: {exc.strerror}") from None
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            item: Any = None  # the parsed line, once it parses (its "id" is echoed)
-            try:
-                item = parse_json_line(raw)
-                out: dict[str, Any] = {**line_id(item), "records": _one_line(item, args)}
-            except InputError as exc:
-                failed += 1
-                print(f"writegate normalize: line {number}: {exc}", file=sys.stderr)
-                out = error_record(number, exc, item)
-            sys.stdout.write(json_line(out))
+    # invalid UTF-8 is kept: the field checks report it, naming the field
+    for line in read_json_lines(open_lines(args.input), skip_blank=False, invalid_utf8="keep"):
+        try:
+            out: dict[str, Any] = {**line_id(line.value), "records": _one_line(line.result(), args)}
+        except InputError as exc:
+            failed += 1
+            print(f"writegate normalize: line {line.number}: {exc}", file=sys.stderr)
+            out = error_record(line.number, exc, line.value)
+        sys.stdout.write(json_line(out))
     if failed:
         print(f"writegate normalize: {failed} line(s) failed", file=sys.stderr)
     return 1 if failed else 0

@@ -1,4 +1,5 @@
-"""Python clients of the WriteGate service: `Client` (blocking) and `AsyncClient` (asyncio).
+"""Python clients of the WriteGate service: `AsyncClient` (asyncio) and `Client` (blocking: the
+`AsyncClient` run on an event loop of its own, in a thread).
 
     from writegate.client import Client
     with Client("127.0.0.1:50051") as client:

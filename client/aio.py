@@ -1,15 +1,21 @@
-"""`AsyncClient`: the asyncio WriteGate client (typed: pydantic in, pydantic out)."""
+"""`AsyncClient`: the asyncio WriteGate client (typed: pydantic in, pydantic out).
+
+The one implementation of the calls, deadlines and retries; the blocking `Client` runs it on an
+event loop of its own.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import itertools
 import time
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
-from typing import Any, TypeVar
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from typing import Any
 
 import grpc
 
+from writegate.api import convert
+from writegate.api.prepare import PrepareWriteResult, Relation
 from writegate.classifier.model import ModelInfo
 from writegate.client.common import (
     DEFAULT_TARGET,
@@ -28,18 +34,33 @@ from writegate.client.common import (
     relabel_result,
 )
 from writegate.normalizer.schema import Memory, Record
-from writegate.api import convert
-from writegate.api.prepare import PrepareWriteResult, Relation
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
-_T = TypeVar("_T")
-
 
 class AsyncClient:
-    """An asyncio client of the WriteGate service; same arguments and errors as `Client`.
+    """An asyncio client of the WriteGate service.
 
     Use as `async with AsyncClient(target) as client: ...` or call `await client.close()`.
+
+    Args:
+        target: `host:port` of the server.
+        timeout: default deadline per call in seconds (retries included); None = no deadline.
+        retry: retries on UNAVAILABLE (backoff with jitter).
+        channel: an existing channel (then `target` and the TLS options are ignored and `close()`
+            leaves it open).
+        tls: use TLS with the system's root CAs (implied by any of the next three).
+        tls_ca: the CA (PEM path or bytes) that signed the server's certificate.
+        tls_cert: the client certificate (PEM) for mutual TLS, with `tls_key`.
+        tls_key: the client certificate's private key (PEM).
+        tls_server_name: the name to check the server certificate against, when not the target's host.
+        token: bearer token sent as `authorization: Bearer <token>` on every call.
+        sleep: the sleep awaited between retries (tests pass a fake).
+
+    Raises (from every call):
+        InputError: INVALID_ARGUMENT, with the field the server named.
+        grpc.RpcError: any other failure (DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL, UNAVAILABLE
+            after the last retry), as `grpc.aio.AioRpcError`.
     """
 
     def __init__(
@@ -80,7 +101,7 @@ class AsyncClient:
         await self.close()
 
     async def close(self) -> None:
-        """Close the channel (if this client opened it)."""
+        """Close the channel (if this client opened it); closing again does nothing."""
         if self._own_channel:
             await self.channel.close()
 
@@ -125,12 +146,16 @@ class AsyncClient:
 
     async def relabel(
         self, pairs: AsyncIterable[RelabelPair | dict] | Iterable[RelabelPair | dict], *, timeout: float | None = None
-    ) -> AsyncIterator[RelabelResult]:
+    ) -> AsyncGenerator[RelabelResult, None]:
         """Stream pairs in, one result per pair out in the same order.
 
-        Each result holds the pair's `relation` or its own `error` (`result.ok` is False), as in
-        `Client.relabel`; only stream-level failures raise. Retried as `Client.relabel` is: on
-        UNAVAILABLE, before the first result, when `pairs` is a sequence.
+        Each result holds the pair's `relation`, or its own `error` (a bad pair, a full queue, a
+        failed batch: `result.ok` is False) and the stream goes on. Only stream-level failures
+        raise (UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED). UNAVAILABLE is retried (`retry`) only
+        before the first result and only when `pairs` is a sequence (sent again from the start);
+        an iterator is not replayable. `timeout` bounds the whole stream, retries included; None
+        = no deadline (the client default does not apply). Leaving the iteration early cancels
+        the stream.
         """
 
         async def requests() -> AsyncIterator[pb.RelabelRequest]:
@@ -157,3 +182,6 @@ class AsyncClient:
                 if wait is None:
                     raise_typed(exc)
                 await self._sleep(wait)
+            finally:
+                if hasattr(call, "cancel"):  # a stream left early (or failed) ends here, not at garbage collection
+                    call.cancel()

@@ -1,4 +1,4 @@
-"""What the sync and async clients share: request building, response parsing, errors, retries."""
+"""What the sync and async clients share: options, request building, response parsing, errors, retries."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TypedDict
 
 import grpc
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -113,6 +113,19 @@ RETRYABLE: frozenset[grpc.StatusCode] = frozenset({grpc.StatusCode.UNAVAILABLE})
 
 PemSource = str | Path | bytes
 """A PEM file path, or the PEM bytes themselves."""
+
+
+class ClientOptions(TypedDict, total=False):
+    """The keyword arguments `Client` passes on to `AsyncClient` (documented and defaulted there)."""
+
+    timeout: float | None
+    retry: RetryPolicy
+    tls: bool
+    tls_ca: PemSource | None
+    tls_cert: PemSource | None
+    tls_key: PemSource | None
+    tls_server_name: str | None
+    token: str | None
 
 
 def _pem(value: PemSource | None, field: str) -> bytes | None:

@@ -1,93 +1,170 @@
-"""`Client`: the blocking WriteGate client (typed: pydantic in, pydantic out)."""
+"""`Client`: the blocking WriteGate client, a thin wrapper over `AsyncClient`.
+
+Each `Client` runs an `AsyncClient` on a private event loop in a daemon thread; a call submits the
+async call to that loop and waits for its result, so calls, deadlines, retries and error mapping
+have one implementation. The wrapper is usable from any thread (several at once) and from inside
+a running event loop of the caller's own (the call blocks that loop, as any blocking call does).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import threading
 import time
-import itertools
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, TypeVar
+import weakref
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator, Sequence
+from typing import Any, TypeVar, Unpack
 
 import grpc
 
-from writegate.classifier.model import ModelInfo
-from writegate.client.common import (
-    DEFAULT_TARGET,
-    PemSource,
-    RelabelPair,
-    RelabelResult,
-    RetryPolicy,
-    auth_metadata,
-    channel_credentials,
-    channel_options,
-    classify_request,
-    normalize_request,
-    prepare_write_request,
-    raise_typed,
-    relabel_request,
-    relabel_result,
-)
-from writegate.normalizer.schema import Memory, Record
-from writegate.api import convert
 from writegate.api.prepare import PrepareWriteResult, Relation
-from writegate.v1 import writegate_pb2 as pb
-from writegate.v1 import writegate_pb2_grpc as pb_grpc
+from writegate.classifier.model import ModelInfo
+from writegate.client.aio import AsyncClient
+from writegate.client.common import DEFAULT_TARGET, ClientOptions, RelabelPair, RelabelResult, RetryPolicy
+from writegate.normalizer.schema import Memory, Record
 
 _T = TypeVar("_T")
+_END = object()
+
+
+class _LoopThread:
+    """An event loop running in a daemon thread; coroutines are submitted to it from other threads."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._lock = threading.Lock()  # submit vs stop: nothing is submitted to a stopped loop
+        self.closed = False
+        self.thread = threading.Thread(target=self._serve, name="writegate-client-loop", daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        try:
+            self.loop.run_forever()
+        finally:
+            self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+            self.loop.close()  # the default executor is shut down without waiting for a blocked pairs iterator
+
+    def run(self, coro: Coroutine[Any, Any, _T]) -> _T:
+        """Run `coro` on the loop and wait for it; its exception is raised here, as it is.
+
+        Raises:
+            ValueError: the loop is stopped (the client is closed).
+            concurrent.futures.CancelledError: the client was closed while the call waited.
+        """
+        with self._lock:
+            if self.closed:
+                coro.close()
+                raise ValueError("Cannot invoke RPC: the client is closed")
+            future = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        try:
+            return future.result()
+        except BaseException:  # the call's own error (already done), or KeyboardInterrupt while waiting
+            future.cancel()
+            raise
+
+    def stop(self, before: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Await `before()` on the loop, cancel what still runs there, stop the loop, join the thread."""
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+        if threading.current_thread() is self.thread:  # dropped inside the loop: no waiting on itself
+            self.loop.stop()
+            return
+
+        async def wind_down() -> None:
+            try:
+                if before is not None:
+                    await before()
+            finally:
+                tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+        try:
+            asyncio.run_coroutine_threadsafe(wind_down(), self.loop).result()
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join()
+
+
+def _async_sleep(sleep: Callable[[float], None]) -> Callable[[float], Awaitable[None]]:
+    """The retry sleep for the loop: `time.sleep` becomes `asyncio.sleep`; any other runs in a worker thread."""
+    if sleep is time.sleep:
+        return asyncio.sleep
+
+    async def call(delay: float) -> None:
+        await asyncio.to_thread(sleep, delay)
+
+    return call
+
+
+async def _pulled(items: Iterator[_T]) -> AsyncIterator[_T]:
+    """An iterator's items, each `next` in a worker thread (a blocking iterator never blocks the loop)."""
+    while (item := await asyncio.to_thread(next, items, _END)) is not _END:
+        yield item  # type: ignore[misc]
+
+
+async def _next(stream: AsyncIterator[_T]) -> Any:
+    try:
+        return await anext(stream)
+    except StopAsyncIteration:
+        return _END
+
+
+async def _aclose(stream: AsyncGenerator[Any, None]) -> None:
+    await stream.aclose()
 
 
 class Client:
-    """A blocking client of the WriteGate service.
+    """A blocking client of the WriteGate service: `AsyncClient` run on a private event loop.
+
+    Use as `with Client(target) as client: ...` or call `client.close()`. Safe to share between
+    threads.
 
     Args:
         target: `host:port` of the server.
-        timeout: default deadline per call in seconds (retries included); None = no deadline.
-        retry: retries on UNAVAILABLE (backoff with jitter).
-        channel: an existing channel (then `target` and the TLS options are ignored and `close()`
-            leaves it open).
-        tls: use TLS with the system's root CAs (implied by any of the next three).
-        tls_ca: the CA (PEM path or bytes) that signed the server's certificate.
-        tls_cert: the client certificate (PEM) for mutual TLS, with `tls_key`.
-        tls_key: the client certificate's private key (PEM).
-        tls_server_name: the name to check the server certificate against, when not the target's host.
-        token: bearer token sent as `authorization: Bearer <token>` on every call.
-        sleep: the sleep used between retries (tests pass a fake).
+        **options: `timeout`, `retry`, `tls`, `tls_ca`, `tls_cert`, `tls_key`, `tls_server_name`,
+            `token`: as for `AsyncClient` (`ClientOptions`).
+        channel: a function returning the `grpc.aio.Channel` to use (then `target` and the TLS
+            options are ignored). It is called on the client's own event loop, since an asyncio
+            channel belongs to the loop it was made on; `close()` closes it with that loop.
+        sleep: the sleep used between retries (tests pass a fake); `time.sleep` waits on the loop
+            without blocking it, any other function runs in a worker thread.
 
     Raises (from every call):
         InputError: INVALID_ARGUMENT, with the field the server named.
         grpc.RpcError: any other failure (DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL, UNAVAILABLE
-            after the last retry).
+            after the last retry), as `grpc.aio.AioRpcError`.
+        ValueError: the client is closed.
     """
 
     def __init__(
         self,
         target: str = DEFAULT_TARGET,
         *,
-        timeout: float | None = 10.0,
-        retry: RetryPolicy = RetryPolicy(),  # noqa: B008 - frozen
-        channel: grpc.Channel | None = None,
-        tls: bool = False,
-        tls_ca: PemSource | None = None,
-        tls_cert: PemSource | None = None,
-        tls_key: PemSource | None = None,
-        tls_server_name: str | None = None,
-        token: str | None = None,
+        channel: Callable[[], grpc.aio.Channel] | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        **options: Unpack[ClientOptions],
     ) -> None:
-        self._own_channel = channel is None
-        self.metadata = auth_metadata(token)
-        if channel is None:
-            creds = channel_credentials(tls=tls, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key)
-            options = channel_options(tls_server_name)
-            channel = (
-                grpc.insecure_channel(target, options=options)
-                if creds is None
-                else grpc.secure_channel(target, creds, options=options)
-            )
-        self.channel = channel
-        self.stub = pb_grpc.WriteGateStub(self.channel)
-        self.timeout = timeout
-        self.retry = retry
-        self._sleep = sleep
+        if channel is not None and not callable(channel):
+            raise TypeError("channel must be a function returning a grpc.aio.Channel (made on the client's loop)")
+
+        async def make() -> AsyncClient:
+            return AsyncClient(target, channel=None if channel is None else channel(), sleep=_async_sleep(sleep), **options)
+
+        self._runner = _LoopThread()
+        try:
+            self._aio = self._runner.run(make())
+        except BaseException:
+            self._runner.stop()
+            raise
+        # closes the channel (made on this loop, so of no use without it) and ends the thread, on
+        # close() or when the client is garbage collected
+        self._finalizer = weakref.finalize(self, self._runner.stop, self._aio.channel.close)
 
     def __enter__(self) -> Client:
         return self
@@ -96,71 +173,72 @@ class Client:
         self.close()
 
     def close(self) -> None:
-        """Close the channel (if this client opened it)."""
-        if self._own_channel:
-            self.channel.close()
+        """Close the channel (if this client opened it) and stop the client's loop; closing again does nothing.
 
-    def _call(self, method: Callable[..., _T], request: Any, timeout: float | None) -> _T:
-        timeout = self.timeout if timeout is None else timeout
-        deadline = None if timeout is None else time.monotonic() + timeout
-        attempt = 0
-        while True:
-            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-            try:
-                return method(request, timeout=remaining, metadata=self.metadata)
-            except grpc.RpcError as exc:
-                wait = self.retry.retry_after(exc, attempt, deadline, time.monotonic())
-                if wait is None:
-                    raise_typed(exc)
-                self._sleep(wait)
-                attempt += 1
+        A call still running in another thread then raises `concurrent.futures.CancelledError`.
+        """
+        self._finalizer()
+
+    @property
+    def timeout(self) -> float | None:
+        """The default deadline per call in seconds (settable)."""
+        return self._aio.timeout
+
+    @timeout.setter
+    def timeout(self, value: float | None) -> None:
+        self._aio.timeout = value
+
+    @property
+    def retry(self) -> RetryPolicy:
+        """The retry policy (settable)."""
+        return self._aio.retry
+
+    @retry.setter
+    def retry(self, value: RetryPolicy) -> None:
+        self._aio.retry = value
+
+    @property
+    def metadata(self) -> tuple[tuple[str, str], ...]:
+        """The metadata sent with every call."""
+        return self._aio.metadata
 
     def normalize(self, memory: Memory | dict, *, timeout: float | None = None) -> list[Record]:
         """The memory's records."""
-        resp = self._call(self.stub.Normalize, normalize_request(memory), timeout)
-        return [convert.record_from_proto(r, f"records[{i}]") for i, r in enumerate(resp.records)]
+        return self._runner.run(self._aio.normalize(memory, timeout=timeout))
 
     def classify(
         self, memory: Memory | dict, candidates: Sequence[Memory | dict], *, timeout: float | None = None
     ) -> list[Relation]:
         """One relation per candidate, in candidate order."""
-        resp = self._call(self.stub.Classify, classify_request(memory, candidates), timeout)
-        return [convert.relation_from_proto(r, f"relations[{i}]") for i, r in enumerate(resp.relations)]
+        return self._runner.run(self._aio.classify(memory, candidates, timeout=timeout))
 
     def prepare_write(
         self, memory: Memory | dict, candidates: Sequence[Memory | dict], *, timeout: float | None = None
     ) -> PrepareWriteResult:
         """Records, relations, candidate roles and edges to store for writing `memory`."""
-        resp = self._call(self.stub.PrepareWrite, prepare_write_request(memory, candidates), timeout)
-        return convert.prepare_write_from_proto(resp)
+        return self._runner.run(self._aio.prepare_write(memory, candidates, timeout=timeout))
 
     def model_info(self, *, timeout: float | None = None) -> ModelInfo:
         """The served model."""
-        return convert.model_info_from_proto(self._call(self.stub.GetModelInfo, pb.GetModelInfoRequest(), timeout))
+        return self._runner.run(self._aio.model_info(timeout=timeout))
 
     def relabel(self, pairs: Iterable[RelabelPair | dict], *, timeout: float | None = None) -> Iterator[RelabelResult]:
-        """Stream pairs in, one result per pair out in the same order.
+        """Stream pairs in, one result per pair out in the same order (see `AsyncClient.relabel`).
 
-        Each result holds the pair's `relation`, or its own `error` (a bad pair, a full queue, a
-        failed batch: `result.ok` is False) and the stream goes on. Only stream-level failures
-        raise (UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED). UNAVAILABLE is retried (`retry`) only
-        before the first result and only when `pairs` is a sequence (sent again from the start);
-        an iterator is not replayable. `timeout` bounds the whole stream, retries included; None
-        = no deadline (the client default does not apply).
+        Each result holds the pair's `relation` or its own `error` (`result.ok` is False); only
+        stream-level failures raise. UNAVAILABLE is retried only before the first result and only
+        when `pairs` is a sequence. An iterator of pairs is read in a worker thread, so it may
+        block (read a file, wait on a queue). `timeout` bounds the whole stream; None = no
+        deadline. Leaving the loop early (or closing the iterator) cancels the stream.
         """
-        replayable = isinstance(pairs, Sequence)
-        deadline = None if timeout is None else time.monotonic() + timeout
-        for attempt in itertools.count():
-            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-            responses = self.stub.Relabel((relabel_request(p) for p in pairs), timeout=remaining, metadata=self.metadata)
-            answered = False
-            try:
-                for msg in responses:
-                    answered = True
-                    yield relabel_result(msg)
-                return
-            except grpc.RpcError as exc:
-                wait = None if answered or not replayable else self.retry.retry_after(exc, attempt, deadline, time.monotonic())
-                if wait is None:
-                    raise_typed(exc)
-                self._sleep(wait)
+        source = pairs if isinstance(pairs, Sequence) else _pulled(iter(pairs))
+        stream = self._aio.relabel(source, timeout=timeout)
+        try:
+            while (result := self._runner.run(_next(stream))) is not _END:
+                yield result
+        finally:
+            if not self._runner.closed:
+                try:
+                    self._runner.run(_aclose(stream))
+                except (ValueError, concurrent.futures.CancelledError):
+                    pass  # closed meanwhile: the loop's wind-down closed the stream

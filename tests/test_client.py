@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
+import gc
 import threading
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -255,29 +258,13 @@ class FlakyRelabel:
     def __init__(self, per_call: list[tuple[int, bool]]) -> None:
         self.per_call, self.calls = per_call, 0
 
-    def _plan(self, requests: Any) -> tuple[list[Any], bool]:
-        sent = [r.pair_id for r in requests]  # the stream's requests, consumed as gRPC would
-        answered, fails = self.per_call[min(self.calls, len(self.per_call) - 1)]
-        self.calls += 1
-        return [_response(p) for p in sent[:answered]], fails
-
-    def __call__(self, requests: Any, **_kwargs: Any) -> Any:
-        results, fails = self._plan(requests)
-
-        def stream() -> Any:
-            yield from results
-            if fails:
-                raise FakeRpcError(grpc.StatusCode.UNAVAILABLE)
-
-        return stream()
-
-
-class AsyncFlakyRelabel(FlakyRelabel):
     def __call__(self, requests: Any, **_kwargs: Any) -> Any:
         async def stream() -> Any:
-            results, fails = self._plan([r async for r in requests])
-            for r in results:
-                yield r
+            sent = [r.pair_id async for r in requests]  # the stream's requests, consumed as gRPC would
+            answered, fails = self.per_call[min(self.calls, len(self.per_call) - 1)]
+            self.calls += 1
+            for pair_id in sent[:answered]:
+                yield _response(pair_id)
             if fails:
                 raise FakeRpcError(grpc.StatusCode.UNAVAILABLE)
 
@@ -307,18 +294,18 @@ async def test_relabel_is_retried_only_before_its_first_result_and_when_replayab
         return list(pairs) if kind == "list" else (p for p in pairs)
 
     sync_client = Client("127.0.0.1:1", retry=policy, sleep=lambda _s: None)
-    sync_client.stub = type("Stub", (), {"Relabel": FlakyRelabel(per_call)})()
+    sync_client._aio.stub = type("Stub", (), {"Relabel": FlakyRelabel(per_call)})()  # the wrapped async client's
     got: list[str] = []
     with pytest.raises(grpc.RpcError) if raises else contextlib.nullcontext():
         got.extend(r.pair_id for r in sync_client.relabel(source()))
     sync_client.close()
-    assert (sync_client.stub.Relabel.calls, got) == (calls, results)
+    assert (sync_client._aio.stub.Relabel.calls, got) == (calls, results)
 
     async def no_sleep(_s: float) -> None:
         pass
 
     async with AsyncClient("127.0.0.1:1", retry=policy, sleep=no_sleep) as async_client:
-        async_client.stub = type("Stub", (), {"Relabel": AsyncFlakyRelabel(per_call)})()
+        async_client.stub = type("Stub", (), {"Relabel": FlakyRelabel(per_call)})()
         got = []
         with pytest.raises(grpc.RpcError) if raises else contextlib.nullcontext():
             async for r in async_client.relabel(source()):
@@ -349,3 +336,169 @@ async def test_a_refusal_while_the_server_shuts_down_is_retried() -> None:
                 await second[0].__aexit__(None, None, None)
     assert [r.candidate_id for r in relations] == ["c1", "c2"]
     assert len(waits) == 1
+
+
+# -- the sync Client: the AsyncClient on an event loop of its own, in a thread ----------------------
+
+
+def _loop_threads() -> int:
+    return sum(1 for t in threading.enumerate() if t.name == "writegate-client-loop")
+
+
+async def test_sync_client_is_shared_by_threads() -> None:
+    async with running_server() as (_app, target):
+
+        def calls() -> list[list[str]]:
+            with Client(target, timeout=10) as client, concurrent.futures.ThreadPoolExecutor(4) as pool:
+                return list(pool.map(lambda _i: [r.candidate_id for r in client.classify(NEW, CANDIDATES)], range(8)))
+
+        results = await asyncio.to_thread(calls)
+    assert results == [["c1", "c2"]] * 8
+
+
+async def test_sync_client_keeps_the_error_types_of_the_async_core() -> None:
+    gate = threading.Event()
+    gate.set()
+    fake = FakeClassifier(gate=gate)
+    slept: list[float] = []
+    async with running_server(fake) as (_app, target):
+
+        def call() -> None:
+            with Client(target, timeout=0.3, sleep=slept.append) as client:
+                gate.clear()
+                try:
+                    client.classify(NEW, CANDIDATES)
+                finally:
+                    gate.set()
+
+        with pytest.raises(grpc.RpcError) as info:
+            await asyncio.to_thread(call)
+    assert isinstance(info.value, grpc.aio.AioRpcError)
+    assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert slept == []
+
+
+def test_sync_close_twice_and_calls_after_close() -> None:
+    client = Client("127.0.0.1:1")
+    thread = client._runner.thread
+    with client:
+        assert thread.is_alive()
+    assert not thread.is_alive()
+    client.close()  # again: nothing
+    with pytest.raises(ValueError, match="the client is closed"):
+        client.model_info()
+    with pytest.raises(ValueError, match="the client is closed"):
+        next(client.relabel([]))
+
+
+async def test_async_close_twice() -> None:
+    client = AsyncClient("127.0.0.1:1")
+    async with client:
+        pass
+    await client.close()
+
+
+def test_sync_client_that_fails_to_start_leaves_no_thread() -> None:
+    before = _loop_threads()
+    with pytest.raises(InputError) as info:
+        Client("127.0.0.1:1", token="two words")
+    assert info.value.field == "token"
+    assert _loop_threads() == before
+
+
+def test_sync_client_left_open_ends_its_thread_when_collected() -> None:
+    client = Client("127.0.0.1:1")
+    thread = client._runner.thread
+    del client
+    gc.collect()
+    thread.join(5)
+    assert not thread.is_alive()
+
+
+async def test_sync_client_on_a_channel_of_its_own_making() -> None:
+    made: list[grpc.aio.Channel] = []
+
+    async with running_server() as (_app, target):
+
+        def make() -> grpc.aio.Channel:
+            made.append(grpc.aio.insecure_channel(target))
+            return made[-1]
+
+        def call() -> str:
+            with Client(channel=make, timeout=5) as client:
+                return client.model_info().name
+
+        assert await asyncio.to_thread(call) == "fake-model"
+    assert len(made) == 1
+    sync_channel = grpc.insecure_channel("127.0.0.1:1")
+    with pytest.raises(TypeError, match="function returning a grpc.aio.Channel"):
+        Client(channel=sync_channel)  # type: ignore[arg-type]
+    sync_channel.close()
+
+
+async def test_sync_relabel_reads_a_blocking_iterator_off_the_loop() -> None:
+    blocked, release = threading.Event(), threading.Event()
+
+    def pairs() -> Iterator[RelabelPair]:
+        yield RelabelPair(pair_id="p0", existing=CANDIDATES[0], new=NEW)
+        blocked.set()
+        assert release.wait(10)  # the iterator blocks (a queue, a slow file): the loop must not
+        yield RelabelPair(pair_id="p1", existing=CANDIDATES[1], new=NEW)
+
+    async with running_server() as (_app, target):
+
+        def scenario() -> tuple[str, list[str]]:
+            with Client(target, timeout=10) as client, concurrent.futures.ThreadPoolExecutor(1) as pool:
+                streamed = pool.submit(lambda: [r.pair_id for r in client.relabel(pairs())])
+                assert blocked.wait(10)
+                name = client.model_info().name  # answered while the stream's iterator blocks
+                release.set()
+                return name, streamed.result(10)
+
+        assert await asyncio.to_thread(scenario) == ("fake-model", ["p0", "p1"])
+
+
+async def test_sync_relabel_left_early_ends_the_stream() -> None:
+    pairs = [RelabelPair(pair_id=f"p{i}", existing=CANDIDATES[i % 2], new=NEW) for i in range(4)]
+    async with running_server() as (_app, target):
+
+        def scenario() -> tuple[str, str]:
+            with Client(target, timeout=10) as client:
+                stream = client.relabel(pairs)
+                first = next(stream).pair_id
+                stream.close()  # leaves the stream early: cancelled, and the client goes on
+                return first, client.model_info().name
+
+        assert await asyncio.to_thread(scenario) == ("p0", "fake-model")
+
+
+async def test_closing_the_sync_client_cancels_a_call_in_flight() -> None:
+    gate = threading.Event()
+    gate.set()  # open while the server starts
+    fake = FakeClassifier(gate=gate)
+    async with running_server(fake) as (_app, target):
+
+        def scenario() -> None:
+            client = Client(target, timeout=10)
+            gate.clear()
+            fake.entered.clear()
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                call = pool.submit(client.classify, NEW, CANDIDATES)
+                assert fake.entered.wait(10)  # the call waits at the server
+                client.close()
+                gate.set()
+                with pytest.raises(concurrent.futures.CancelledError):
+                    call.result(10)
+
+        await asyncio.to_thread(scenario)
+
+
+async def test_sync_client_works_inside_a_running_event_loop() -> None:
+    # no nested-loop error: the client's loop is its own (this loop is blocked meanwhile, as by any blocking call)
+    with (
+        socket_free_port() as port,
+        Client(f"127.0.0.1:{port}", timeout=5, retry=RetryPolicy(retries=0)) as client,
+        pytest.raises(grpc.RpcError) as info,
+    ):
+        client.model_info()
+    assert info.value.code() == grpc.StatusCode.UNAVAILABLE

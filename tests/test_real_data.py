@@ -318,7 +318,7 @@ def test_builder_default_preset_builds_shippable_sources_only(tmp_path: Path) ->
     (["--sources", "sts"], "sts not in preset 'default'"),
     (["--preset", "everything"], "unknown preset 'everything'"),
     (["--sources", "snli", "--real-dir", "{tmp}"], "missing in"),
-    (["--sources", "prosecco", "--real-dir", "{tmp}/bad"], "prosecco.jsonl: line 2: bad JSON"),
+    (["--sources", "prosecco", "--real-dir", "{tmp}/bad"], "prosecco.jsonl: line 2: is not valid JSON: Expecting property name"),
 ], ids=["missing-dir", "unknown-source", "research-only", "unknown-preset", "missing-file", "bad-json"])
 def test_builder_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     bad = tmp_path / "bad"

@@ -14,11 +14,12 @@ all at once, before training.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from writegate.api.jsonl import JsonLineError, open_lines, read_json_lines
 from writegate.api.pairs import json_kind, parse_pair
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.types import Pair, Side
@@ -79,16 +80,11 @@ def parse_example(obj: object, line_no: int) -> Example:
     )
 
 
-def iter_json_lines(path: Path) -> Iterator[tuple[int, object | None, str | None]]:
-    """(line number, parsed object or None, error or None) for each non-blank line."""
-    with path.open(encoding="utf-8", errors="replace") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                yield n, json.loads(line), None
-            except json.JSONDecodeError as exc:
-                yield n, None, f"bad JSON: {exc.msg} (column {exc.colno})"
+def _problem(error: JsonLineError) -> str:
+    # The JSON rung keeps its former "bad JSON: ..." wording here (tests/test_training.py pins it).
+    if error.kind == "json":
+        return "bad JSON: " + error.message.removeprefix("is not valid JSON: ")
+    return str(error)
 
 
 def read_examples(path: str | Path) -> list[Example]:
@@ -104,15 +100,15 @@ def read_examples(path: str | Path) -> list[Example]:
     examples: list[Example] = []
     problems: list[tuple[int, str]] = []
     n_lines = 0
-    for n, obj, err in iter_json_lines(path):
+    for line in read_json_lines(open_lines(path, field="data")):
         n_lines += 1
-        if err is not None:
-            problems.append((n, err))
+        if line.error is not None:
+            problems.append((line.number, _problem(line.error)))
             continue
         try:
-            examples.append(parse_example(obj, n))
+            examples.append(parse_example(line.value, line.number))
         except InputError as exc:
-            problems.append((n, str(exc)))
+            problems.append((line.number, str(exc)))
     if problems:
         raise DataFileError(path, problems, n_lines)
     if not examples:

@@ -7,7 +7,6 @@ that decides its split (all pairs of one premise / entity / dialogue / claim sha
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -15,8 +14,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Literal
 
+from writegate.api.jsonl import open_lines, read_json_lines
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Pair, Side
+from writegate.normalizer.errors import InputError
 from writegate.training.datafile import Example
 
 Split = Literal["train", "dev"]
@@ -46,19 +47,17 @@ def read_jsonl(path: str | Path) -> Iterator[Row]:
     """The JSON objects of a JSONL file, one per non-blank line.
 
     Raises:
-        SourceError: a line is not JSON or not an object (the message names file and line).
+        SourceError: the file cannot be opened, or a line is not valid UTF-8, not JSON or not an
+            object (the message names file and line: "x.jsonl: line 2: is not valid JSON: ...").
     """
-    with Path(path).open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SourceError(f"{path}: line {n}: bad JSON: {exc.msg}") from None
-            if not isinstance(obj, dict):
-                raise SourceError(f"{path}: line {n}: expected a JSON object, got {type(obj).__name__}")
-            yield obj
+    try:
+        lines = open_lines(path)
+    except InputError as exc:
+        raise SourceError(f"{path}: {exc.message}") from None
+    for line in read_json_lines(lines):
+        if line.error is not None:
+            raise SourceError(f"{path}: line {line.number}: {line.error.message}")
+        yield line.value
 
 
 def stable_int(*parts: str) -> int:
