@@ -2,69 +2,54 @@
 
 Each function takes a rendered text and returns another surface form with the same meaning: a
 speaker frame ("I noted that …", "Pretty sure …"), a chat or note shape ("ok so …", "Note to
-self: …", "• …"), a trailing hedge (", I think", " iirc"), a predicate synonym ("prefers" → "favors"), or a typo in one common word. None of
-these is a label's reason, so they are spread evenly over all labels (the phrasing lists are
-split between train/dev/test by `core.part` like every other list).
+self: …", "• …"), a trailing hedge (", I think", " iirc"), a predicate synonym ("prefers" →
+"favors"), or a typo in one common word. None of these is a label's reason, so they are spread
+evenly over all labels. The lists are in ``phrases/augment.toml``; frames, shapes and hedges are
+split between train/dev/test by `core.part` like every other list, synonyms are shared.
 """
 
 from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 from writegate.training.data.core import choose, lower_first
+from writegate.training.data.phrasebook import PhraseDataError, PhraseLists
 
-# speaker frames and hedges that take the whole statement as a clause
-FRAME_PRE: tuple[str, ...] = (
-    "I noted that ", "I remember that ", "I was told ", "I heard ", "I think ", "I believe ", "Pretty sure ",
-    "If I remember right, ", "From what I gather, ", "Apparently ", "As far as I know, ", "IIRC ", "Seems like ",
-    "My understanding is that ", "Someone mentioned that ", "It sounds like ", "I gathered that ", "Word is ",
-    "If I'm not mistaken, ", "I'm fairly sure ", "Unless I misheard, ", "I wrote down that ",
-    # v2.13 widening: "~" items are partitioned among themselves
-    "~I could be wrong, but ", "~Last I heard, ", "~Rumor has it ", "~I'm told ", "~To my knowledge, ",
-    "~As I understand it, ", "~I seem to recall that ", "~From memory, ", "~Going by what I heard, ",
-    "~Supposedly, ", "~I reckon ", "~AFAIK ", "~Not sure, but I think ",
-)
-# chat-like and note-like openers
-SHAPE_PRE: tuple[str, ...] = (
-    "ok so ", "fyi ", "btw ", "hey — ", "quick note: ", "just so you know, ", "random but ", "oh and ",
-    "Note to self: ", "Memo: ", "• ", "(note) ", "(from chat) ", ">> ", "Context: ", "Re the {topic} thread: ",
-    "Fact: ", "Jotting this down: ", "Noting: ", "so, ", "for context, ", "keep in mind: ", "Remember: ",
-    "Background: ", "Info: ", "Talked to {N} today — ", "After the call with {N}: ", "{N} in chat: ", "From my 1:1 with {N}: ",
-    # v2.13 widening: "~" items are partitioned among themselves
-    "~tl;dr: ", "~NB: ", "~re {topic}: ", "~Quick one: ", "~Snippet from the {topic} doc: ", "~For reference: ",
-    "~Sidebar: ", "~→ ", "~1) ", "~pinging this here: ", "~{N} asked me to log this: ", "~Logging this: ",
-    "~Saving for later: ", "~psst, ", "~From the {topic} channel: ",
-)
-HEDGE_POST: tuple[str, ...] = (
-    ", I think", ", if I recall", " (I believe)", ", apparently", ", fwiw", " lol", " btw", " iirc",
-    " — need to double-check", ", or so I was told", ", if that matters", " (good to know)", " :)", ", just fyi",
-    ", as far as I know", " — noting it here", ", from memory", " (not 100% sure)", ", worth noting",
-    # v2.13 widening: "~" items are partitioned among themselves
-    "~, to my knowledge", "~ (unconfirmed)", "~, last I checked", "~ — I'd double-check", "~, I'm fairly sure",
-    "~ (if memory serves)", "~ afaik", "~, or something like that", "~ (don't quote me)", "~ (grain of salt)",
-    "~, supposedly", "~ (someone should verify)", "~ haha",
-)
-# predicate synonyms: (third-person form, first-person form) -> alternatives in the same two forms
-SYNONYMS: dict[tuple[str, str], tuple[tuple[str, str], ...]] = {
-    ("prefers", "prefer"): (("likes", "like"), ("favors", "favor"), ("goes for", "go for"), ("would rather have", "would rather have")),
-    ("likes", "like"): (("prefers", "prefer"), ("is fond of", "am fond of"), ("enjoys", "enjoy")),
-    ("wants", "want"): (("would like", "would like"), ("asks for", "ask for"), ("needs", "need")),
-    ("owns", "own"): (("is the owner of", "am the owner of"), ("has", "have")),
-    ("works under", "work under"): (("reports to", "report to"), ("rolls up to", "roll up to")),
-    ("reports to", "report to"): (("works under", "work under"), ("rolls up to", "roll up to"), ("answers to", "answer to")),
-    ("handles", "handle"): (("takes care of", "take care of"), ("deals with", "deal with"), ("looks after", "look after")),
-    ("manages", "manage"): (("runs", "run"), ("leads", "lead"), ("is in charge of", "am in charge of")),
-    ("uses", "use"): (("works with", "work with"), ("relies on", "rely on"), ("sticks to", "stick to")),
-    ("lives in", "live in"): (("resides in", "reside in"), ("is living in", "am living in"), ("makes a home in", "make a home in")),
-    ("enjoys", "enjoy"): (("likes", "like"), ("is into", "am into"), ("loves", "love")),
-    ("loves", "love"): (("adores", "adore"), ("really likes", "really like"), ("enjoys", "enjoy")),
-    ("drives", "drive"): (("gets around in", "get around in"), ("uses", "use")),
-    ("speaks", "speak"): (("can speak", "can speak"), ("knows", "know")),
-    ("is responsible for", "am responsible for"): (("is in charge of", "am in charge of"), ("handles", "handle"), ("covers", "cover")),
-    ("is based in", "am based in"): (("is located in", "am located in"), ("works out of", "work out of"), ("sits in", "sit in")),
-    ("approves", "approve"): (("signs off on", "sign off on"), ("okays", "okay")),
-}
+_LISTS = PhraseLists("augment")
+FRAME_PRE: tuple[str, ...] = _LISTS["frame_pre"]  # speaker frames and hedges that take the whole statement as a clause
+SHAPE_PRE: tuple[str, ...] = _LISTS["shape_pre"]  # chat-like and note-like openers
+HEDGE_POST: tuple[str, ...] = _LISTS["hedge_post"]  # trailing hedges and chat fillers
+
+
+def _forms(path: Path, key: str, text: str) -> tuple[str, str]:
+    """A "third person / first person" entry of the synonym table."""
+    third, sep, first = text.partition(" / ")
+    if not sep or not third.strip() or not first.strip():
+        raise PhraseDataError(path, key, f"{text!r}: expected \"third person / first person\"")
+    return third.strip(), first.strip()
+
+
+def synonym_table(lists: PhraseLists) -> dict[tuple[str, str], tuple[tuple[str, str], ...]]:
+    """The ``[synonyms]`` table of an augment file as (third-person, first-person) form pairs.
+
+    Args:
+        lists: the loaded augment file.
+
+    Returns:
+        Each predicate's two forms → its alternatives in the same two forms.
+
+    Raises:
+        PhraseDataError: an entry is not "third person / first person".
+    """
+    return {
+        _forms(lists.path, f"synonyms.{k}", k): tuple(_forms(lists.path, f"synonyms.{k}", x) for x in alts)
+        for k, alts in lists.table("synonyms").items()
+    }
+
+
+SYNONYMS = synonym_table(_LISTS)  # predicate synonyms, shared by every split
 _SYN_RX = re.compile(r"\b(I )?(" + "|".join(sorted({re.escape(w) for k in SYNONYMS for w in k}, key=len, reverse=True)) + r")\b")
 _SYN_INDEX: dict[str, tuple[int, tuple[tuple[str, str], ...]]] = {w: (i, alts) for k, alts in SYNONYMS.items() for i, w in enumerate(k)}
 

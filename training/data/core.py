@@ -1,8 +1,15 @@
-"""Shared machinery of the pair generator: subjects, template rendering, domains, template splits.
+"""Shared machinery of the pair generator: subjects, template rendering, domains, phrasing splits.
 
 Template syntax: ``{S}`` subject, ``{P}`` possessive, ``{O}`` object, ``{pr}``/``{pp}``/``{po}``
 the subject/possessive/object pronoun (a second mention), ``[verb]`` a verb conjugated for the
 subject (``[prefer]`` → "prefers" / "prefer" for "I"), and ``{key}`` any value from the context.
+
+Phrasing splits: every phrasing has one home split, `split_of` — a stable hash of its text alone
+(1 in 10 test, 1 in 10 dev, the rest train) — so adding a phrasing to a list moves no other, and a
+text has the same split in every list it is in (a concatenation of lists splits like its parts).
+A pair of one split draws a list's phrasings from that split's share (`part`): the items whose home
+it is. A list with none there is drawn from the other held-out split's items (dev ↔ test), and a
+list with no held-out item at all is shared: every split draws from all of it.
 """
 
 from __future__ import annotations
@@ -16,12 +23,8 @@ from dataclasses import dataclass, field
 from writegate.training.data.pools import Person, Pools
 
 SPLITS: tuple[str, ...] = ("train", "dev", "test")
-WAVE = "~"  # one per widening of a list ("~": generator 2.13.0; "~~": the 2.14.0 experiment); see `partition`
+HELD_OUT_EVERY = 10  # one phrasing in this many is test, one dev
 
-
-def bare(item: str) -> str:
-    """A phrasing list item without its split markers ("!" pinned to train, "~" a later widening)."""
-    return item.lstrip(WAVE + "!")
 
 _IRREGULAR: dict[str, tuple[str, str]] = {
     "be": ("is", "am"),
@@ -156,7 +159,7 @@ def common_starts(lists: Sequence[Sequence[str]]) -> frozenset[str]:
     out: set[str] = set()
     for items in lists:
         for t in items:
-            w = bare(t).split(" ", 1)[0]
+            w = t.split(" ", 1)[0]
             if _WORD.match(w) and w.lower().strip(",:") not in _PROPER:
                 out.add(w.lower().strip(",:"))
     return frozenset(out)
@@ -167,7 +170,8 @@ class Domain:
     """One slot family: how its facts are sampled and phrased.
 
     kind: "single" (changeable single-valued), "multi" (values accumulate) or "immutable".
-    Template lists (each a list of phrasings, split between train/dev/test by `partition`):
+    topic: the coarse topic ("comms", "bio"…): an "other topic" negative comes from another one.
+    Template lists (each a list of phrasings, split between train/dev/test by `split_of`):
       state: assert the value ({v} …); change: an explicit change to the new value ({old} = old);
       stop: the old value ended; neg: deny the existing value; elab: the existing value plus
       detail; general: a less specific statement of the value; negre: a negated or imperative
@@ -187,6 +191,7 @@ class Domain:
     general: tuple[str, ...] = ()
     negre: tuple[str, ...] = ()
     also: tuple[str, ...] = ()
+    topic: str = ""
     person_subject: bool = True
     free_values: bool = False  # values do not depend on the shared keys (any sample's value fits any base)
     max_gap_days: int | None = None
@@ -216,52 +221,56 @@ class Ctx:
         return {**self.base, **self.extra, **self.C, "old": self.A["v"]}
 
 
-def _rank(s: str) -> str:
-    return hashlib.md5(s.encode()).hexdigest()
+def split_of(item: str) -> str:
+    """The home split of a phrasing: a stable hash of its text alone.
 
+    Args:
+        item: the phrasing as written in its list.
 
-def _split_by_rank(items: Sequence[str], shared_under: bool) -> dict[str, tuple[str, ...]]:
-    pinned = [x[1:] for x in items if x.startswith("!")]
-    free = sorted((x for x in items if not x.startswith("!")), key=_rank)
-    if len(items) < 5:
-        allx = tuple(pinned + free)
-        return {s: allx if shared_under or s == "train" else () for s in SPLITS}
-    k = max(1, len(items) // 10)
-    return {
-        "test": tuple(free[:k]),
-        "dev": tuple(free[k : 2 * k]),
-        "train": tuple(pinned + free[2 * k :]),
-    }
+    Returns:
+        "test" for 1 in `HELD_OUT_EVERY` phrasings, "dev" for another 1 in `HELD_OUT_EVERY`, else "train".
+    """
+    bucket = int.from_bytes(hashlib.sha256(item.encode()).digest()[:8], "big") % HELD_OUT_EVERY
+    return "test" if bucket == 0 else ("dev" if bucket == 1 else "train")
 
 
 def partition(items: Sequence[str]) -> dict[str, tuple[str, ...]]:
-    """Assign each phrasing to one split by a stable hash; lists under 5 are shared by all splits.
-
-    A leading "!" pins an item to train (the canonical cue words labels.md names); it is
-    stripped from the returned text. Items with leading "~"s (the n-th widening of the list has n)
-    are partitioned among the items of their own widening, the same way, so a widening moves no
-    earlier item to another split; a widening of under 5 items goes to train only.
-    """
-    by_wave: dict[int, list[str]] = {}
+    """Each phrasing under its home split (`split_of`); every item is under exactly one split."""
+    out: dict[str, list[str]] = {s: [] for s in SPLITS}
     for x in items:
-        n = len(x) - len(x.lstrip(WAVE))
-        by_wave.setdefault(n, []).append(x[n:])
-    out = _split_by_rank(by_wave.pop(0, []), shared_under=True)
-    for n in sorted(by_wave):
-        more = _split_by_rank(by_wave[n], shared_under=False)
-        out = {s: out[s] + more[s] for s in SPLITS}
-    return out
+        out[split_of(x)].append(x)
+    return {s: tuple(v) for s, v in out.items()}
 
 
-_PART_CACHE: dict[tuple[str, ...], dict[str, tuple[str, ...]]] = {}
+def share(items: Sequence[str], split: str) -> tuple[str, ...]:
+    """The phrasings a pair of `split` may draw from `items` (the module docstring's rule).
+
+    Args:
+        items: one phrasing list (or a concatenation of lists).
+        split: "train", "dev" or "test".
+
+    Returns:
+        The items whose home is `split`; with none, the other held-out split's items (dev ↔ test);
+        with no held-out item either, all of `items`.
+    """
+    homes = partition(items)
+    if homes[split]:
+        return homes[split]
+    other = {"dev": "test", "test": "dev"}.get(split)
+    if other is not None and homes[other]:
+        return homes[other]
+    return tuple(items)
+
+
+_SHARE_CACHE: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
 
 
 def part(items: Sequence[str], split: str) -> tuple[str, ...]:
-    """The phrasings of `items` that belong to `split` (memoised)."""
-    key = tuple(items)
-    if key not in _PART_CACHE:
-        _PART_CACHE[key] = partition(key)
-    return _PART_CACHE[key][split]
+    """`share` of `items` for `split` (memoised)."""
+    key = (tuple(items), split)
+    if key not in _SHARE_CACHE:
+        _SHARE_CACHE[key] = share(key[0], split)
+    return _SHARE_CACHE[key]
 
 
 def choose(rng: random.Random, items: Sequence[str], split: str) -> str:

@@ -1,6 +1,10 @@
 """Generate labelled (existing, new) memory pairs and split them by template family and slot.
 
 Run: ``python -m writegate.training.data.generate --out DIR [--n 48000] [--seed 13]``.
+
+A generated dataset names what produced it: the manifest's ``generator_version`` is a hash of the
+phrase data (``phrases/*.toml``) and the generator's code, so the same version, seed and n give
+the same files.
 """
 
 from __future__ import annotations
@@ -23,9 +27,9 @@ from writegate.training.data import (
 )
 from writegate.training.data.build import GROUP_WEIGHT, Builder, groups, twin_ok
 from writegate.training.data.core import SPLITS, Domain
+from writegate.training.data.phrasebook import phrases_sha256
 from writegate.training.data.pools import make_pools
 
-GENERATOR_VERSION = "2.13.0"
 LABELS: tuple[str, ...] = ("supersedes", "contradicts", "elaborates", "corroborates", "unrelated")
 MIN_WORDS, MAX_WORDS = 3, 45
 
@@ -180,6 +184,18 @@ def code_sha256() -> str:
     return h.hexdigest()
 
 
+def generator_version(phrases_dir: Path | None = None) -> str:
+    """The generator's version: a hash of its phrase data and its code.
+
+    Args:
+        phrases_dir: the phrase files to hash (default: the package's ``phrases/``).
+
+    Returns:
+        The first 16 hex digits of sha256 over `phrasebook.phrases_sha256` and `code_sha256`.
+    """
+    return _h(f"phrases:{phrases_sha256(phrases_dir)}\ncode:{code_sha256()}")[:16]
+
+
 def _write(path: Path, rows: list[dict]) -> str:
     data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
     path.write_bytes(data)
@@ -192,8 +208,8 @@ def write(out: Path, n: int, seed: int) -> dict:
     pairs = generate(n, seed)
     parts = split(pairs)
     out.mkdir(parents=True, exist_ok=True)
-    manifest: dict = {"generator_version": GENERATOR_VERSION, "code_sha256": code_sha256(), "seed": seed, "n": n,
-                      "files": {}, "counts": {}}
+    manifest: dict = {"generator_version": generator_version(), "phrases_sha256": phrases_sha256(),
+                      "code_sha256": code_sha256(), "seed": seed, "n": n, "files": {}, "counts": {}}
     for s, rows in parts.items():
         manifest["files"][f"{s}.jsonl"] = _write(out / f"{s}.jsonl", rows)
         manifest["counts"][s] = {label: sum(r["label"] == label for r in rows) for label in LABELS}
@@ -205,7 +221,11 @@ def write(out: Path, n: int, seed: int) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m writegate.training.data.generate", description=__doc__)
+    """The generator's CLI: write train/dev/test JSONL and manifest.json under ``--out``."""
+    ap = argparse.ArgumentParser(prog="python -m writegate.training.data.generate", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--version", action="version", version=generator_version(),
+                    help="print the generator version (hash of the phrase data and the code) and exit")
     ap.add_argument("--out", type=Path, required=True, help="output directory")
     ap.add_argument("--n", type=int, default=48000, help="number of pairs (default 48000)")
     ap.add_argument("--seed", type=int, default=13, help="random seed (default 13)")
@@ -216,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     m = write(args.out, args.n, args.seed)
     for s in SPLITS:
         print(s, m["counts"][s])
-    print(f"{args.n} pairs in {m['seconds']}s → {args.out}")
+    print(f"{args.n} pairs in {m['seconds']}s → {args.out} (generator {m['generator_version']})")
     return 0
 
 
