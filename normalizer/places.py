@@ -307,8 +307,3 @@ def lookup_place_in(name: str, qualifier: str) -> Place | None:
     if own is not None and own.country == country.country:
         return own
     return None
-
-
-def warm() -> None:
-    """Load the place tables now (e.g. at server start) instead of on the first lookup."""
-    _index()

@@ -16,7 +16,6 @@ from croniter import croniter
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 ENTITY_ID_RE = re.compile(r"^[a-z][a-z0-9_]*:[a-z0-9][a-z0-9._-]*$")
-SLOT_RE = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9:_.-]+)*$")
 MAX_TEXT_BYTES = 16 * 1024
 
 EntityId = Annotated[

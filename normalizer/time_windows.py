@@ -248,7 +248,6 @@ class _DayGroup:
     end: int
     days: frozenset[int]
     recurring: bool
-    abbreviated_only: bool = False
 
 
 @dataclass(slots=True)
@@ -356,7 +355,7 @@ def _day_groups(masked: str) -> tuple[list[_DayGroup], list[_DayGroup]]:
             if not ok:
                 i = j + 1
                 continue
-        groups.append(_DayGroup(start, end, days, recurring, abbr_only))
+        groups.append(_DayGroup(start, end, days, recurring))
         i = j + 1
     positive = [g for g in groups if not _EXCEPT_RE.search(masked, max(0, g.start - 20), g.start)]
     excluded = [g for g in groups if g not in positive]

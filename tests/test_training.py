@@ -353,97 +353,6 @@ def test_package_refuses_dev_logits_that_do_not_match_the_dev_split(tmp_path: Pa
     assert not any(tmp_path.iterdir())  # refused before anything was written
 
 
-# -- frozen word embeddings ------------------------------------------------------------------------
-WORD_EMBEDDINGS = "bert.embeddings.word_embeddings.weight"
-
-
-@pytest.mark.parametrize(("flag", "frozen"), [("--freeze-word-embeddings", True), ("--no-freeze-word-embeddings", False)],
-                         ids=["frozen", "trained"])
-def test_freeze_word_embeddings_keeps_the_base_rows_and_trains_the_rest(tiny_model_dir: Path, tmp_path: Path,
-                                                                      flag: str, frozen: bool) -> None:
-    data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
-    out = tmp_path / "model"
-    # 3 steps, one evaluation at the end: the best checkpoint is the last one, not the untrained start
-    assert main(["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out", str(out),
-                 "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-3", "--quiet",
-                 "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx", flag]) == 0
-    base, tuned = _weights(tiny_model_dir), _weights(out)
-    assert np.array_equal(base[WORD_EMBEDDINGS], tuned[WORD_EMBEDDINGS]) is frozen
-    layer = "bert.encoder.layer.0.attention.self.query.weight"
-    assert not np.array_equal(base[layer], tuned[layer])  # the encoder trains either way
-    assert ("word embeddings frozen" in (out / "MODEL_CARD.md").read_text()) is frozen
-
-
-def test_the_default_preset_freezes_word_embeddings_iff_the_shipped_model_was_trained_so() -> None:
-    """`writegate train --preset default` reproduces models/default: its card says whether they were frozen."""
-    from writegate.training.presets import PRESETS, Preset
-
-    card = (Path(__file__).parent.parent / "models" / "default" / "MODEL_CARD.md").read_text(encoding="utf-8")
-    assert ("word embeddings frozen" in card) is PRESETS["default"].freeze_word_embeddings
-    assert not Preset().freeze_word_embeddings
-
-
-# -- token masking ----------------------------------------------------------------------------------
-def test_token_masking_hides_ordinary_tokens_in_training_only(tiny_model_dir: Path) -> None:
-    import torch
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
-
-    from writegate.training.token_mask import TokenMasking
-
-    tok = AutoTokenizer.from_pretrained(str(tiny_model_dir))
-    model = AutoModelForSequenceClassification.from_pretrained(str(tiny_model_dir), dtype=torch.float32)
-    seen: list[torch.Tensor] = []
-    model.get_input_embeddings().register_forward_hook(lambda m, a, o: seen.append(a[0].clone()))
-    ids = tok(["Michelle owns the Acme account " * 20], ["Marcus owns it now " * 20], truncation=True,
-              max_length=128, return_tensors="pt")["input_ids"]
-    handle = TokenMasking(0.25, tok.mask_token_id, tok.all_special_ids, seed=1).attach(model)
-    model.train()
-    model(input_ids=ids)
-    model.eval()
-    model(input_ids=ids)
-    handle.remove()
-    model.train()
-    model(input_ids=ids)
-    masked, evaluated, removed = seen
-    hit = masked != ids
-    assert torch.all(masked[hit] == tok.mask_token_id)
-    specials = torch.isin(ids, torch.tensor(tok.all_special_ids))
-    assert not hit[specials].any()  # [CLS] and [SEP] stay
-    assert 0.15 < hit[~specials].float().mean().item() < 0.35  # ~p of the ordinary tokens
-    assert torch.equal(evaluated, ids) and torch.equal(removed, ids)
-
-
-@pytest.mark.parametrize("p", [-0.1, 1.0], ids=["negative", "one"])
-def test_token_masking_rejects_a_probability_out_of_range(p: float) -> None:
-    from writegate.training.token_mask import TokenMasking
-
-    with pytest.raises(ValueError, match=f"token mask probability must be in \\[0, 1\\), got {p}"):
-        TokenMasking(p, 4, [0], seed=1)
-
-
-def test_token_masking_needs_a_tokenizer_with_a_mask_token() -> None:
-    from types import SimpleNamespace
-
-    from writegate.normalizer.errors import InputError
-    from writegate.training.token_mask import TokenMasking
-
-    tok = SimpleNamespace(mask_token_id=None, all_special_ids=[0, 1], name_or_path="/models/gpt-ish")
-    with pytest.raises(InputError, match="token_mask: the tokenizer '/models/gpt-ish' has no mask token; train "
-                                         "without --token-mask"):
-        TokenMasking.for_tokenizer(0.1, tok, seed=1)
-    masking = TokenMasking.for_tokenizer(0.1, SimpleNamespace(mask_token_id=7, all_special_ids=[1, 0], name_or_path=""), 1)
-    assert masking.mask_id == 7 and masking.keep.tolist() == [0, 1]
-
-
-def test_train_with_token_masking_records_it_on_the_card(tiny_model_dir: Path, tmp_path: Path) -> None:
-    data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
-    out = tmp_path / "model"
-    assert main(["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out", str(out),
-                 "--max-steps", "2", "--eval-steps", "2", "--batch-size", "4", "--quiet", "--token-mask", "0.1",
-                 "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx"]) == 0
-    assert "token masking 0.1" in (out / "MODEL_CARD.md").read_text()
-
-
 # -- dev logits for the temperature ------------------------------------------------------------------
 def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: Path, tmp_path: Path) -> None:
     """Under group_by_length, Trainer.predict returns its rows permuted (run 0.10.0 fitted T = 20 on them)."""
@@ -477,8 +386,7 @@ def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: P
 @pytest.mark.parametrize(("flag", "value", "message"), [
     ("--label-smoothing", "1.5", "--label-smoothing: input should be less than 1 (got 1.5)"),
     ("--lr", "0", "--lr: input should be greater than 0 (got 0.0)"),
-    ("--token-mask", "0.5", "--token-mask: input should be less than 0.5 (got 0.5)"),
-], ids=["smoothing-above-1", "zero-lr", "token-mask-half"])
+], ids=["smoothing-above-1", "zero-lr"])
 def test_train_flags_out_of_range_name_the_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str,
                                                 value: str, message: str) -> None:
     data = small_data(tmp_path / "train.jsonl", 8)

@@ -89,11 +89,9 @@ def training_provenance(cfg: Any, *, n_train: int, n_dev: int, members: list[Any
         *data_provenance(cfg.data, cfg.data_manifest),
         f"- pairs: train {n_train} ({order}), dev {n_dev}" + (f", mixed-in default share {cfg.mix_default_share}" if cfg.init else ""),
         f"- command: `{cfg.command or '(library call)'}`",
-        f"- seed {p.seed}; batch {p.batch_size}; lr {p.lr}; warm-up {p.warmup}; weight decay {p.weight_decay}; "
-        f"epochs {p.epochs}; max steps {p.max_steps}; steps run {steps}; early stopping on dev macro-F1 "
-        f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})"
-        + ("; word embeddings frozen" if p.freeze_word_embeddings else "")
-        + (f"; token masking {p.token_mask}" if p.token_mask else ""),
+        (f"- seed {p.seed}; batch {p.batch_size}; lr {p.lr}; warm-up {p.warmup}; weight decay {p.weight_decay}; "
+         f"epochs {p.epochs}; max steps {p.max_steps}; steps run {steps}; early stopping on dev macro-F1 "
+         f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})"),
     ]
     if len(members) > 1:
         from writegate.training.soup import order_name

@@ -42,14 +42,6 @@ class Preset(BaseModel):
         "data alone. A research-only source (licence) makes a model that must not ship."))
     mix_dev_cap: int = Field(default=400, ge=1, description="Dev pairs per part of the mix, at most.")
     junk_pairs: int = Field(default=0, ge=0, description="Content-free negatives added to a mix (`unrelated`).")
-    freeze_word_embeddings: bool = Field(default=False, description=(
-        "Keep the base model's word-embedding matrix fixed. Fine-tuning moves the rows of the words that the "
-        "training templates use and leaves every other row where it was, so a held-out phrasing's words drift "
-        "away from their trained synonyms; a fixed matrix keeps the pretrained lexical geometry."))
-
-    token_mask: float = Field(default=0.0, ge=0, lt=0.5, description=(
-        "Probability that one ordinary token of a training batch is replaced by [MASK] (training/token_mask.py); "
-        "0 = off."))
     soup: tuple[int, ...] = Field(default=(), description=(
         "Data seeds of further runs whose weights are averaged with this one's (training/soup.py): the same "
         "recipe and `seed` over other orders of the same pairs; () = a single run."))

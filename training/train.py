@@ -24,7 +24,6 @@ import json
 import os
 import random
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
@@ -412,8 +411,6 @@ class _Fitter:
             str(self.src), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=dict(LABEL2ID),
             dtype=torch.float32, local_files_only=True, ignore_mismatched_sizes=cfg.init is None,
         )
-        if p.freeze_word_embeddings:
-            model.get_input_embeddings().weight.requires_grad_(False)
         args = TrainingArguments(
             output_dir=str(self.work / "checkpoints" / str(index) if p.soup else self.work / "checkpoints"),
             per_device_train_batch_size=p.batch_size,
@@ -457,18 +454,10 @@ class _Fitter:
 
     def fit(self, index: int, data_seed: int | None) -> tuple[Any, MemberRecord]:
         """Train member `index`; returns its Trainer (holding the best checkpoint's model) and its MemberRecord."""
-        p = self.cfg.preset
         trainer = self.trainer(index, data_seed)
-        masking = None
-        if p.token_mask > 0:
-            from writegate.training.token_mask import TokenMasking
-
-            masking = TokenMasking.for_tokenizer(p.token_mask, self.hf_tok, p.seed).attach(trainer.model)
         t_train = time.monotonic()
         state = trainer.train()
         seconds = time.monotonic() - t_train
-        if masking is not None:
-            masking.remove()
         return trainer, MemberRecord(fingerprint="", data_seed=data_seed, steps=state.global_step,
                                      train_seconds=seconds, device=self.device)
 
@@ -514,8 +503,3 @@ def _fit_soup(fitter: _Fitter, console: Any) -> tuple[Any, list[MemberRecord]]:
     trainer = fitter.trainer(0, p.data_seed)  # its model is replaced by the average below
     trainer.model.load_state_dict(soup.average_state_dicts(states))
     return trainer, records
-
-
-def command_line() -> str:
-    """The command as typed, for the model card."""
-    return " ".join(["writegate", *sys.argv[1:]]) if sys.argv and sys.argv[0].endswith("writegate") else " ".join(sys.argv)

@@ -47,8 +47,9 @@ def import_vllm() -> Any:
         return importlib.import_module("vllm")
     except ImportError as exc:
         raise RuntimeError(
-            f"the vllm backend is not available: it needs the `vllm` package ({exc}); install `writegate[gpu]` "
-            "on a CUDA host (vLLM pins its own CUDA torch and transformers), or use --backend torch --device cuda"
+            f"the vllm backend is not available: it needs the `vllm` package ({exc}), which the `gpu` extra "
+            "installs: pip install 'writegate[gpu]' on a CUDA host (vLLM pins its own CUDA torch and transformers); "
+            "or use --backend torch --device cuda"
         ) from None
 
 

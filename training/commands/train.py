@@ -50,10 +50,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--soup", type=int, nargs="*", metavar="DATA_SEED",
                    help="average the weights of further runs with these data seeds (same --seed; one run's time each); "
                         "--soup alone: a single run (the default preset averages two, see training/presets.py)")
-    p.add_argument("--freeze-word-embeddings", action=argparse.BooleanOptionalAction, default=None,
-                   help="keep the base model's word embeddings fixed (off in every preset; see training/presets.py)")
-    p.add_argument("--token-mask", type=float,
-                   help="replace each ordinary training token by [MASK] with this probability (default 0: off)")
     p.add_argument("--mix-default-share", type=float, default=0.3,
                    help="with --init: share of default generated pairs in the training set (default 0.3)")
     p.add_argument("--default-data", type=Path, help="default data for mixing (file or dir with train.jsonl)")
@@ -134,7 +130,6 @@ def run(args: argparse.Namespace) -> int:
     preset = get_preset(args.preset) if args.preset else Preset()
     overrides = {"epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr, "max_steps": args.max_steps,
                  "eval_steps": args.eval_steps, "seed": args.seed, "data_seed": args.data_seed, "label_smoothing": args.label_smoothing,
-                 "freeze_word_embeddings": args.freeze_word_embeddings, "token_mask": args.token_mask,
                  "soup": tuple(args.soup) if args.soup is not None else None}
     preset = _with_overrides(preset, {k: v for k, v in overrides.items() if v is not None})
     check_member(args.member, preset, args.work_dir)  # before generating any data
