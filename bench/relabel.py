@@ -6,8 +6,8 @@
 The store is generated from the training-pair generator (`writegate.training.data.generate`):
 each generated pair gives two records of one subject, 25 records a subject, so a subject mixes
 related and unrelated memories. Printed: pairs/s per engine, and where the time goes —
-read, normalize, candidate search, classify (split on a sample of chunks into encode =
-normalize + compare + tokenize, model, decode), finalize.
+read, normalize (each record once, in the plan), candidate search, classify (split on a sample of
+chunks into encode = compare the plan's records + tokenize, model, decode), finalize.
 """
 
 from __future__ import annotations
@@ -66,10 +66,8 @@ def run_engine(store: Path, out: Path, engine: Any, k: int, chunk_size: int) -> 
 def profile_classify(plan: Plan, model: Path, chunk_size: int, batch_size: int, chunks: int = 4) -> dict[str, float]:
     """Seconds in encode / model / decode over the first `chunks` chunks (local, one process)."""
     from writegate.classifier.model import Classifier, length_ordered_chunks
-    from writegate.relabel.engine import plan_comparer
 
-    loaded = Classifier.load(model)
-    clf = Classifier(loaded.meta, loaded.encoder, loaded.backend, fusion=loaded.fusion, comparer=plan_comparer(plan))
+    clf = Classifier.load(model)  # plan.pair's sides carry the plan's records: encode compares them
     spent = {"encode": 0.0, "model": 0.0, "decode": 0.0}
     n = min(len(plan.pairs), chunks * chunk_size)
     for lo in range(0, n, chunk_size):

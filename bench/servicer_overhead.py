@@ -2,10 +2,12 @@
 
     python bench/servicer_overhead.py [--k 16] [--requests 400]
 
-Runs the real servicer (validation, proto → pydantic, normalizing the new memory, relations,
-the write plan, pydantic → proto) on bench/serve.py's requests, with a batcher that renders each
-pair's input text (what the encode thread does, token ids aside) and answers at once; prints the
-time per request and the top functions of a cProfile run. No gRPC transport: that is on top.
+Runs the real servicer (validation, proto → pydantic, normalizing the new memory and the
+candidates once each — cached across requests, misses in a worker thread —, relations, the write
+plan, pydantic → proto) on bench/serve.py's requests, with a batcher that renders each pair's
+input text from the records the pair carries (what the encode thread does, token ids aside) and
+answers at once; prints the time per request and the top functions of a cProfile run. No gRPC
+transport: that is on top.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from writegate.server.service import WriteGateService  # noqa: E402
 
 
 class StubBatcher:
-    """Renders each pair's input (normalize + compare + text) and answers `unrelated` at once."""
+    """Renders each pair's input (compare its records + text) and answers `unrelated` at once."""
 
     max_queue_pairs = 1 << 30  # admits everything: the servicer's own cost is what is measured
 

@@ -9,7 +9,9 @@ A pair becomes two BERT segments::
 - dates are the UTC calendar dates of `observed_at`; the gap is said in words a small model can
   use: "same day", "1 day later", "N days later", "N days earlier" (NEW older than EXISTING);
 - the `[structure: …]` tail is `SlotComparison.as_text()` when `compare_all` found a comparison
-  of the two sides' normalized records, and absent otherwise;
+  of the two sides' normalized records, and absent otherwise. The records are the ones the pair
+  carries (`Side.records`, filled by the caller): this module compares records and never calls
+  the text normalizer;
 - the whole pair is at most `max_length` (128) tokens: the headers and the structure tail are
   kept, the two texts are truncated longest-first.
 
@@ -24,14 +26,16 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from writegate.classifier.types import MissingRecordsError
+from writegate.normalizer.compare import compare_all
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
-    from writegate.classifier.types import Pair
+    from writegate.classifier.types import Pair, Side
     from writegate.normalizer.compare import SlotComparison
     from writegate.normalizer.schema import Record
 
@@ -106,22 +110,35 @@ def render_pair(pair: Pair, comparison: SlotComparison | None) -> PairText:
     return render(pair.existing.text, pair.existing.observed_at, pair.new.text, pair.new.observed_at, comparison)
 
 
-def compare_pair(pair: Pair) -> SlotComparison | None:
-    """Normalize both sides (with their own subject and date) and compare their records."""
-    from writegate.normalizer.compare import compare_all
+def side_records(side: Side, field: str) -> tuple[Record, ...]:
+    """The normalized records `side` carries.
 
-    existing = _normalized(pair.existing.text, pair.existing.subject, pair.existing.observed_at)
-    new = _normalized(pair.new.text, pair.new.subject, pair.new.observed_at)
-    return compare_all(list(existing), list(new))
+    Args:
+        side: one side of a pair.
+        field: the side's name in errors, e.g. `pairs[3].existing`.
+
+    Raises:
+        MissingRecordsError: `side.records` is None (naming `<field>.records`).
+    """
+    if side.records is None:
+        raise MissingRecordsError(field)
+    return side.records
 
 
-@lru_cache(maxsize=4096)
-def _normalized(text: str, subject: str, observed_at: datetime) -> tuple[Record, ...]:
-    # Store candidates recur across writes; records are frozen, so caching them is safe. Bounded
-    # small: keys hold texts up to 16 KiB, and unique texts must not grow the server's memory.
-    from writegate.normalizer.api import normalize
+def compare_pair(pair: Pair, field: str = "pair") -> SlotComparison | None:
+    """Compare the records the two sides carry (`compare_all`); no text is normalized here.
 
-    return tuple(normalize(text, subject=subject, observed_at=observed_at))
+    Args:
+        pair: an (EXISTING, NEW) pair whose sides carry their `records`.
+        field: the pair's name in errors, e.g. `pairs[3]`.
+
+    Returns:
+        The most informative same-slot comparison, or None.
+
+    Raises:
+        MissingRecordsError: a side has no records.
+    """
+    return compare_all(side_records(pair.existing, f"{field}.existing"), side_records(pair.new, f"{field}.new"))
 
 
 def _utc_date(dt: datetime):  # noqa: ANN202 - datetime.date

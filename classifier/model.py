@@ -1,4 +1,7 @@
-"""The pairwise classifier: pre (normalize, compare, format, tokenize) → core (backend) → post.
+"""The pairwise classifier: pre (compare the pair's records, format, tokenize) → core (backend) → post.
+
+It maps records and text to probabilities: each `Side` carries its normalized `records` (filled by
+the caller), and the classifier never calls the text normalizer.
 
 Serving needs only `tokenizers`, numpy and the backend's runtime (onnxruntime by default): no
 torch, no transformers.
@@ -6,7 +9,7 @@ torch, no transformers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -22,8 +25,6 @@ from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, Pair, Prediction
 from writegate.normalizer.compare import SlotComparison
 from writegate.normalizer.errors import InputError
-
-Comparer = Callable[[Pair], SlotComparison | None]
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,6 @@ class Classifier:
         encoder: the tokenizer wrapper.
         backend: what runs the model.
         fusion: fuse structure into the probabilities (None = meta.fusion).
-        comparer: pair → SlotComparison | None (default: normalize both sides + compare_all).
     """
 
     def __init__(
@@ -100,14 +100,12 @@ class Classifier:
         backend: Backend,
         *,
         fusion: bool | None = None,
-        comparer: Comparer | None = None,
     ) -> None:
         self.meta = meta
         self.encoder = encoder
         self.backend = backend
         self.fusion = meta.fusion if fusion is None else fusion
         self.temperature = meta.temperature
-        self.comparer: Comparer = comparer or features.compare_pair
         self.info = ModelInfo(
             name=meta.name,
             version=meta.version,
@@ -154,8 +152,13 @@ class Classifier:
 
     # -- pre -----------------------------------------------------------------------------------
     def encode(self, pairs: Sequence[Pair]) -> list[Encoded]:
-        """Normalize + compare both sides, render the input format, tokenize (≤ max_length), find the guard."""
-        comparisons = [self.comparer(p) for p in pairs]
+        """Compare the sides' records, render the input format, tokenize (≤ max_length), find the guard.
+
+        Raises:
+            MissingRecordsError: a side carries no records (`pairs[i].existing.records`): the
+                caller normalizes, never the classifier.
+        """
+        comparisons = [features.compare_pair(p, f"pairs[{i}]") for i, p in enumerate(pairs)]
         texts = [features.render_pair(p, c) for p, c in zip(pairs, comparisons, strict=True)]
         return [
             Encoded(ids, types, c, guard_for(p))

@@ -8,16 +8,42 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict, Field
 
 from writegate.classifier.labels import Label
+from writegate.normalizer.schema import Record
 
 
 class Side(BaseModel):
-    """One memory of a pair: its text and when it was observed."""
+    """One memory of a pair: its text, when it was observed, whose it is, and its normalized records.
+
+    The classifier never normalizes: the caller fills `records` (the service from the records it
+    computed, `writegate relabel` from its plan, the CLI, eval and training with
+    `writegate.normalizer.api.with_records`).
+    """
 
     model_config = ConfigDict(frozen=True)
 
     text: str = Field(min_length=1)
     observed_at: datetime
     subject: str = "user:default"
+    records: tuple[Record, ...] | None = Field(
+        default=None,
+        description="`normalize(text, subject=subject, observed_at=observed_at)`; None = not normalized yet "
+                    "(the classifier refuses such a side: `MissingRecordsError`).",
+    )
+
+
+class MissingRecordsError(ValueError):
+    """A side reached the classifier without its normalized records (a caller's bug, not bad input).
+
+    Args:
+        field: the side, e.g. `pairs[3].existing`; the message names `<field>.records`.
+    """
+
+    def __init__(self, field: str) -> None:
+        self.field = f"{field}.records"
+        super().__init__(
+            f"{self.field}: missing; the classifier does not normalize: fill Side.records first "
+            "(writegate.normalizer.api.with_records / normalize_side)"
+        )
 
 
 class Pair(BaseModel):

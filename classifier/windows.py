@@ -1,7 +1,8 @@
 """Windowed classification: the one classify path of `writegate relabel` (local and Ray) and the
 gRPC `Relabel` stream.
 
-A *window* of pairs is encoded (normalize + compare + tokenize), sorted by length (stable, so
+A *window* of pairs is encoded (compare the records each side carries + tokenize: the caller
+normalized them, e.g. `writegate relabel` from its plan), sorted by length (stable, so
 ties keep input order), cut into batches of `batch_size`, run and decoded; predictions come back
 in input order. The batches depend only on the window's pairs, so the same window always gives
 the same numbers — what makes resumed runs byte-identical to uninterrupted ones.

@@ -31,12 +31,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--details", action="store_true", help="also print slot_match and evidence")
 
 
-def _parse(obj: Any) -> Any:
+def _parse(obj: Any, cache: dict[Any, Any]) -> Any:
     from writegate.api.pairs import parse_pair
+    from writegate.normalizer.api import with_records
 
     pair = parse_pair(obj)
     check_id(obj)
-    return pair
+    return with_records(pair, cache)  # the classifier compares the records the pair carries
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,12 +52,13 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--input", f"cannot open {args.input!r}: {exc.strerror}") from None
     # (line number, the output line's "id" echo, the pair or None, its error or None)
     rows: list[tuple[int, dict[str, str], Any, InputError | None]] = []
+    records: dict[Any, Any] = {}  # each distinct side normalized once
     with handle:
         for number, raw in enumerate(handle, start=1):
             obj: Any = None  # the parsed line, once it parses (its "id" is echoed)
             try:
                 obj = parse_json_line(raw)
-                rows.append((number, line_id(obj), _parse(obj), None))
+                rows.append((number, line_id(obj), _parse(obj, records), None))
             except InputError as exc:
                 rows.append((number, line_id(obj), None, exc))
     pairs = [pair for _, _, pair, err in rows if err is None]

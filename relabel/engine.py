@@ -42,7 +42,7 @@ import re
 import time
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -60,7 +60,6 @@ from writegate.normalizer.api import (
     validate_subject,
     validate_text,
 )
-from writegate.normalizer.compare import SlotComparison, compare_all
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, iso_utc
 from writegate.relabel import checkpoint
@@ -365,15 +364,16 @@ class Plan:
         return h.hexdigest()
 
     def pair(self, index: int) -> Pair:
-        """Pair `index` as the classifier takes it."""
+        """Pair `index` as the classifier takes it: each side carries its records from `normalized`."""
         if len(self._sides) != len(self.records):
-            self._sides = [r.side for r in self.records]
+            self._sides = [Side(text=r.text, observed_at=r.observed_at, subject=r.subject, records=self.normalized[i])
+                           for i, r in enumerate(self.records)]
         e, n = self.pairs[index]
         return Pair(existing=self._sides[e], new=self._sides[n])
 
 
 def _normalize(rec: StoreRecord) -> tuple[Record, ...]:
-    # The same call as the classifier's comparer (features.compare_pair), so structure matches.
+    # The records the classifier compares (`Plan.pair` hands them over): each memory normalized once, here.
     return tuple(normalize(rec.text, subject=rec.subject, observed_at=rec.observed_at))
 
 
@@ -463,22 +463,6 @@ class Engine(Protocol):
         ...
 
 
-def plan_comparer(plan: Plan) -> Callable[[Pair], SlotComparison | None]:
-    """A classifier comparer that reuses the plan's normalizations (same result as the default)."""
-    by_side: dict[tuple[str, str, datetime], tuple[Record, ...]] = {
-        (r.text, r.subject, r.observed_at): plan.normalized[i] for i, r in enumerate(plan.records)
-    }
-
-    def compare(pair: Pair) -> SlotComparison | None:
-        sides = []
-        for side in (pair.existing, pair.new):
-            key = (side.text, side.subject, side.observed_at)
-            sides.append(by_side[key] if key in by_side else tuple(normalize(*key[:2], observed_at=key[2])))
-        return compare_all(list(sides[0]), list(sides[1]))
-
-    return compare
-
-
 class LocalEngine:
     """Classify in this process, chunk after chunk (the model loads on the first chunk).
 
@@ -522,8 +506,7 @@ class LocalEngine:
         first = next(chunks, None)
         if first is None:
             return
-        loaded = Classifier.load(self.model_dir, self.backend, threads=self.threads)
-        clf = Classifier(loaded.meta, loaded.encoder, loaded.backend, fusion=loaded.fusion, comparer=plan_comparer(plan))
+        clf = Classifier.load(self.model_dir, self.backend, threads=self.threads)  # plan.pair's sides carry their records
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="relabel-encode") as pool:
             def submit(chunk: Chunk | None) -> tuple[int, Future[Sequence[Any]]] | None:
                 return None if chunk is None else (chunk[0], pool.submit(encode_window, clf, chunk[1]))

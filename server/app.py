@@ -88,7 +88,10 @@ def warmup_pairs() -> list[Pair]:
         ("Michelle owns the Acme account", "Acme was handed off to Marcus in June"),
         ("User works in EST", "User moved to London last month and now works on UK time " * 6),
     ]
-    return [Pair(existing=Side(text=a, observed_at=t0), new=Side(text=b.strip(), observed_at=t1)) for a, b in texts]
+    from writegate.normalizer.api import with_records_all  # the pairs carry their records, as served ones do
+
+    return with_records_all(Pair(existing=Side(text=a, observed_at=t0), new=Side(text=b.strip(), observed_at=t1))
+                            for a, b in texts)
 
 
 # -- interceptors ------------------------------------------------------------------------------

@@ -14,6 +14,11 @@ Order of work in Classify and PrepareWrite: validate (INVALID_ARGUMENT), then ad
 batcher's queue must take the candidates now, else RESOURCE_EXHAUSTED "server busy"), then
 normalize and classify — so a request that can never succeed is never told to retry later.
 
+Normalize once: the servicer normalizes the new memory and each candidate once (`RecordCache`
+keeps the records of recent memories: store candidates recur across writes) and hands the
+classifier pairs that carry those records (`Side.records`); the classifier never normalizes.
+Cache misses are normalized in a worker thread, off the event loop.
+
 Relabel answers every pair: its relation, or a `PairError` with the code and message
 `status_for` gives its error (a bad request, a full queue, a failed batch), and the stream goes
 on. Only `STREAM_ERRORS` (not ready, shutting down, the deadline) and the request stream itself
@@ -22,10 +27,13 @@ on. Only `STREAM_ERRORS` (not ready, shutting down, the deadline) and the reques
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
+import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
 from datetime import datetime, timezone
 from typing import Any, TypeVar
 
@@ -46,6 +54,8 @@ from writegate.v1 import writegate_pb2_grpc as pb_grpc
 log = logging.getLogger(__name__)
 
 Normalizer = Callable[..., list[Record]]
+RelabelItem = tuple[int, Memory, Memory]
+"""One valid Relabel request before normalization: (its index in the stream, EXISTING, NEW)."""
 RELABEL_DEPTH = 2
 """Relabel windows queued per stream (one more is being answered and one being dispatched)."""
 _Resp = TypeVar("_Resp")
@@ -122,9 +132,54 @@ def _stream(
     return wrapper
 
 
-def side(mem: Memory) -> Side:
-    """A memory as one side of a pair."""
-    return Side(text=mem.text, observed_at=mem.observed_at, subject=mem.subject)
+RECORD_CACHE_SIZE = 4096
+"""Memories whose records a servicer keeps. Bounded small: keys hold texts up to 16 KiB, and unique
+texts must not grow the server's memory."""
+
+
+class RecordCache:
+    """The records of recently normalized memories, the least recently used dropped first (thread-safe).
+
+    Args:
+        size: entries kept at most (0 keeps none).
+    """
+
+    def __init__(self, size: int = RECORD_CACHE_SIZE) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, tuple[Record, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def get(self, key: Hashable) -> tuple[Record, ...] | None:
+        """The records kept under `key`, or None."""
+        with self._lock:
+            records = self._items.get(key)
+            if records is not None:
+                self._items.move_to_end(key)
+            return records
+
+    def put(self, key: Hashable, records: tuple[Record, ...]) -> None:
+        """Keep `records` under `key` (dropping the least recently used beyond `size`)."""
+        with self._lock:
+            self._items[key] = records
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+def side(mem: Memory, records: Sequence[Record] | None = None) -> Side:
+    """A memory as one side of a pair, carrying its normalized records.
+
+    Args:
+        mem: the memory.
+        records: its records; None normalizes `mem` here (`normalize`, with its subject, date and
+            provenance).
+    """
+    if records is None:
+        records = normalize(mem.text, subject=mem.subject, observed_at=mem.observed_at, provenance=mem.provenance)
+    return Side(text=mem.text, observed_at=mem.observed_at, subject=mem.subject, records=tuple(records))
 
 
 class WriteGateService(pb_grpc.WriteGateServicer):
@@ -133,9 +188,10 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     Args:
         limits: request validation limits.
         relabel_window: Relabel pairs in flight per stream.
-        normalizer: `normalize` (injectable for tests).
+        normalizer: `normalize` (injectable for tests); the one place memories are normalized.
         clock: monotonic seconds (deadlines), shared with the batcher.
         now: the wall clock (observed_at bounds).
+        record_cache_size: memories whose records are kept (`RecordCache`).
     """
 
     def __init__(
@@ -146,10 +202,12 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         normalizer: Normalizer = normalize,
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+        record_cache_size: int = RECORD_CACHE_SIZE,
     ) -> None:
         self.limits = limits
         self.relabel_window = relabel_window
         self.normalizer = normalizer
+        self.records_cache = RecordCache(record_cache_size)
         self.clock = clock
         self.now = now
         self._batcher: Batcher | None = None
@@ -195,23 +253,48 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         remaining = context.time_remaining()
         return None if remaining is None else self.clock() + remaining
 
-    def _records(self, mem: Memory, field: str = "memory") -> list[Record]:
-        try:
-            return self.normalizer(mem.text, subject=mem.subject, observed_at=mem.observed_at, provenance=mem.provenance)
-        except InputError as exc:
-            raise InputError(f"{field}.{exc.field}", exc.message) from None
+    def _record_key(self, mem: Memory) -> Hashable:
+        # The normalizer is part of the key: a test that swaps it never reads the old one's records.
+        return (self.normalizer, mem.text, mem.subject, mem.observed_at, mem.provenance)
+
+    def _records(self, mem: Memory, field: str = "memory") -> tuple[Record, ...]:
+        """`mem`'s records, from the cache or the normalizer; InputError names `field` (`candidates[2].text`)."""
+        key = self._record_key(mem)
+        records = self.records_cache.get(key)
+        if records is None:
+            try:
+                records = tuple(self.normalizer(mem.text, subject=mem.subject, observed_at=mem.observed_at,
+                                                provenance=mem.provenance))
+            except InputError as exc:
+                raise InputError(f"{field}.{exc.field}", exc.message) from None
+            self.records_cache.put(key, records)
+        return records
+
+    async def _records_of(self, mems: Sequence[Memory], fields: Sequence[str]) -> list[tuple[Record, ...]]:
+        """Each memory's records: cache hits at once, the misses normalized together in a worker thread."""
+        out = [self.records_cache.get(self._record_key(m)) for m in mems]
+        misses = [i for i, records in enumerate(out) if records is None]
+        if misses:
+            found = await asyncio.to_thread(lambda: [self._records(mems[i], fields[i]) for i in misses])
+            for i, records in zip(misses, found, strict=True):
+                out[i] = records
+        return out  # type: ignore[return-value]
+
+    async def _pairs(self, mem: Memory, candidates: Sequence[Memory]) -> tuple[tuple[Record, ...], list[Pair]]:
+        """The new memory's records and its pair with each candidate, every memory normalized once."""
+        fields = ["memory", *(f"candidates[{i}]" for i in range(len(candidates)))]
+        new_records, *candidate_records = await self._records_of([mem, *candidates], fields)
+        new = side(mem, new_records)
+        return new_records, [Pair(existing=side(c, r), new=new) for c, r in zip(candidates, candidate_records, strict=True)]
 
     def _admit(self, n: int) -> None:
         """Admission, after validation and before any work: the batcher's own rule (QueueFull)."""
         self.batcher.check_admission(n)
 
     async def _relations(
-        self, mem: Memory, candidates: list[Memory], context: grpc.aio.ServicerContext
+        self, candidates: list[Memory], pairs: list[Pair], context: grpc.aio.ServicerContext
     ) -> list[prepare.Relation]:
-        batcher = self.batcher
-        new = side(mem)
-        pairs = [Pair(existing=side(c), new=new) for c in candidates]
-        preds = await batcher.submit(pairs, deadline=self._deadline(context))
+        preds = await self.batcher.submit(pairs, deadline=self._deadline(context))
         return prepare.relations([c.id for c in candidates], preds)
 
     @staticmethod
@@ -232,7 +315,9 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         validate.validate_classify(request, now=self.now(), limits=self.limits)
         self._admit(len(request.candidates))
         mem = convert.memory_from_proto(request.memory)
-        rels = await self._relations(mem, self._candidates(request.candidates), context)
+        candidates = self._candidates(request.candidates)
+        _, pairs = await self._pairs(mem, candidates)
+        rels = await self._relations(candidates, pairs, context)
         return pb.ClassifyResponse(relations=convert.relations_to_proto(rels))
 
     @_unary
@@ -244,8 +329,8 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         self._admit(len(request.candidates))
         mem = convert.memory_from_proto(request.memory)
         candidates = self._candidates(request.candidates)
-        records = self._records(mem)
-        rels = await self._relations(mem, candidates, context)
+        records, pairs = await self._pairs(mem, candidates)
+        rels = await self._relations(candidates, pairs, context)
         return convert.prepare_write_to_proto(prepare.prepare_write(mem.id, records, rels))
 
     @_unary
@@ -255,15 +340,32 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         """The served model."""
         return convert.model_info_to_proto(self.info)
 
-    def _relabel_item(self, req: pb.RelabelRequest, index: int, seen: dict[str, int]) -> tuple[str, Pair | pb.PairError]:
-        """(candidate id, the pair to label) of one Relabel request, or ("", its own error)."""
+    def _relabel_item(
+        self, req: pb.RelabelRequest, index: int, seen: dict[str, int]
+    ) -> tuple[str, RelabelItem | pb.PairError]:
+        """(candidate id, the memories to pair) of one Relabel request, or ("", its own error)."""
         try:
             validate.validate_relabel(req, index, now=self.now(), limits=self.limits, seen=seen)
             existing = convert.memory_from_proto(req.existing, f"requests[{index}].existing")
             new = convert.memory_from_proto(req.new, f"requests[{index}].new")
         except InputError as exc:
             return "", pair_error(exc)
-        return existing.id, Pair(existing=side(existing), new=side(new))
+        return existing.id, (index, existing, new)
+
+    def _relabel_pairs(self, window: Sequence[RelabelItem | pb.PairError]) -> list[Pair | pb.PairError]:
+        """Normalize a Relabel window's memories (each once while cached): its pairs, or each pair's own error."""
+        out: list[Pair | pb.PairError] = []
+        for item in window:
+            if isinstance(item, pb.PairError):
+                out.append(item)
+                continue
+            index, existing, new = item
+            try:
+                out.append(Pair(existing=side(existing, self._records(existing, f"requests[{index}].existing")),
+                                new=side(new, self._records(new, f"requests[{index}].new"))))
+            except Exception as exc:  # noqa: BLE001 - this pair's own error, not the stream's
+                out.append(pair_error(exc))
+        return out
 
     @_stream
     async def Relabel(  # noqa: N802
@@ -271,22 +373,26 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     ) -> AsyncIterator[pb.RelabelResponse]:
         """Pairs in, one answer per pair out in request order: its relation or its own `PairError`.
 
-        Windows of pairs go to the batcher, at most `RELABEL_DEPTH` windows of `relabel_window`
-        pairs queued (reading pauses: flow control). A bad request, a full queue or a failed batch
-        is an error for those pairs only; `STREAM_ERRORS` end the stream.
+        Windows of pairs are normalized (each memory once while cached, in a worker thread) and go
+        to the batcher, at most `RELABEL_DEPTH` windows of `relabel_window` pairs queued (reading
+        pauses: flow control). A bad request, a full queue or a failed batch is an error for those
+        pairs only; `STREAM_ERRORS` end the stream.
         """
         batcher = self.batcher
         deadline = self._deadline(context)
         seen: dict[str, int] = {}  # the stream's pair ids (duplicates are errors)
 
-        async def items() -> AsyncIterator[tuple[tuple[str, str], Pair | pb.PairError]]:
+        async def items() -> AsyncIterator[tuple[tuple[str, str], RelabelItem | pb.PairError]]:
             index = 0
             async for req in request_iterator:
                 candidate_id, item = self._relabel_item(req, index, seen)
                 yield (req.pair_id, candidate_id), item
                 index += 1
 
-        async def run_window(window: list[Pair | pb.PairError]) -> list[Prediction | pb.PairError]:
+        async def run_window(entries: list[RelabelItem | pb.PairError]) -> list[Prediction | pb.PairError]:
+            if all(isinstance(entry, pb.PairError) for entry in entries):
+                return list(entries)  # type: ignore[arg-type]
+            window = await asyncio.to_thread(self._relabel_pairs, entries)  # normalize off the event loop
             pairs = [item for item in window if isinstance(item, Pair)]
             if not pairs:
                 return list(window)

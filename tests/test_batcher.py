@@ -457,7 +457,9 @@ def test_onnx_release_memory_keeps_predictions(tiny_model_dir: Any) -> None:
     from writegate.classifier.model import Classifier
 
     model = Classifier.load(tiny_model_dir, "onnx", threads=1)
-    pairs = [pair("she moved to London"), pair(words(40))]
+    from writegate.normalizer.api import with_records_all
+
+    pairs = with_records_all([pair("she moved to London"), pair(words(40))])
     before = model.predict(pairs)
     model.release_memory()
     assert [p.probabilities for p in model.predict(pairs)] == [p.probabilities for p in before]

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
+from datetime import datetime, timezone
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from writegate.classifier import post
+from writegate.classifier import features, post
 from writegate.classifier.backends import Batch, load_backend
 from writegate.classifier.fusion import excluded_labels, fuse
 from writegate.classifier.labels import LABEL2ID, LABELS
-from writegate.classifier.model import Classifier, Encoded, collate
-from writegate.classifier.types import Evidence, Pair, Side
-from writegate.normalizer.compare import SlotComparison, ValueRelation
+from writegate.classifier.guard import guard_for
+from writegate.classifier.model import Classifier, Encoded, collate, predict_in_length_order
+from writegate.classifier.types import Evidence, MissingRecordsError, Pair, Side
+from writegate.normalizer.api import normalize, with_records, with_records_all
+from writegate.normalizer.compare import SlotComparison, ValueRelation, compare_all
 from writegate.normalizer.errors import InputError
 
 SUP, CON, COR, ELA, UNR = (LABEL2ID[x] for x in ("supersedes", "contradicts", "corroborates", "elaborates", "unrelated"))
@@ -23,7 +27,7 @@ SUP, CON, COR, ELA, UNR = (LABEL2ID[x] for x in ("supersedes", "contradicts", "c
 
 def _pair(e: str = "Michelle owns the Acme account", n: str = "Acme was handed off to Marcus in June",
           te: str = "2026-03-01", tn: str = "2026-06-20") -> Pair:
-    return Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn))
+    return with_records(Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn)))
 
 
 # -- post ---------------------------------------------------------------------------------------
@@ -149,12 +153,11 @@ def test_predict_rejects_bad_batch_size(clf: Classifier) -> None:
         clf.predict([_pair()], batch_size=0)
 
 
-def test_fusion_applies_structure(tiny_model_dir: Path) -> None:
+def test_fusion_applies_structure(tiny_model_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     equal = SlotComparison(same_slot=True, slot="timezone", relation=ValueRelation.EQUAL)
+    monkeypatch.setattr(features, "compare_pair", lambda pair, field="pair": equal)
     fused = Classifier.load(tiny_model_dir, fusion=True)
-    fused.comparer = lambda pair: equal
     plain = Classifier.load(tiny_model_dir, fusion=False)
-    plain.comparer = lambda pair: equal
     [f] = fused.predict([_pair()])
     [p] = plain.predict([_pair()])
     assert f.probabilities["supersedes"] == 0.0 and f.probabilities["contradicts"] == 0.0
@@ -171,6 +174,153 @@ def test_torch_backend_matches_onnx_fp32(tiny_model_dir: Path) -> None:
     b, _ = torch_clf.logits(pairs)
     assert np.abs(a - b).max() < 1e-4
     assert torch_clf.info.backend == "torch"
+
+
+# -- normalize once: the classifier maps records and text to probabilities ---------------------------
+CLASSIFIER_DIR = Path(features.__file__).resolve().parent
+DEV_PAIRS = CLASSIFIER_DIR.parents[1] / "shared" / "dev" / "pairs.jsonl"
+"""The hand-written dev pairs beside the repo (read, never copied in); absent in a bare checkout."""
+
+T_A = datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
+T_B = datetime(2026, 6, 20, 8, tzinfo=timezone.utc)
+STRUCTURE_PAIRS: list[tuple[str, str]] = [
+    ("User works in EST", "User moved to London and works on UK time now"),
+    ("User works in EST", "User works in Eastern time"),
+    ("User is based in Paris", "User lives in Berlin now"),
+    ("User prefers morning meetings", "User prefers meetings 9-10am on Tuesdays"),
+    ("User prefers meetings at 4pm", "User prefers meetings at 4:15pm"),
+    ("User avoids calls on Fridays", "User prefers calls on Friday afternoons"),
+    ("Michelle owns the Acme account", "Acme was handed off to Marcus in June"),
+    ("Michelle owns the Acme account", "Marcus owns the Acme account"),
+    ("User prefers concise answers", "User wants detailed, long answers"),
+    ("User prefers email over phone", "User would rather be contacted by phone"),
+    ("User lives in India", "User lives in Mumbai"),
+    ("User's manager is Dana", "User now reports to Priya"),
+    ("User prefers concise answers", "User's dog is named Biscuit"),
+    ("test", "User moved to London"),
+    ("I live in Berlin.", "I moved to London last month."),
+    ("User can approve expenses up to $500", "User can approve expenses up to $2000"),
+]
+
+
+def _parity_pairs() -> list[Pair]:
+    """A few dozen pairs, most with a structure tail: the dev pairs (when present) and `STRUCTURE_PAIRS`."""
+    from writegate.api.pairs import parse_pair
+
+    pairs = [parse_pair(json.loads(line)) for line in DEV_PAIRS.read_text(encoding="utf-8").splitlines()
+             if line.strip()] if DEV_PAIRS.is_file() else []
+    pairs += [Pair(existing=Side(text=e, observed_at=T_A), new=Side(text=n, observed_at=T_B)) for e, n in STRUCTURE_PAIRS]
+    pairs += [Pair(existing=Side(text=n, observed_at=T_B, subject="user:alice"),  # NEW older, another subject
+                   new=Side(text=e, observed_at=T_A, subject="user:alice")) for e, n in STRUCTURE_PAIRS[:8]]
+    return pairs
+
+
+def _old_comparison(pair: Pair) -> SlotComparison | None:
+    """The comparison as the classifier computed it before it stopped normalizing (features.compare_pair)."""
+    existing = normalize(pair.existing.text, subject=pair.existing.subject, observed_at=pair.existing.observed_at)
+    new = normalize(pair.new.text, subject=pair.new.subject, observed_at=pair.new.observed_at)
+    return compare_all(list(existing), list(new))
+
+
+def _bare(pair: Pair) -> Pair:
+    return Pair(existing=pair.existing.model_copy(update={"records": None}),
+                new=pair.new.model_copy(update={"records": None}))
+
+
+def test_records_path_matches_the_old_normalizing_path(tiny_model_dir: Path) -> None:
+    """Same records → same comparison → same rendered text → same probabilities, for every caller's records."""
+    from writegate.normalizer.schema import Memory, ProvenanceKind
+    from writegate.server.service import side
+
+    clf = Classifier.load(tiny_model_dir, precision="fp32")
+    pairs = _parity_pairs()
+    assert len(pairs) >= 24
+    old = [_old_comparison(p) for p in pairs]
+    assert sum(c is not None for c in old) >= 10, "the parity pairs must exercise the structure tail"
+    old_texts = [features.render_pair(p, c) for p, c in zip(pairs, old, strict=True)]
+    old_items = [Encoded(ids, types, c, guard_for(p))
+                 for (ids, types), c, p in zip(clf.encoder.encode(old_texts), old, pairs, strict=True)]
+    old_preds = predict_in_length_order(clf, old_items, 64)
+
+    new_pairs = with_records_all(pairs)  # writegate classify, eval, training
+    assert [features.render_pair(p, features.compare_pair(p)).segments for p in new_pairs] == [t.segments for t in old_texts]
+    new_items = clf.encode(new_pairs)
+    assert [(i.input_ids, i.token_type_ids, i.comparison) for i in new_items] == \
+        [(i.input_ids, i.token_type_ids, i.comparison) for i in old_items]
+    assert clf.predict(new_pairs) == old_preds  # bit-identical probabilities, labels, evidence
+
+    # the service: records of each memory with its request's provenance (which no comparison reads)
+    for provenance in ProvenanceKind:
+        def memory(s: Side, provenance: ProvenanceKind = provenance) -> Memory:
+            return Memory(subject=s.subject, text=s.text, observed_at=s.observed_at, provenance=provenance)
+
+        served = [Pair(existing=side(memory(p.existing)), new=side(memory(p.new))) for p in pairs]
+        assert [features.compare_pair(p) for p in served] == old, provenance
+
+
+def test_relabel_plan_records_match_the_old_normalizing_path() -> None:
+    from writegate.relabel.engine import build_plan
+
+    pairs = _parity_pairs()
+    texts = list(dict.fromkeys([p.existing.text for p in pairs] + [p.new.text for p in pairs]))
+    lines = [json.dumps({"id": f"m{i}", "subject": "user:alice", "text": t,
+                         "observed_at": f"2026-{1 + i % 12:02d}-{1 + i % 27:02d}"}) for i, t in enumerate(texts)]
+    plan = build_plan(lines, k=4)
+    assert len(plan.pairs) >= 24
+    planned = [plan.pair(i) for i in range(len(plan.pairs))]
+    assert all(p.existing.records is not None and p.new.records is not None for p in planned)
+    assert [features.compare_pair(p) for p in planned] == [_old_comparison(_bare(p)) for p in planned]
+
+
+def test_encode_never_calls_the_normalizer(clf: Classifier, monkeypatch: pytest.MonkeyPatch) -> None:
+    pairs = with_records_all([_pair(), _pair(e="User works in EST", n="User moved to London last month")])
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the classifier called the normalizer")
+
+    import writegate.normalizer as normalizer_pkg
+    import writegate.normalizer.api as normalizer_api
+
+    monkeypatch.setattr(normalizer_api, "normalize", boom)
+    monkeypatch.setattr(normalizer_pkg, "normalize", boom)
+    preds = clf.predict(pairs)
+    assert len(preds) == 2 and preds[1].slot_match  # the records were compared: EST vs Europe/London
+
+
+def test_missing_records_is_a_clear_error(clf: Classifier) -> None:
+    bare = Pair(existing=Side(text="User works in EST", observed_at="2026-01-01"),
+                new=Side(text="User moved to London", observed_at="2026-02-01"))
+    half = Pair(existing=with_records(bare).existing, new=bare.new)
+    with pytest.raises(MissingRecordsError, match=r"^pairs\[1\]\.existing\.records: missing") as info:
+        clf.predict([with_records(bare), bare])
+    assert info.value.field == "pairs[1].existing.records"
+    with pytest.raises(MissingRecordsError, match=r"^pairs\[0\]\.new\.records: missing"):
+        clf.encode([half])
+
+
+def test_with_records_keeps_given_records_and_names_the_side() -> None:
+    pair = with_records(_pair())
+    assert with_records(pair) is pair  # already normalized: nothing is redone
+    assert with_records_all([pair, pair]) == [pair, pair]
+    bad = Pair(existing=Side(text="fine text", observed_at="2026-01-01"), new=Side(text="   ", observed_at="2026-01-01"))
+    with pytest.raises(InputError, match=r"^pairs\[0\]\.new\.text: is empty"):
+        with_records_all([bad])
+
+
+def test_classifier_modules_do_not_import_the_text_normalizer() -> None:
+    """classifier/ may import normalizer.compare and normalizer.schema (records), never normalizer.api."""
+    offenders = []
+    for path in sorted(CLASSIFIER_DIR.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = {a.name for a in node.names}
+                if node.module == "writegate.normalizer.api" or (
+                        node.module == "writegate.normalizer" and names & {"api", "normalize"}):
+                    offenders.append(f"{path.name}:{node.lineno}")
+            elif isinstance(node, ast.Import):
+                if any(a.name == "writegate.normalizer.api" for a in node.names):
+                    offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []
 
 
 # -- load errors -----------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import pytest
 
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Pair, Side
+from writegate.normalizer.api import with_records_all
 from writegate.normalizer.errors import InputError
 from writegate.cli.main import main
 
@@ -26,7 +27,7 @@ PAIRS = [
 def _batches(clf: Classifier) -> list:
     pairs = [Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-04-02"))
              for e, n in PAIRS]
-    items = clf.encode(pairs)
+    items = clf.encode(with_records_all(pairs))
     # several batch shapes: one pair, two short pairs (padding), all pairs (truncated to 128)
     return [clf.collate(items[1:2]), clf.collate(items[:2]), clf.collate(items)]
 
@@ -55,10 +56,10 @@ def test_export_cli_to_new_dir(tiny_model_dir: Path, tmp_path: Path, capsys: pyt
     text = capsys.readouterr().out
     assert "model.onnx" in text and "model.int8.onnx" in text and "parity vs torch fp32" in text
     assert (out / "model.int8.onnx").stat().st_size < (out / "model.onnx").stat().st_size
-    a, _ = Classifier.load(out, precision="fp32").logits([Pair(existing=Side(text="a b c", observed_at="2026-01-01"),
-                                                               new=Side(text="d e f", observed_at="2026-01-02"))])
-    b, _ = Classifier.load(tiny_model_dir, precision="fp32").logits(
-        [Pair(existing=Side(text="a b c", observed_at="2026-01-01"), new=Side(text="d e f", observed_at="2026-01-02"))])
+    probe = with_records_all([Pair(existing=Side(text="a b c", observed_at="2026-01-01"),
+                                   new=Side(text="d e f", observed_at="2026-01-02"))])
+    a, _ = Classifier.load(out, precision="fp32").logits(probe)
+    b, _ = Classifier.load(tiny_model_dir, precision="fp32").logits(probe)
     assert np.abs(a - b).max() < 1e-5
 
 

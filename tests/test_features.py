@@ -133,5 +133,22 @@ def test_encoder_requires_special_tokens(tiny_model_dir) -> None:  # noqa: ANN00
         PairEncoder(tok, cls_token="<cls>")
 
 
+def test_compare_pair_reads_the_records_the_pair_carries() -> None:
+    from writegate.classifier.types import MissingRecordsError, Pair, Side
+    from writegate.normalizer.api import normalize
+
+    est = tuple(normalize("User works in EST", observed_at="2026-01-01"))
+    london = tuple(normalize("User moved to London", observed_at="2026-02-01"))
+    pair = Pair(existing=Side(text="User works in EST", observed_at="2026-01-01", records=est),
+                new=Side(text="User moved to London", observed_at="2026-02-01", records=london))
+    assert features.compare_pair(pair) == SlotComparison(same_slot=True, slot="timezone",
+                                                         relation=ValueRelation.INCOMPATIBLE)
+    # the records decide, not the text: the same texts with records of no shared slot compare to nothing
+    text_only = tuple(normalize("likes tea", observed_at="2026-02-01"))
+    assert features.compare_pair(pair.model_copy(update={"new": pair.new.model_copy(update={"records": text_only})})) is None
+    with pytest.raises(MissingRecordsError, match=r"^pair\.new\.records: missing"):
+        features.compare_pair(pair.model_copy(update={"new": Side(text="User moved to London", observed_at="2026-02-01")}))
+
+
 def test_input_format_version_is_positive() -> None:
     assert features.INPUT_FORMAT_VERSION >= 1 and features.MAX_LENGTH == 128

@@ -285,11 +285,14 @@ def test_leftover_tmp_and_chunks_after_a_gap_are_discarded(tmp_path: Path) -> No
 
 
 def _pairs(n: int) -> list[Pair]:
+    from writegate.normalizer.api import with_records_all
+
     texts = ["User works in EST", "User moved to London last month and now works on UK time",
              "Michelle owns the Acme account", "User prefers concise answers"]
-    return [Pair(existing=Side(text=texts[i % 4], observed_at=T0),
-                 new=Side(text=texts[(i * 3 + 1) % 4] + " " * (i % 3) + "!" * (i % 5), observed_at=T0 + timedelta(days=i)))
-            for i in range(n)]
+    return with_records_all(
+        Pair(existing=Side(text=texts[i % 4], observed_at=T0),
+             new=Side(text=texts[(i * 3 + 1) % 4] + " " * (i % 3) + "!" * (i % 5), observed_at=T0 + timedelta(days=i)))
+        for i in range(n))
 
 
 @pytest.fixture(scope="module")

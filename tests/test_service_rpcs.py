@@ -5,14 +5,19 @@ from __future__ import annotations
 import asyncio
 import threading
 import urllib.request
+from typing import Any
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from server_fakes import BOOM, FakeClassifier, expected_label, memory, running_server
+from server_fakes import BOOM, T0, FakeClassifier, expected_label, memory, running_server
 
-from writegate.server.service import RELABEL_DEPTH
+from writegate.api import convert
+from writegate.classifier.types import Pair
+from writegate.normalizer.api import normalize
+from writegate.normalizer.schema import Record
+from writegate.server.service import RELABEL_DEPTH, RecordCache
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
@@ -122,6 +127,77 @@ async def test_normalize_and_model_info() -> None:
     assert (info.name, info.version, info.backend, info.max_length) == ("fake-model", "0.0.1", "fake", 128)
     assert list(info.labels) == list(LABEL_ENUM)
     assert dict(info.metrics) == {"macro_f1": 0.5}
+
+
+class PairRecordingFake(FakeClassifier):
+    """A FakeClassifier that keeps the pairs it encodes (to see the records they carry)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pairs: list[Pair] = []
+
+    def encode(self, pairs):  # noqa: ANN001, ANN201 - FakeClassifier.encode
+        self.pairs.extend(pairs)
+        return super().encode(pairs)
+
+
+def counting_normalizer(calls: list[str]):  # noqa: ANN201 - a Normalizer
+    """`normalize`, noting each text it is called on."""
+    def normalizer(text: str, **kwargs: Any) -> list[Record]:
+        calls.append(text)
+        return normalize(text, **kwargs)
+
+    return normalizer
+
+
+async def test_each_memory_is_normalized_once_and_the_pairs_carry_its_records() -> None:
+    fake, calls = PairRecordingFake(), []
+    async with running_server(fake) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        app.service.normalizer = counting_normalizer(calls)
+        fake.pairs.clear()  # the warm-up's
+        stub = pb_grpc.WriteGateStub(channel)
+        req = request("User works in EST", "User prefers concise answers", new_text="User moved to London, now on UK time")
+        resp = await stub.PrepareWrite(req, timeout=5)
+        assert sorted(calls) == sorted([req.memory.text, *(c.text for c in req.candidates)])  # once each
+        new_records = normalize(req.memory.text, subject="user:alice", observed_at=T0)
+        assert [convert.record_from_proto(r) for r in resp.records] == new_records
+        assert [p.new.records for p in fake.pairs] == [tuple(new_records)] * 2
+        assert [p.existing.records for p in fake.pairs] == [
+            tuple(normalize(c.text, subject="user:alice", observed_at=T0)) for c in req.candidates]
+
+        calls.clear()
+        await stub.Classify(pb.ClassifyRequest(memory=req.memory, candidates=req.candidates), timeout=5)
+        assert calls == []  # the same memories again: their records are kept
+        assert fake.pairs[2:] == fake.pairs[:2]
+
+
+async def test_relabel_pairs_carry_their_records() -> None:
+    fake = PairRecordingFake()
+    async with running_server(fake, relabel_window=4) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+        fake.pairs.clear()  # the warm-up's
+        stub = pb_grpc.WriteGateStub(channel)
+
+        async def requests():  # noqa: ANN202
+            for i in range(6):
+                yield pb.RelabelRequest(pair_id=f"p{i}", existing=memory(f"e{i}", "User works in EST"),
+                                        new=memory(f"n{i}", f"User moved to London {i} weeks ago"))
+
+        out = [r async for r in stub.Relabel(requests(), timeout=10)]
+    assert [r.WhichOneof("result") for r in out] == ["relation"] * 6
+    assert [p.existing.records for p in fake.pairs] == [tuple(normalize("User works in EST", subject="user:alice",
+                                                                        observed_at=T0))] * 6
+    assert all(p.new.records and p.new.records[0].text == p.new.text for p in fake.pairs)
+
+
+def test_record_cache_drops_the_least_recently_used() -> None:
+    cache = RecordCache(size=2)
+    a, b, c = (tuple(normalize(t, observed_at=T0)) for t in ("User works in EST", "likes tea", "likes coffee"))
+    cache.put("a", a)
+    cache.put("b", b)
+    assert cache.get("a") == a  # a is now the most recently used
+    cache.put("c", c)
+    assert (cache.get("a"), cache.get("b"), cache.get("c"), len(cache)) == (a, None, c, 2)
+    assert len(RecordCache(size=0)) == 0 and RecordCache(size=0).get("a") is None
 
 
 async def test_relabel_streams_in_request_order() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from writegate.classifier.types import Pair, Side
+from writegate.normalizer.api import with_records_all
 
 MODEL_DIR = Path(__file__).resolve().parents[1] / "models" / "default"
 
@@ -45,7 +46,7 @@ def test_model_info(clf) -> None:  # noqa: ANN001
 
 @pytest.mark.parametrize(("e", "te", "n", "tn", "label"), CASES, ids=[c[4] + f"-{i}" for i, c in enumerate(CASES)])
 def test_unambiguous_pairs(clf, e: str, te: str, n: str, tn: str, label: str) -> None:  # noqa: ANN001
-    [pred] = clf.predict([Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn))])
+    [pred] = clf.predict(with_records_all([Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn))]))
     assert pred.label.value == label, pred.probabilities
     assert pred.probabilities[label] > 0.4
 
@@ -53,10 +54,10 @@ def test_unambiguous_pairs(clf, e: str, te: str, n: str, tn: str, label: str) ->
 def test_same_texts_flip_with_dates(clf) -> None:  # noqa: ANN001
     """labels.md: the same two texts are supersedes later, contradicts on the same day."""
     e, n = "Michelle owns the Acme account", "Marcus owns the Acme account"
-    later, same = clf.predict([
+    later, same = clf.predict(with_records_all([
         Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-09-01")),
         Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-03-01")),
-    ])
+    ]))
     assert later.label.value == "supersedes" and same.label.value == "contradicts"
 
 
@@ -74,7 +75,7 @@ def held_out_batches(clf):  # noqa: ANN001, ANN201 - list[Batch]
     from writegate.training.datafile import parse_example
 
     rows = gen.split(gen.generate(24000, 13))["test"] + gen.split(gen.generate(24000, 14))["test"]
-    items = clf.encode([parse_example(r, i + 1).pair for i, r in enumerate(rows)])
+    items = clf.encode(with_records_all(parse_example(r, i + 1).pair for i, r in enumerate(rows)))
     return [clf.collate([items[i] for i in idx]) for idx in length_ordered_chunks(items, 64)]
 
 

@@ -70,7 +70,9 @@ def decode_all(
 
 def evaluate(clf: Classifier, examples: Sequence[Example], name: str = "eval", batch_size: int = 64) -> Evaluation:
     """Run `clf` on `examples` once; score model-only and fused."""
-    logits, items = clf.logits([ex.pair for ex in examples], batch_size=batch_size)
+    from writegate.normalizer.api import with_records_all
+
+    logits, items = clf.logits(with_records_all(ex.pair for ex in examples), batch_size=batch_size)
     return evaluate_logits(logits, items, [LABEL2ID[ex.label.value] for ex in examples], clf.temperature,
                            name, served_fusion=clf.fusion)
 

@@ -40,11 +40,14 @@ class PairDataset:
 
 def encode_examples(encoder: features.PairEncoder, examples: Sequence[Example], progress: Any = None) -> PairDataset:
     """The serving input format (normalize + compare + render + tokenize) for each example."""
+    from writegate.normalizer.api import with_records_all
+
     rows: list[dict[str, Any]] = []
     step = 512
     for start in range(0, len(examples), step):
         chunk = examples[start : start + step]
-        texts = [features.render_pair(ex.pair, features.compare_pair(ex.pair)) for ex in chunk]
+        pairs = with_records_all(ex.pair for ex in chunk)
+        texts = [features.render_pair(p, features.compare_pair(p)) for p in pairs]
         for ex, (ids, types) in zip(chunk, encoder.encode(texts), strict=True):
             rows.append({"input_ids": ids, "token_type_ids": types, "attention_mask": [1] * len(ids),
                          "labels": LABEL2ID[ex.label.value]})
@@ -168,7 +171,8 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
 def int8_parity(out: Path, clf: Any, examples: Sequence[Example]) -> Any:
     """ONNX fp32/int8 vs torch fp32 on up to 1000 examples, in length-sorted batches of 64."""
     from writegate.classifier.model import length_ordered_chunks
+    from writegate.normalizer.api import with_records_all
     from writegate.training.export import parity
 
-    items = clf.encode([ex.pair for ex in examples])
+    items = clf.encode(with_records_all(ex.pair for ex in examples))
     return parity(out, [clf.collate([items[i] for i in idx]) for idx in length_ordered_chunks(items, 64)])

@@ -157,13 +157,14 @@ def calibration_batches(model_dir: Any, n: int = CALIBRATION_PAIRS, batch_size: 
 
     from writegate.classifier import features, modeldir
     from writegate.classifier.model import Encoded, collate, length_ordered_chunks
+    from writegate.normalizer.api import with_records_all
     from writegate.training.data.generate import generate
     from writegate.training.datafile import parse_example
 
     model_dir = Path(model_dir)
     max_length = modeldir.read_meta(model_dir).max_length if (model_dir / modeldir.META_FILE).is_file() else features.MAX_LENGTH
     encoder = features.PairEncoder.from_file(modeldir.require_file(model_dir, modeldir.TOKENIZER), max_length)
-    pairs = [parse_example(row, i + 1).pair for i, row in enumerate(generate(n, seed)[:n])]
+    pairs = with_records_all(parse_example(row, i + 1).pair for i, row in enumerate(generate(n, seed)[:n]))
     texts = [features.render_pair(p, features.compare_pair(p)) for p in pairs]
     items = [Encoded(ids, types, None) for ids, types in encoder.encode(texts)]
     return [collate([items[i] for i in idx], encoder.pad_id) for idx in length_ordered_chunks(items, batch_size)]

@@ -55,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
                       new=Side(text="Acme was handed off to Marcus in June", observed_at="2026-06-20")),
                  Pair(existing=Side(text="User prefers concise answers", observed_at="2026-01-01"),
                       new=Side(text="User's dog is named Biscuit", observed_at="2026-01-02"))]
-        r = parity(out, clf.collate(clf.encode(probe)))
+        from writegate.normalizer.api import with_records_all
+
+        r = parity(out, clf.collate(clf.encode(with_records_all(probe))))
         agree = "n/a" if r.int8_argmax_agreement is None else f"{r.int8_argmax_agreement:.0%}"
         print(f"parity vs torch fp32 on {r.n} probe pairs: fp32 max |Δlogit| {r.fp32_max_abs_diff:.2e}; int8 argmax agreement {agree}")
     return 0
