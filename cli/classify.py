@@ -9,12 +9,11 @@ line's string `"id"` when it has one.
 from __future__ import annotations
 
 import argparse
-import io
 import sys
 from typing import Any
 
 from writegate.normalizer.errors import InputError
-from writegate.api.jsonl import check_id, error_record, json_line, line_id, parse_json_line
+from writegate.api.jsonl import check_id, error_record, json_line, line_id, open_lines, read_json_lines
 
 DEFAULT_MODEL = "models/default"
 
@@ -45,22 +44,16 @@ def run(args: argparse.Namespace) -> int:
     from writegate.classifier.model import Classifier
 
     clf = Classifier.load(args.model, args.backend, fusion=False if args.no_fusion else None)
-    try:
-        handle = (io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="surrogateescape") if args.input == "-"
-                  else open(args.input, encoding="utf-8", errors="surrogateescape"))  # noqa: SIM115
-    except OSError as exc:
-        raise InputError("--input", f"cannot open {args.input!r}: {exc.strerror}") from None
+    lines = open_lines(args.input)
     # (line number, the output line's "id" echo, the pair or None, its error or None)
     rows: list[tuple[int, dict[str, str], Any, InputError | None]] = []
     records: dict[Any, Any] = {}  # each distinct side normalized once
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            obj: Any = None  # the parsed line, once it parses (its "id" is echoed)
-            try:
-                obj = parse_json_line(raw)
-                rows.append((number, line_id(obj), _parse(obj, records), None))
-            except InputError as exc:
-                rows.append((number, line_id(obj), None, exc))
+    # invalid UTF-8 is kept: the field checks report it, naming the field
+    for line in read_json_lines(lines, skip_blank=False, invalid_utf8="keep"):
+        try:
+            rows.append((line.number, line_id(line.value), _parse(line.result(), records), None))
+        except InputError as exc:
+            rows.append((line.number, line_id(line.value), None, exc))
     pairs = [pair for _, _, pair, err in rows if err is None]
     preds = iter(clf.predict(pairs, batch_size=args.batch_size))
     failed = 0

@@ -63,7 +63,7 @@ from writegate.normalizer.api import (
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, iso_utc
 from writegate.relabel import checkpoint
-from writegate.api.jsonl import json_text, parse_json_line
+from writegate.api.jsonl import json_text, open_lines, parse_json_object, read_json_lines
 from writegate.api.prepare import StateRole
 from writegate.classifier.windows import DEFAULT_BATCH_SIZE, edge_line
 
@@ -135,9 +135,10 @@ def parse_record(raw: str, line: int) -> StoreRecord:
     Raises:
         InputError: naming the field (`line` when the line is not a JSON object).
     """
-    obj = parse_json_line(raw)
-    if not isinstance(obj, dict):
-        raise InputError("line", f"must be a JSON object, got {type(obj).__name__}")
+    return _store_record(parse_json_object(raw), line)
+
+
+def _store_record(obj: dict[str, Any], line: int) -> StoreRecord:
     for name in REQUIRED_FIELDS:
         if name not in obj or obj[name] is None:
             raise InputError(name, "is required")
@@ -192,10 +193,12 @@ def read_store(lines: Iterable[str]) -> StoreRead:
     rejects: list[Reject] = []
     first_line: dict[str, int] = {}
     count = 0
-    for number, raw in enumerate(lines, start=1):
+    # invalid UTF-8 is kept: the text check rejects it and the reject keeps the bytes
+    for line in read_json_lines(lines, skip_blank=False, invalid_utf8="keep"):
+        number, raw = line.number, line.raw
         count = number
         try:
-            rec = parse_record(raw, number)
+            rec = _store_record(line.result(), number)
             if rec.id in first_line:
                 raise InputError("id", f"duplicate id {rec.id!r} (first on line {first_line[rec.id]})")
         except InputError as exc:
@@ -210,14 +213,12 @@ def read_store(lines: Iterable[str]) -> StoreRead:
 
 
 def open_store(path: Path) -> Iterator[str]:
-    """The input's lines (invalid UTF-8 kept as surrogates, so the text check rejects it)."""
-    try:
-        fh = open(path, "rb")  # noqa: SIM115 - lines end at b"\n" only, whatever else they hold
-    except OSError as exc:
-        raise InputError("--input", f"cannot open {str(path)!r}: {exc.strerror}") from None
-    with fh:
-        for raw in fh:
-            yield raw.decode("utf-8", "surrogateescape").removesuffix("\n").removesuffix("\r")
+    """The input's lines (invalid UTF-8 kept as surrogates, so the text check rejects it).
+
+    Raises:
+        InputError: `--input`: the file cannot be opened.
+    """
+    return open_lines(path, field="--input")
 
 
 # -- candidates ------------------------------------------------------------------------------------
