@@ -51,11 +51,17 @@ class PgServer:
             raise FileNotFoundError("initdb/pg_ctl not found: apt-get install -y postgresql")
         self.initdb, self.pg_ctl = initdb, pg_ctl
         self.as_user: list[str] = []
-        self.root = Path(tempfile.mkdtemp(prefix="writegate-pg-"))
-        if os.geteuid() == 0:  # initdb refuses to run as root: use Debian's postgres user
-            user = pwd.getpwnam("postgres")
-            os.chown(self.root, user.pw_uid, user.pw_gid)
+        user = None
+        if os.geteuid() == 0:  # initdb refuses to run as root: run the server as Debian's postgres user
+            try:
+                user = pwd.getpwnam("postgres")
+            except KeyError:
+                raise FileNotFoundError("as root, the server needs the postgres user: apt-get install -y postgresql") from None
             self.as_user = ["runuser", "-u", "postgres", "--"]
+        # as root, under /tmp: the postgres user must be able to reach the directory
+        self.root = Path(tempfile.mkdtemp(prefix="writegate-pg-", dir="/tmp" if user else None))
+        if user:
+            os.chown(self.root, user.pw_uid, user.pw_gid)
         self.data = self.root / "data"
         self.port = 0
 

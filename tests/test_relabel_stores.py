@@ -102,6 +102,15 @@ def test_open_source_dispatch_and_errors(tmp_path: Path) -> None:
         open_sink("postgresql://u@h/db", source="postgresql://u@h/db?table=writegate_edges", keep_unrelated=False)
 
 
+def test_a_missing_driver_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if not installed: import raises ImportError
+    monkeypatch.setitem(sys.modules, "qdrant_client", None)
+    with pytest.raises(InputError, match=r"--input: needs the psycopg package: pip install 'writegate\[stores\]'"):
+        list(open_source("postgresql://u@h/db?table=t").lines())
+    with pytest.raises(InputError, match=r"--input: needs the qdrant_client package: pip install 'writegate\[stores\]'"):
+        list(open_source("mem0:///tmp/q").lines())
+
+
 def test_columns_spec() -> None:
     assert parse_columns("id=memory_id, text = body") == {"id": "memory_id", "text": "body"}
     assert parse_columns(None) == {}
