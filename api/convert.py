@@ -14,7 +14,7 @@ from google.protobuf import struct_pb2, timestamp_pb2
 from pydantic import ValidationError
 
 from writegate.classifier.labels import Label
-from writegate.classifier.model import ModelInfo
+from writegate.classifier.types import ModelInfo
 from writegate.classifier.types import Evidence
 from writegate.normalizer.errors import InputError, first_error
 from writegate.normalizer.schema import (

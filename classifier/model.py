@@ -15,14 +15,13 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
-from pydantic import BaseModel, Field
 
 from writegate.classifier import features, modeldir, post
 from writegate.classifier.backends import Backend, Batch, load_backend
 from writegate.classifier.fusion import fuse
 from writegate.classifier.guard import guard_for, guarded_probabilities
 from writegate.classifier.labels import Label
-from writegate.classifier.types import Evidence, Pair, Prediction
+from writegate.classifier.types import Evidence, ModelInfo, Pair, Prediction
 from writegate.normalizer.compare import SlotComparison
 from writegate.normalizer.errors import InputError
 
@@ -41,17 +40,6 @@ class Encoded:
     def n_tokens(self) -> int:
         """Tokens in this pair, special tokens included."""
         return len(self.input_ids)
-
-
-class ModelInfo(BaseModel):
-    """What a loaded model is (GetModelInfo)."""
-
-    name: str = Field(description="Model name from writegate.json.")
-    version: str = Field(description="Model version from writegate.json.")
-    labels: list[str] = Field(description="Output index i ↔ labels[i].")
-    backend: str = Field(description="The backend running it: onnx, torch, vllm.")
-    max_length: int = Field(description="Max tokens per pair.")
-    metrics: dict[str, float] = Field(default_factory=dict, description="Metrics from the model card.")
 
 
 class PairSteps(Protocol):

@@ -76,3 +76,14 @@ class Prediction(BaseModel):
     probabilities: dict[str, float]
     slot_match: bool = False
     evidence: Evidence = Evidence.MODEL
+
+
+class ModelInfo(BaseModel):
+    """What a loaded model is (GetModelInfo)."""
+
+    name: str = Field(description="Model name from writegate.json.")
+    version: str = Field(description="Model version from writegate.json.")
+    labels: list[str] = Field(description="Output index i ↔ labels[i].")
+    backend: str = Field(description="The backend running it: onnx, torch, vllm.")
+    max_length: int = Field(description="Max tokens per pair.")
+    metrics: dict[str, float] = Field(default_factory=dict, description="Metrics from the model card.")

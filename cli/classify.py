@@ -15,7 +15,6 @@ from typing import Any
 from writegate.normalizer.errors import InputError
 from writegate.api.jsonl import check_id, error_record, json_line, line_id, open_lines, read_json_lines
 
-DEFAULT_MODEL = "models/default"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -15,8 +15,7 @@ from typing import Any
 import grpc
 
 from writegate.api import convert
-from writegate.api.prepare import PrepareWriteResult, Relation
-from writegate.classifier.model import ModelInfo
+from writegate.api.types import Memory, ModelInfo, PrepareWriteResult, Record, Relation
 from writegate.client.common import (
     DEFAULT_TARGET,
     PemSource,
@@ -33,7 +32,6 @@ from writegate.client.common import (
     relabel_request,
     relabel_result,
 )
-from writegate.normalizer.schema import Memory, Record
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 

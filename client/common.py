@@ -11,10 +11,8 @@ from typing import NoReturn, TypedDict
 import grpc
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from writegate.normalizer.errors import InputError
-from writegate.normalizer.schema import Memory
 from writegate.api import convert
-from writegate.api.prepare import Relation
+from writegate.api.types import InputError, Memory, Relation
 from writegate.v1 import writegate_pb2 as pb
 
 DEFAULT_TARGET = "127.0.0.1:50051"

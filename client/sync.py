@@ -18,11 +18,9 @@ from typing import Any, TypeVar, Unpack
 
 import grpc
 
-from writegate.api.prepare import PrepareWriteResult, Relation
-from writegate.classifier.model import ModelInfo
+from writegate.api.types import Memory, ModelInfo, PrepareWriteResult, Record, Relation
 from writegate.client.aio import AsyncClient
 from writegate.client.common import DEFAULT_TARGET, ClientOptions, RelabelPair, RelabelResult, RetryPolicy
-from writegate.normalizer.schema import Memory, Record
 
 _T = TypeVar("_T")
 _END = object()

@@ -31,8 +31,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from writegate.normalizer.schema import Memory, ProvenanceKind
-from writegate.api.prepare import PrepareWriteResult, StateRole
+from writegate.api.types import Memory, PrepareWriteResult, ProvenanceKind, StateRole
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (

@@ -13,7 +13,6 @@ from typing import Any
 
 from writegate.normalizer.errors import InputError
 
-DEFAULT_MODEL = "models/default"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

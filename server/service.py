@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 import grpc
 
 from writegate.classifier.batcher import Batcher, BatcherClosed, BatchFailed, DeadlineExceeded, QueueFull
-from writegate.classifier.model import ModelInfo
+from writegate.classifier.types import ModelInfo
 from writegate.classifier.types import Pair, Prediction, Side
 from writegate.normalizer.api import normalize
 from writegate.normalizer.errors import InputError

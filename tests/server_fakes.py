@@ -15,7 +15,7 @@ import numpy as np
 
 from writegate.classifier.backends.base import Batch
 from writegate.classifier.labels import LABELS, Label
-from writegate.classifier.model import ModelInfo
+from writegate.classifier.types import ModelInfo
 from writegate.classifier.types import Evidence, Pair, Prediction
 
 BOOM = "BOOM"

@@ -178,9 +178,6 @@ def test_torch_backend_matches_onnx_fp32(tiny_model_dir: Path) -> None:
 
 # -- normalize once: the classifier maps records and text to probabilities ---------------------------
 CLASSIFIER_DIR = Path(features.__file__).resolve().parent
-DEV_PAIRS = CLASSIFIER_DIR.parents[1] / "shared" / "dev" / "pairs.jsonl"
-"""The hand-written dev pairs beside the repo (read, never copied in); absent in a bare checkout."""
-
 T_A = datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
 T_B = datetime(2026, 6, 20, 8, tzinfo=timezone.utc)
 STRUCTURE_PAIRS: list[tuple[str, str]] = [
@@ -204,12 +201,8 @@ STRUCTURE_PAIRS: list[tuple[str, str]] = [
 
 
 def _parity_pairs() -> list[Pair]:
-    """A few dozen pairs, most with a structure tail: the dev pairs (when present) and `STRUCTURE_PAIRS`."""
-    from writegate.api.pairs import parse_pair
-
-    pairs = [parse_pair(json.loads(line)) for line in DEV_PAIRS.read_text(encoding="utf-8").splitlines()
-             if line.strip()] if DEV_PAIRS.is_file() else []
-    pairs += [Pair(existing=Side(text=e, observed_at=T_A), new=Side(text=n, observed_at=T_B)) for e, n in STRUCTURE_PAIRS]
+    """A few dozen pairs, most with a structure tail: `STRUCTURE_PAIRS` both ways round."""
+    pairs = [Pair(existing=Side(text=e, observed_at=T_A), new=Side(text=n, observed_at=T_B)) for e, n in STRUCTURE_PAIRS]
     pairs += [Pair(existing=Side(text=n, observed_at=T_B, subject="user:alice"),  # NEW older, another subject
                    new=Side(text=e, observed_at=T_A, subject="user:alice")) for e, n in STRUCTURE_PAIRS[:8]]
     return pairs

@@ -9,7 +9,7 @@ import pytest
 from google.protobuf import json_format
 
 from writegate.classifier.labels import Label
-from writegate.classifier.model import ModelInfo
+from writegate.classifier.types import ModelInfo
 from writegate.classifier.types import Evidence
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import (

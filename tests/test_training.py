@@ -302,7 +302,7 @@ def test_domain_fine_tuning_mixes_default_data(trained: tuple[Path, Path, int], 
     out = tmp_path / "tuned"
     rc = main(["train", "--data", str(user), "--init", str(init), "--default-data", str(default),
                "--mix-default-share", "0.5", "--out", str(out), "--max-steps", "1", "--eval-steps", "1",
-               "--batch-size", "8", "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx"])
+               "--batch-size", "8", "--drop-fp32-onnx"])
     assert rc == 0
     err = capsys.readouterr().err
     from writegate.classifier import modeldir
@@ -331,7 +331,7 @@ def test_a_data_seed_changes_the_run_and_the_same_seeds_repeat_it(tiny_model_dir
         # 3 steps, one evaluation at the end: the best checkpoint is the last one, not the untrained start
         assert main(["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out", str(out),
                      "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-3", "--quiet",
-                     "--dev-pairs", str(tmp_path / "absent.jsonl"), "--drop-fp32-onnx", *extra]) == 0
+                     "--drop-fp32-onnx", *extra]) == 0
         runs[name] = _weights(out)
     assert any(not np.array_equal(runs["file-order"][k], runs["seed7"][k]) for k in runs["seed7"])
     assert all(np.array_equal(runs["seed7"][k], runs["seed7-again"][k]) for k in runs["seed7"])

@@ -269,7 +269,7 @@ class _Setup:
         train_ex = read_examples(cfg.data)
         dev_ex = read_examples(cfg.dev) if cfg.dev else None
         self.test_ex = read_examples(cfg.test) if cfg.test else None
-        self.dev_pairs = read_examples(cfg.dev_pairs) if cfg.dev_pairs and cfg.dev_pairs.is_file() else None
+        self.dev_pairs = read_examples(cfg.dev_pairs) if cfg.dev_pairs else None
         if cfg.init is not None:
             src = check_model_source(cfg.init, "init")
             modeldir.read_meta(cfg.init)

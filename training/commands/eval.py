@@ -15,7 +15,6 @@ if TYPE_CHECKING:
     from writegate.training.evaluate import Evaluation
     from writegate.training.sources import Source
 
-DEFAULT_MODEL = "models/default"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

