@@ -21,8 +21,6 @@ from rich.table import Table
 from writegate.normalizer import normalize
 from writegate.normalizer.compare import minute_mask
 
-DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "dev" / "normalize.jsonl"
-
 
 def _matches(expected: Any, actual: Any, key: str = "") -> bool:
     if isinstance(expected, dict):
@@ -38,7 +36,7 @@ def _matches(expected: Any, actual: Any, key: str = "") -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT)
+    parser.add_argument("--data", type=Path, required=True, help="JSONL file, one case a line (format: this script's docstring)")
     args = parser.parse_args()
     table = Table(title=f"normalizer on {args.data.name}")
     for col in ("id", "ok", "text", "missing"):

@@ -3,7 +3,8 @@
 Flow of one request (`await batcher.submit(pairs, deadline=...)`):
 
 1. admission: if the queue cannot take all its pairs, `QueueFull` at once (RESOURCE_EXHAUSTED);
-2. pre: `model.encode(pairs)` (normalize + compare + tokenize) in the encode thread, off the loop;
+2. pre: `model.encode(pairs)` (compare the pairs' records + tokenize; the pairs carry their
+   normalized records, see `classifier/features.py`) in the encode thread, off the loop;
 3. the encoded pairs join the queue, each with its own future.
 
 The worker (one asyncio task) waits for the first pair, then up to `max_wait_ms` after that pair
@@ -16,9 +17,10 @@ batches run at once (one run thread each): the worker waits for a free run slot 
 the next window, so the queue fills while every slot is busy, and a window that makes fewer
 batches than there are idle slots is split so that no slot idles (a lone request's pairs run on
 every slot). On the CPU, `workers` = cores with one intra-op thread each matches one batch on all
-cores under load and cuts a lone request's latency (k=16: 29 against 36 ms on 2 cores): a
-parallel op waits for its slowest thread, and on a machine shared with the gRPC and Python work
-some thread is always preempted (see README.md, "Speed"). An exception in a batch
+cores under load and cuts a lone request's latency: a parallel op waits for its slowest
+thread, and on a machine shared with the gRPC and Python work some thread is always preempted
+(`bench/serve.py --batch-workers N --threads T` compares them; results: training/EXPERIMENTS.md,
+"Serving speed"). An exception in a batch
 fails only that batch's pairs (`BatchFailed`); the worker carries on.
 
 Speed and memory: `measure()` times a load of pairs through the whole pipeline (pairs/s; the

@@ -193,7 +193,7 @@ _ATTRIBUTE_WORDS: dict[EnumAttribute, re.Pattern[str]] = {
 """Per attribute, words one of its cues must contain (searched in lower-cased text): a clause runs only
 the cue patterns of the attributes it can hold."""
 
-_QUICK_RE = re.compile(  # searched in lower-cased text: re.I makes a long alternation ~8x slower
+_QUICK_RE = re.compile(  # searched in lower-cased text: re.I makes a long alternation much slower
     r"concise|succinct|terse|pithy|brevity|short|brief|quick|crisp|one-line|tight|point|tl;?dr|fluff|bluf|bottom line|snappy|"
     r"detail|thorough|depth|comprehensive|exhaustive|long|lengthy|extensive|full|deep-dive|verbose|wall|context|"
     r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face|person|irl|"

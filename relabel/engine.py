@@ -21,7 +21,7 @@ Pipeline (`relabel`):
    of its slots, nearest in time; then, to fill K, the most similar by TF-IDF cosine over an
    inverted index (terms in more than `max_postings` records of the subject are skipped, so a
    huge subject costs O(n·K), never all pairs). Each unordered pair is kept once.
-5. **classify** the pairs in chunks of `chunk_size` (`relabel_core.classify_window` per chunk,
+5. **classify** the pairs in chunks of `chunk_size` (`classifier.windows.classify_window` per chunk,
    locally or on Ray actors); each chunk is committed atomically (`checkpoint`).
 6. **finalize**: the edges (unrelated dropped unless `keep_unrelated`), `rejects.jsonl` and
    `summary.json` (counts per label, each record's state role, the conflicts to review), all
@@ -460,7 +460,7 @@ class Engine(Protocol):
         ...
 
     def label_chunks(self, chunks: Iterator[Chunk], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
-        """Label each chunk with `relabel_core.classify_window`."""
+        """Label each chunk with `classifier.windows.classify_window`."""
         ...
 
 
@@ -497,7 +497,7 @@ class LocalEngine:
     def label_chunks(self, chunks: Iterator[Chunk], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
         """Classify each chunk in turn; the next chunk is encoded in a thread while the model runs.
 
-        Same results as `relabel_core.classify_window` per chunk (it is its two halves).
+        Same results as `classifier.windows.classify_window` per chunk (it is its two halves).
         """
         from concurrent.futures import Future, ThreadPoolExecutor
 

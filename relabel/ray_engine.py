@@ -3,7 +3,7 @@
 The driver does what is cheap and must be global (read, validate, order, normalize, candidate
 search, checkpointing); Ray does the classification. Each checkpoint chunk is one row of a Ray
 dataset; `map_batches` runs `ChunkLabeler` — an actor pool, each actor holding one `Classifier` —
-which labels a whole chunk with `relabel_core.classify_window`, exactly as the local engine does,
+which labels a whole chunk with `classifier.windows.classify_window`, exactly as the local engine does,
 so the batches (and the numbers) are the same whichever engine ran a chunk. Results stream back
 in chunk order (`preserve_order`) and are committed one by one, so a killed Ray run resumes too.
 

@@ -16,7 +16,7 @@ first: metrics, logging (request shape only; texts only with
 auth (when tokens are configured), decode guard (undecodable bytes → INVALID_ARGUMENT). Admission
 to the batcher's queue is the servicer's, after validation (a bad request is never "server
 busy"), before any normalize or model work. TLS / mTLS and the token set are loaded, with clear
-errors, before the port is bound; see README.md, 'Running it safely'.
+errors, before the port is bound; see docs/serving.md, 'Running it safely'.
 """
 
 from __future__ import annotations
@@ -419,7 +419,7 @@ class WriteGateServer:
         if _is_loopback(self.config.host):
             return
         if not tls:
-            log.warning("listening on %s WITHOUT TLS: memories cross the network in clear text (see README.md, 'Running it safely')",
+            log.warning("listening on %s WITHOUT TLS: memories cross the network in clear text (see docs/serving.md, 'TLS and mutual TLS')",
                         self.config.host)
         if not tokens:
             log.warning("listening on %s WITHOUT bearer tokens: anyone who can reach the port may call it",

@@ -97,7 +97,7 @@ class ServerConfig(BaseModel):
     grace_s: float = Field(default=10.0, ge=0, le=3600, description="Seconds to drain in-flight RPCs on shutdown.")
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(default="INFO", description="Log level.")
     log_text: bool = Field(
-        default=False, description="Write raw memory text to the logs (off: never logged; see README.md, 'Running it safely')."
+        default=False, description="Write raw memory text to the logs (off: never logged; see docs/serving.md, 'Logs')."
     )
     max_message_bytes: int = Field(
         default=DEFAULT_MAX_MESSAGE_BYTES, ge=1024, le=1 << 30, description="Largest gRPC message accepted or sent."

@@ -1,4 +1,4 @@
-"""Tests for the human-written source mappings (training/real) on inline rows, not ../shared."""
+"""Tests for the human-written source mappings (training/real) on inline rows, not on a copy of the datasets."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 """Errors per group of pairs — template family, construction, or slot — to find where a model fails systematically.
 
 One macro-F1 hides that a model's errors come in blocks: a held-out phrasing that one whole
-family shares (0.6.0 reads all 55 held-out ", not {old} like before" changes of the 2.6.0 test split
-as corrections: 55 of the 60 `supersedes.stop` errors), or one slot whose values look like subjects
-(on-call rotations: 78 of 103 dev pairs wrong, 19% of all dev errors). `writegate eval --by family|construction|slot` prints the groups with the most errors
-and each one's commonest confusions; the generated splits carry `family` ("slot.label.construction")
-and `slot` on every line.
+family shares (a change phrased ", not {old} like before" read as a correction), or one slot
+whose values look like subjects (on-call rotations); training/EXPERIMENTS.md, "Evaluation
+breakdowns", has the cases. `writegate eval --by family|construction|slot` prints the groups with
+the most errors and each one's commonest confusions; the generated splits carry `family`
+("slot.label.construction") and `slot` on every line.
 
 `writegate eval --errors N` shows the mistakes themselves: per confusion cell (gold → predicted),
 the N the model was surest of, with both texts and dates (`confident_errors`).

@@ -23,7 +23,7 @@ from writegate.classifier.backends.base import Batch
 from writegate.normalizer.errors import InputError
 
 OPSET = 17
-DEFAULT_SMOOTH_ALPHA = 0.75  # SmoothQuant strength when not chosen per model (measured: training/smoothquant.py)
+DEFAULT_SMOOTH_ALPHA = 0.75  # the fixed α before it was chosen per model; now breaks ties (training/smoothquant.py)
 # `smooth_alpha="auto"` exports int8 at each of these and keeps the one whose labels agree best with torch fp32
 # on SELECTION_PAIRS generated pairs (another seed than the calibration pairs; never a test split).
 SMOOTH_ALPHAS: tuple[float, ...] = (0.7, 0.75, 0.8, 0.85, 0.9)
@@ -208,18 +208,17 @@ def trace_to_onnx(model: Any, path: Path) -> Path:
 def quantize_int8(fp32: Path, int8: Path, *, fp32_ffn_out: bool = False) -> Path:
     """Dynamic int8 quantization (onnxruntime.quantization), per-channel weight scales.
 
-    Measured on a MiniLM-L6 writegate model (1500 test pairs, 2 cores): per-tensor scales agreed
-    with fp32 on the argmax for 94.2% of pairs, per-channel for 97.8–98.4% at the same speed
-    (~550 pairs/s); also keeping the six FFN output projections in fp32 (`fp32_ffn_out`) reached
-    98.8% but ran at ~435 pairs/s and grew the file from 23 to 34 MB.
+    Per-channel weight scales agree with fp32 on the argmax more often than per-tensor ones, at
+    the same speed. `fp32_ffn_out` also keeps the six FFN output projections in fp32: closer
+    to fp32 again, but slower and a larger file.
 
-    Where the rest of the disagreement comes from (model 0.1.0, 2000 test pairs): int8 *weights*
-    alone (per-channel, fp32 activations) agree on 99.4%, so it is the per-tensor uint8
-    quantization of the activations; the batch composition does not matter (97.5–97.7% at batch
-    1 to 256). Keeping any one family of MatMuls in fp32 buys little (FFN outputs 98.6%, layers 0–1
-    98.7%), and onnxruntime's weight-only `MatMulNBits` (8 bits, block 32) reaches 99.5% but runs at
-    a third of this model's speed on the CPU — slower than fp32. The quantizer stays plain dynamic
-    int8; `export_onnx` feeds it a SmoothQuant-ed graph instead (98.6–99.2%, `writegate.training.smoothquant`).
+    Most of the disagreement that remains comes from the per-tensor uint8 quantization of the
+    activations: the int8 *weights* alone (per-channel, fp32 activations) agree nearly always,
+    and the batch composition does not change the agreement. Keeping any one family of MatMuls in
+    fp32 buys little, and onnxruntime's weight-only `MatMulNBits` (8 bits, block 32) agrees better
+    but runs slower than fp32 on the CPU. So the quantizer stays plain dynamic int8, and
+    `export_onnx` feeds it a SmoothQuant-ed graph instead (`writegate.training.smoothquant`).
+    The measurements: training/EXPERIMENTS.md, "Figures moved out of code".
     """
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic

@@ -1,16 +1,17 @@
 """Paired comparison of two models on the same labelled pairs: is the difference more than noise?
 
-The gains between shipped models (0.002–0.006 dev macro-F1 on ~4,000 pairs) are the size of what a
-change of training seed alone moves (test macro-F1 by 0.005, a conflict slice by 0.04), so a ship
-decision needs the difference *and* its uncertainty: a paired bootstrap interval of the macro-F1 difference (pairs, or whole template
-families, resampled with both models' predictions kept together) and McNemar's exact test on the
-pairs exactly one model gets right (which treats pairs as independent, so it is the optimistic one).
+The gains between shipped models have been the size of what a change of training seed alone moves
+(training/EXPERIMENTS.md), so a ship decision needs the difference *and* its uncertainty: a paired
+bootstrap interval of the macro-F1 difference (pairs, or whole template families, resampled with
+both models' predictions kept together) and McNemar's exact test on the pairs exactly one model
+gets right (which treats pairs as independent, so it is the optimistic one).
 
 What the interval covers: the sampling of *pairs and families* for two fixed models, not the
-run-to-run variance of a *recipe*. The 0.6.0 recipe rerun with only another data order (same data,
-same initialisation, `--data-seed 7`) scores 0.919 on test against 0.934, interval [−0.032, −0.001]:
-"significant", though nothing but the order changed. So an interval that excludes 0 says *this*
-model beats *that* one on such pairs; whether a recipe change helps needs several runs per recipe.
+run-to-run variance of a *recipe*. A recipe rerun with only another data order (same data, same
+initialisation, another `--data-seed`) has come out "significantly" worse than the first run
+(training/EXPERIMENTS.md, the 0.6.0 recipe), though nothing but the order changed. So an
+interval that excludes 0 says *this* model beats *that* one on such pairs; whether a recipe change
+helps needs several runs per recipe.
 
 Several sources (`compare_sources`): the bootstrap resamples pairs within each source and compares
 the mean over sources of their macro-F1 (`training/sources.py`), so a large source does not drown a

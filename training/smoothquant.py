@@ -7,26 +7,20 @@ levels. SmoothQuant (Xiao et al., 2023, arXiv:2211.10438) divides input channel 
 `s_j`: the fp32 function is unchanged, the activation range is flatter, and the weights, whose
 range is far narrower, absorb the difference. BERT is post-LayerNorm — the LayerNorm output also
 feeds the residual — so `1/s` cannot be folded into the LayerNorm; it stays an elementwise Mul in
-front of the MatMul (~3% of the int8 speed).
+front of the MatMul, which costs little speed.
 
-Measured on writegate-minilm-l6 0.3.0 (first 2000 test pairs, argmax agreement with torch fp32;
-plain int8: 98.0%, max |Δlogit| 2.34): α 0.75 on all four projection families 99.0% (max |Δlogit|
-0.89), α 0.85 98.9%, α 0.5 96.8%, α 0.25 46% (the FFN output weights overflow); α 0.5 on one
-family alone: query/key/value 98.35%, attention output 97.8%, FFN input 97.95%, FFN output 96.5%.
-On 0.4.0 (the whole 2.4.0 dev / test splits, 3041 / 3393 pairs): plain int8 97.3% / 97.5%; α 0.6
-98.0 / 98.2, α 0.7 98.7 / 98.2, **α 0.75 98.6 / 98.7**, α 0.8 98.8 / 98.6, α 0.9 98.5 / 98.4;
-2048 calibration pairs instead of 512 change nothing (98.55 / 98.6). On top of α 0.75, keeping
-matmuls in fp32: all six FFN outputs 99.3 / 99.2 but ~1.5× the time per batch; layer 0's FFN
-output alone 98.95 / 98.9; all of layer 0 98.95 / 99.1, of any other one layer ≤ 98.9. So 99% is
-reached only at a price in speed that the CPU server cannot pay; α 0.75 stays the default.
-The best α moves with the model: on 0.22.0 (a weight average of two runs) the first 4000 dev pairs agree
-97.6% at α 0.5, 98.6% at 0.6, 98.9% at 0.75, 99.25% at 0.85, 98.85% at 0.9. So `export_onnx` picks α per
-model by default (`smooth_alpha="auto"`, `export.SMOOTH_ALPHAS` 0.7–0.9): it quantizes at each and keeps
-the one that agrees best with torch fp32 on 2048 generated pairs of another seed than the calibration
-pairs (five exports: a few minutes more per training run); the model card records the choice.
+Choosing α: smoothing all four projection families agrees with torch fp32 better than smoothing
+any one of them alone; too small an α overflows the weights (the FFN output projections first).
+More calibration pairs than `CALIBRATION_PAIRS` change nothing. Keeping matmuls in fp32 on top
+of SmoothQuant brings int8 closer to fp32 only at a price in speed that the CPU server cannot
+pay. The best α moves with the model, so `export_onnx` picks α per model by default
+(`smooth_alpha="auto"`, `export.SMOOTH_ALPHAS`): it quantizes at each and keeps the one that
+agrees best with torch fp32 on `export.SELECTION_PAIRS` generated pairs of another seed than the
+calibration pairs (one export per candidate); the model card records the choice.
+Ties go to the α nearest `export.DEFAULT_SMOOTH_ALPHA`, the fixed α of the models before.
 SmoothQuant also makes a pair's label depend less on its batch mates (dynamic int8 takes one
-range per batch): labels that change between batch 1 and batch 64 fell from 2.1% (plain, 0.3.0)
-to 0.5–0.7%. Speed equal to plain int8 within noise.
+range per batch). The measurements, per model version: training/EXPERIMENTS.md, "Figures moved
+out of code".
 """
 
 from __future__ import annotations

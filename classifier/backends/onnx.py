@@ -18,8 +18,9 @@ class OnnxBackend:
 
     Memory: the CPU arena keeps the peak of the largest batches run so far (it never shrinks on
     its own); `release_memory()` hands its free regions back. Memory patterns are off: they
-    pre-plan one block per input shape, and with a new [n, L] in nearly every batch they cost
-    ~40% more peak memory for no measurable speed (bench/load.py, README.md "Memory").
+    pre-plan one block per input shape, and with a new [n, L] in nearly every batch they raise
+    the peak memory without making the runs faster (`bench/load.py` prints the server's memory;
+    docs/serving.md, "Memory").
 
     Args:
         model_path: the `.onnx` file.

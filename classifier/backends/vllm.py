@@ -1,6 +1,7 @@
 """vLLM backend (extra `gpu`): our BertForSequenceClassification through vLLM's pooling runner.
 
-How it serves a 5-label sentence-pair classifier correctly (see the README section "vLLM backend" for the sources):
+How it serves a 5-label sentence-pair classifier correctly (docs/serving.md, "vLLM"; what has
+been run where: docs/backends.md):
 
 - `LLM(model=dir, runner="pooling")` loads vLLM's own `BertForSequenceClassification`, whose
   `classify` pooler is CLS → BertPooler (dense + tanh) → classifier, as in transformers;
@@ -34,9 +35,12 @@ from writegate.normalizer.errors import InputError
 
 TOKEN_TYPES_KEY = "compressed_token_type_ids"
 PARITY_TOLERANCE = 0.02
-"""Max |p_vllm − p_torch| per label on the probe batch (bf16 noise is ~1e-3)."""
+"""Max |p_vllm − p_torch| per label on the probe batch.
+
+Loose enough for bf16 rounding, tight enough that a misread input fails.
+"""
 LOGIT_TOLERANCE = 0.1
-"""Max error (logits) of the token types' effect on the probe batch (bf16 logits: ~1e-2)."""
+"""Max error (logits) of the token types' effect on the probe batch: loose enough for bf16 rounding of the logits."""
 _DTYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16",
            "fp32": "float32", "float32": "float32"}
 

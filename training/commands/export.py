@@ -18,7 +18,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                              "int8 agreement with fp32 on generated pairs; see training/smoothquant.py)")
     smooth.add_argument("--no-smooth", action="store_true", help="quantize the plain fp32 graph (no SmoothQuant)")
     p.add_argument("--int8-fp32-ffn", action="store_true",
-                   help="keep the FFN output projections in fp32 (closer to fp32, ~20%% slower, +11 MB)")
+                   help="keep the FFN output projections in fp32 (closer to fp32, but slower and a larger file)")
 
 
 def _alpha(raw: str) -> float | str:

@@ -48,7 +48,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="shuffle the training pairs with this seed (same initialisation as --seed, another data order)")
     p.add_argument("--soup", type=int, nargs="*", metavar="DATA_SEED",
                    help="average the weights of further runs with these data seeds (same --seed; one run's time each); "
-                        "--soup alone: a single run (the default preset averages two, see training/presets.py)")
+                        "--soup alone: a single run (the default preset is one run; the generated preset averages two, see "
+                        "training/presets.py)")
     p.add_argument("--mix-default-share", type=float, default=0.3,
                    help="with --init: share of default generated pairs in the training set (default 0.3)")
     p.add_argument("--default-data", type=Path, help="default data for mixing (file or dir with train.jsonl)")
@@ -67,7 +68,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "keeps models/ under 100 MB)")
     p.add_argument("--real-dir", type=Path,
                    help="the human-written sources (snli.jsonl, timeqa.jsonl…; see training/real/) that a preset's "
-                        "mix draws from; required by a preset with a mix, e.g. --preset real")
+                        "mix draws from; required by a preset with a mix, e.g. --preset default")
     p.add_argument("--quiet", action="store_true")
 
 

@@ -1,7 +1,10 @@
-"""Human-written training pairs from public datasets (`../shared/data/real`), one module per source.
+"""Human-written training pairs from public datasets, one module per source.
+
+The input is a local copy of the public datasets listed in docs/training.md ("The human-written
+sources"), one `NAME.jsonl` per source, passed as `--real-dir DIR`.
 
 Each module maps the source's own rows to labelled `(EXISTING, NEW)` pairs (`Mapped`: an `Example`
-and its split group); `SOURCES` lists them with the licence as stated in the source's MANIFEST and
+and its split group); `SOURCES` lists them with the licence as the source states it and
 whether a model trained on them may ship. Build the pair files with
 ``python -m writegate.training.real.build``.
 """

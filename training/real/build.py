@@ -1,10 +1,11 @@
 """Build the human-written pair files: one train and one dev JSONL per source, plus a summary.
 
-Run: ``python -m writegate.training.real.build --real-dir ../shared/data/real --out DIR
-[--sources snli timeqa …] [--preset default|research]``.
+Run: ``python -m writegate.training.real.build --real-dir DIR --out OUT
+[--sources snli timeqa …] [--preset default|research]``, where DIR is a local copy of the public
+datasets listed in docs/training.md ("The human-written sources"), one `NAME.jsonl` per source.
 
-Writes `DIR/<source>.train.jsonl`, `DIR/<source>.dev.jsonl` (the pair format `writegate eval --data`
-reads) and `DIR/summary.json`; prints the summary table. The output depends only on the input
+Writes `OUT/<source>.train.jsonl`, `OUT/<source>.dev.jsonl` (the pair format `writegate eval --data`
+reads) and `OUT/summary.json`; prints the summary table. The output depends only on the input
 files: the same bytes on every run.
 """
 

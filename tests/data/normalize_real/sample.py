@@ -1,6 +1,9 @@
 """Reproduce the text selection of the real-text normalizer set (not its labels).
 
-    python tests/data/normalize_real/sample.py [--real-dir ../shared/data/real] [--out tests/data/normalize_real]
+    python tests/data/normalize_real/sample.py --real-dir DIR [--out tests/data/normalize_real]
+
+DIR is a local copy of the public datasets listed in docs/training.md ("The human-written
+sources"): `msc_persona.jsonl`, `sgd_changes.jsonl`, `timeqa.jsonl`, `prosecco.jsonl`.
 
 Draws the texts with a fixed seed (SEED) from four human-written sources and writes
 `msc.jsonl`, `sgd.jsonl` and `other.jsonl`. Labels (`expect`) are hand-written: when an output
@@ -22,7 +25,6 @@ SEED = 33
 SUBJECT = "user:sam"
 OBSERVED_AT = "2026-03-02T10:00:00Z"
 HERE = Path(__file__).resolve().parent
-DEFAULT_REAL = HERE.parents[3] / "shared" / "data" / "real"
 
 _STATES = (
     "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|"
@@ -230,7 +232,7 @@ def _write(path: Path, prefix: str, picked: list[tuple[str, str, str]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--real-dir", type=Path, default=DEFAULT_REAL)
+    parser.add_argument("--real-dir", type=Path, required=True, help="local copy of the public datasets (NAME.jsonl)")
     parser.add_argument("--out", type=Path, default=HERE)
     args = parser.parse_args()
     # One generator per source, so a change to one source's draw leaves the others as they are.
