@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
+from typing import TypeVar
 
 from google.protobuf import struct_pb2, timestamp_pb2
 from pydantic import ValidationError
 
 from writegate.classifier.labels import Label
-from writegate.classifier.types import ModelInfo
-from writegate.classifier.types import Evidence
+from writegate.classifier.types import Evidence, ModelInfo
 from writegate.normalizer.errors import InputError, first_error
 from writegate.normalizer.schema import (
     Edge,
@@ -34,33 +34,35 @@ from writegate.normalizer.schema import (
 from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.v1 import writegate_pb2 as pb
 
+E = TypeVar("E")
+
 # -- enum tables (pydantic enum ↔ proto enum number) -------------------------------------------
 
-RECORD_KIND: dict[RecordKind, int] = {
+RECORD_KIND: dict[RecordKind, pb.RecordKind] = {
     RecordKind.TIME_WINDOW: pb.RECORD_KIND_TIME_WINDOW,
     RecordKind.ENUM: pb.RECORD_KIND_ENUM,
     RecordKind.EDGE: pb.RECORD_KIND_EDGE,
     RecordKind.TIMEZONE: pb.RECORD_KIND_TIMEZONE,
     RecordKind.TEXT: pb.RECORD_KIND_TEXT,
 }
-POLARITY: dict[Polarity, int] = {
+POLARITY: dict[Polarity, pb.Polarity] = {
     Polarity.PREFER: pb.POLARITY_PREFER,
     Polarity.AVOID: pb.POLARITY_AVOID,
     Polarity.REQUIRE: pb.POLARITY_REQUIRE,
 }
-PROVENANCE: dict[ProvenanceKind, int] = {
+PROVENANCE: dict[ProvenanceKind, pb.ProvenanceKind] = {
     ProvenanceKind.STATED: pb.PROVENANCE_KIND_STATED,
     ProvenanceKind.INFERRED: pb.PROVENANCE_KIND_INFERRED,
     ProvenanceKind.IMPORTED: pb.PROVENANCE_KIND_IMPORTED,
 }
-ENUM_ATTRIBUTE: dict[EnumAttribute, int] = {
+ENUM_ATTRIBUTE: dict[EnumAttribute, pb.EnumAttribute] = {
     EnumAttribute.VERBOSITY: pb.ENUM_ATTRIBUTE_VERBOSITY,
     EnumAttribute.CHANNEL: pb.ENUM_ATTRIBUTE_CHANNEL,
     EnumAttribute.FORMALITY: pb.ENUM_ATTRIBUTE_FORMALITY,
     EnumAttribute.LANGUAGE: pb.ENUM_ATTRIBUTE_LANGUAGE,
     EnumAttribute.FORMAT: pb.ENUM_ATTRIBUTE_FORMAT,
 }
-EDGE_TYPE: dict[EdgeType, int] = {
+EDGE_TYPE: dict[EdgeType, pb.EdgeType] = {
     EdgeType.REPORTS_TO: pb.EDGE_TYPE_REPORTS_TO,
     EdgeType.MANAGES: pb.EDGE_TYPE_MANAGES,
     EdgeType.MEMBER_OF: pb.EDGE_TYPE_MEMBER_OF,
@@ -70,29 +72,29 @@ EDGE_TYPE: dict[EdgeType, int] = {
     EdgeType.APPROVES: pb.EDGE_TYPE_APPROVES,
     EdgeType.DELEGATES_TO: pb.EDGE_TYPE_DELEGATES_TO,
 }
-LABEL: dict[Label, int] = {
+LABEL: dict[Label, pb.Label] = {
     Label.UNRELATED: pb.LABEL_UNRELATED,
     Label.CORROBORATES: pb.LABEL_CORROBORATES,
     Label.ELABORATES: pb.LABEL_ELABORATES,
     Label.CONTRADICTS: pb.LABEL_CONTRADICTS,
     Label.SUPERSEDES: pb.LABEL_SUPERSEDES,
 }
-EVIDENCE: dict[Evidence, int] = {
+EVIDENCE: dict[Evidence, pb.Evidence] = {
     Evidence.MODEL: pb.EVIDENCE_MODEL,
     Evidence.STRUCTURE: pb.EVIDENCE_STRUCTURE,
     Evidence.BOTH: pb.EVIDENCE_BOTH,
     Evidence.CONTENT_FREE: pb.EVIDENCE_CONTENT_FREE,
     Evidence.OTHER_SUBJECT: pb.EVIDENCE_OTHER_SUBJECT,
 }
-STATE_ROLE: dict[StateRole, int] = {
+STATE_ROLE: dict[StateRole, pb.StateRole] = {
     StateRole.CURRENT: pb.STATE_ROLE_CURRENT,
     StateRole.HISTORICAL: pb.STATE_ROLE_HISTORICAL,
     StateRole.IN_CONFLICT: pb.STATE_ROLE_IN_CONFLICT,
 }
 
 
-def _inverse(table: Mapping[object, int]) -> dict[int, object]:
-    return {number: member for member, number in table.items()}
+def _inverse(table: Mapping[E, int]) -> dict[int, E]:
+    return {int(number): member for member, number in table.items()}
 
 
 _RECORD_KIND_INV = _inverse(RECORD_KIND)
@@ -105,7 +107,7 @@ _EVIDENCE_INV = _inverse(EVIDENCE)
 _STATE_ROLE_INV = _inverse(STATE_ROLE)
 
 
-def _enum_from_proto(inverse: Mapping[int, object], number: int, field: str, enum_name: str) -> object:
+def _enum_from_proto(inverse: Mapping[int, E], number: int, field: str, enum_name: str) -> E:
     try:
         return inverse[number]
     except KeyError:
@@ -256,7 +258,7 @@ def provenance_kind_from_proto(number: int, field: str = "provenance") -> Proven
     """ProvenanceKind number → enum; UNSPECIFIED (unset) means `stated`."""
     if number == pb.PROVENANCE_KIND_UNSPECIFIED:
         return ProvenanceKind.STATED
-    return _enum_from_proto(_PROVENANCE_INV, number, field, "ProvenanceKind")  # type: ignore[return-value]
+    return _enum_from_proto(_PROVENANCE_INV, number, field, "ProvenanceKind")
 
 
 # -- Record ------------------------------------------------------------------------------------
@@ -354,7 +356,7 @@ def label_to_proto(label: Label) -> int:
 
 def label_from_proto(number: int, field: str = "label") -> Label:
     """proto enum number → Label."""
-    return _enum_from_proto(_LABEL_INV, number, field, "Label")  # type: ignore[return-value]
+    return _enum_from_proto(_LABEL_INV, number, field, "Label")
 
 
 def relation_to_proto(rel: Relation) -> pb.Relation:
@@ -383,7 +385,7 @@ def relation_from_proto(msg: pb.Relation, field: str = "relation") -> Relation:
 
 def state_role_from_proto(number: int, field: str = "role") -> StateRole:
     """proto enum number → StateRole."""
-    return _enum_from_proto(_STATE_ROLE_INV, number, field, "StateRole")  # type: ignore[return-value]
+    return _enum_from_proto(_STATE_ROLE_INV, number, field, "StateRole")
 
 
 def prepare_write_to_proto(result: PrepareWriteResult) -> pb.PrepareWriteResponse:

@@ -186,11 +186,14 @@ class PairEncoder:
         tokenizer.no_truncation()
         tokenizer.no_padding()
         self.max_length = max_length
-        ids = {t: tokenizer.token_to_id(t) for t in (cls_token, sep_token, pad_token)}
-        missing = [t for t, i in ids.items() if i is None]
+        found = {t: tokenizer.token_to_id(t) for t in (cls_token, sep_token, pad_token)}
+        missing = [t for t, i in found.items() if i is None]
         if missing:
             raise ValueError(f"tokenizer has no {', '.join(missing)} token")
-        self.cls_id, self.sep_id, self.pad_id = ids[cls_token], ids[sep_token], ids[pad_token]
+        ids = {t: i for t, i in found.items() if i is not None}
+        self.cls_id: int = ids[cls_token]
+        self.sep_id: int = ids[sep_token]
+        self.pad_id: int = ids[pad_token]
         self._pieces: OrderedDict[str, tuple[int, ...]] = OrderedDict()
         self._pieces_lock = threading.Lock()
 

@@ -19,11 +19,11 @@ class NormalizerConfig(BaseModel):
 
     half_life_days: dict[RecordKind, dict[ProvenanceKind, float]] = Field(
         default_factory=lambda: {
-            RecordKind.TIME_WINDOW: {ProvenanceKind.STATED: 30, ProvenanceKind.INFERRED: 1, ProvenanceKind.IMPORTED: 14},
-            RecordKind.ENUM: {ProvenanceKind.STATED: 60, ProvenanceKind.INFERRED: 7, ProvenanceKind.IMPORTED: 30},
-            RecordKind.EDGE: {ProvenanceKind.STATED: 180, ProvenanceKind.INFERRED: 30, ProvenanceKind.IMPORTED: 90},
-            RecordKind.TIMEZONE: {ProvenanceKind.STATED: 180, ProvenanceKind.INFERRED: 60, ProvenanceKind.IMPORTED: 90},
-            RecordKind.TEXT: {ProvenanceKind.STATED: 7, ProvenanceKind.INFERRED: 1, ProvenanceKind.IMPORTED: 7},
+            RecordKind.TIME_WINDOW: {ProvenanceKind.STATED: 30.0, ProvenanceKind.INFERRED: 1.0, ProvenanceKind.IMPORTED: 14.0},
+            RecordKind.ENUM: {ProvenanceKind.STATED: 60.0, ProvenanceKind.INFERRED: 7.0, ProvenanceKind.IMPORTED: 30.0},
+            RecordKind.EDGE: {ProvenanceKind.STATED: 180.0, ProvenanceKind.INFERRED: 30.0, ProvenanceKind.IMPORTED: 90.0},
+            RecordKind.TIMEZONE: {ProvenanceKind.STATED: 180.0, ProvenanceKind.INFERRED: 60.0, ProvenanceKind.IMPORTED: 90.0},
+            RecordKind.TEXT: {ProvenanceKind.STATED: 7.0, ProvenanceKind.INFERRED: 1.0, ProvenanceKind.IMPORTED: 7.0},
         }
     )
     confidence: dict[ProvenanceKind, float] = Field(

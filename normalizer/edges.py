@@ -743,12 +743,12 @@ def _clause_edges(c: _Clause) -> list[Edge]:
         taken.append((m.start(), m.end()))
     m = _APPROVED_BY_RE.search(text) if "approv" in low or "sign" in low or "ok" in low else None
     if m and not _negated(text[: m.start()]):
-        who = [c.person(re.sub(r"(?:'s|’s)$", "", m.group("who")).replace("the ", ""))] if m.group("who") else \
-            _person_targets(m.group("rest"), c.ctx, c.before)
+        approvers = [c.person(re.sub(r"(?:'s|’s)$", "", m.group("who")).replace("the ", ""))] if m.group("who") \
+            else _person_targets(m.group("rest"), c.ctx, c.before)
         target, attrs = _budget(text[: m.start()], False)
-        for src in who:
-            if src:
-                add(src, EdgeType.APPROVES, target, attrs)
+        for approver in approvers:
+            if approver:
+                add(approver, EdgeType.APPROVES, target, attrs)
         taken.append((m.start(), m.end()))
     m = _MANAGER_OF_RE.search(text) if ":" in low else None
     if m:
@@ -759,9 +759,9 @@ def _clause_edges(c: _Clause) -> list[Edge]:
     m = _CLEFT_REPORTS_RE.search(text) if " to" in low else None
     if m and not _negated(text[: m.start()]):
         kind, bosses = _left_mention(text[: m.start()])
-        src = c.person(m.group("who"))
+        reporter = c.person(m.group("who"))
         for boss in bosses if kind == "people" else []:
-            add(src, EdgeType.REPORTS_TO, c.person(boss))
+            add(reporter, EdgeType.REPORTS_TO, c.person(boss))
         taken.append((m.start(), m.end()))
     m = _CAP_FOR_RE.search(text) if ":" in low else None
     amounts = find_amounts(m.group("amount")) if m else []

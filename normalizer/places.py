@@ -258,13 +258,13 @@ def lookup_place(name: str) -> Place | None:
             zone = None  # "Washington": the state or D.C.
         return Place(name, kind, zone, hit[0], hit[2])
     for table in (idx.cities, idx.alternates):
-        hit = table.get(key)
-        if hit is not None:
-            return Place(name, PlaceKind.CITY, hit[1], hit[0], hit[2])
+        city = table.get(key)
+        if city is not None:
+            return Place(name, PlaceKind.CITY, city[1], city[0], city[2])
     stripped = name.strip().rstrip(".")
-    hit = idx.upper_alternates.get(stripped) if stripped.isupper() else None
-    if hit is not None:
-        return Place(name, PlaceKind.CITY, hit[1], hit[0], hit[2])
+    upper = idx.upper_alternates.get(stripped) if stripped.isupper() else None
+    if upper is not None:
+        return Place(name, PlaceKind.CITY, upper[1], upper[0], upper[2])
     return None
 
 

@@ -70,6 +70,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
+from typing import Literal
 
 from writegate.normalizer.clock import sentence_spans
 from writegate.normalizer.config import DEFAULT_CONFIG
@@ -396,7 +397,7 @@ def place_at(text: str, pos: int) -> PlaceHit | None:
     return None
 
 
-def _qualified(text: str, name: str, end: int, next_word: re.Match[str] | None) -> Place | None | bool:
+def _qualified(text: str, name: str, end: int, next_word: re.Match[str] | None) -> Place | None | Literal[False]:
     """The place inside a qualifier after the name, None when there is none, False when the name
     runs on into a longer name or the qualifier does not hold it."""
     comma = text.startswith(",", end)

@@ -610,7 +610,7 @@ async def serve(
     """
     loop = asyncio.get_running_loop()
     stop = stop_event or asyncio.Event()
-    installed: list[int] = []
+    installed: list[signal.Signals] = []
     for sig in (signal.SIGTERM, signal.SIGINT):
         try:
             loop.add_signal_handler(sig, stop.set)

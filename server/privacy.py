@@ -122,7 +122,7 @@ class TextRedactor(logging.Filter):
         if record.stack_info:
             record.stack_info = redact(record.stack_info, texts)
         record.msg, record.args = message, None
-        record._writegate_redacted = True  # type: ignore[attr-defined]
+        setattr(record, "_writegate_redacted", True)  # noqa: B010 - a marker attribute logging.LogRecord lacks
         return True
 
     def install(self, logger: logging.Logger | None = None) -> None:

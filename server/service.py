@@ -391,11 +391,11 @@ class WriteGateService(pb_grpc.WriteGateServicer):
 
         async def run_window(entries: list[RelabelItem | pb.PairError]) -> list[Prediction | pb.PairError]:
             if all(isinstance(entry, pb.PairError) for entry in entries):
-                return list(entries)  # type: ignore[arg-type]
+                return [entry for entry in entries if isinstance(entry, pb.PairError)]
             window = await asyncio.to_thread(self._relabel_pairs, entries)  # normalize off the event loop
             pairs = [item for item in window if isinstance(item, Pair)]
             if not pairs:
-                return list(window)
+                return [item for item in window if not isinstance(item, Pair)]
             try:
                 preds = iter(await batcher.submit(pairs, deadline=deadline))
             except STREAM_ERRORS:

@@ -20,7 +20,7 @@ from writegate.training.paired import Interval, PairedComparison, SourcesCompari
 from writegate.training.sources import MeanScore, SourceScore
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, RenderableType
 
 
 class Evaluation(BaseModel):
@@ -177,7 +177,7 @@ def _delta(iv: Interval | None, interval: bool = False) -> str:
     return f"{iv.delta:+.3f}" + (f"\n[{iv.low:+.3f}, {iv.high:+.3f}]" if interval else "")
 
 
-def wide_enough(con: Console, renderable: object, cap: int = 1000) -> Console:
+def wide_enough(con: Console, renderable: RenderableType, cap: int = 1000) -> Console:
     """`con`; or, when it writes to no terminal (a pipe, a file) and is too narrow for `renderable`, a console
     on the same file as wide as `renderable`, at most `cap` columns (a table squeezed to 80 is unreadable)."""
     from rich.console import Console

@@ -52,7 +52,7 @@ class Report(BaseModel):
         return {k: round(v, 4) for k, v in out.items()}
 
 
-def confusion_matrix(gold: Sequence[int], pred: Sequence[int], k: int = len(LABELS)) -> np.ndarray:
+def confusion_matrix(gold: Sequence[int] | np.ndarray, pred: Sequence[int] | np.ndarray, k: int = len(LABELS)) -> np.ndarray:
     """[k, k] counts, rows gold, columns predicted (vectorised: the paired bootstrap calls it thousands of times)."""
     g, p = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
     if g.shape != p.shape:

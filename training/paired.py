@@ -286,12 +286,13 @@ def compare_sources(
         point_f1.append((f1_a, f1_b))
         f1_diffs.append(d_f1_a - d_f1_b)
 
-    mean_f1 = _interval_of(*np.mean(point_f1, axis=0).tolist(), np.mean(f1_diffs, axis=0), confidence)
+    f1_model, f1_baseline = np.mean(point_f1, axis=0).tolist()
+    mean_f1 = _interval_of(f1_model, f1_baseline, np.mean(f1_diffs, axis=0), confidence)
     assert mean_f1 is not None
     mean_conflict = None
     if point_conflict:  # NaN in any source leaves the draw out (np.mean propagates it)
-        mean_conflict = _interval_of(*np.mean(point_conflict, axis=0).tolist(), np.mean(conflict_diffs, axis=0),
-                                     confidence)
+        acc_model, acc_baseline = np.mean(point_conflict, axis=0).tolist()
+        mean_conflict = _interval_of(acc_model, acc_baseline, np.mean(conflict_diffs, axis=0), confidence)
     return SourcesComparison(n=sum(d.pairs for d in deltas), confidence=confidence, resamples=resamples,
                              sources=deltas, mean_macro_f1=mean_f1, mean_conflict_accuracy=mean_conflict,
                              model_only_right=only_a, baseline_only_right=only_b,

@@ -47,6 +47,8 @@ GROUPS: tuple[tuple[str, ...], ...] = (
 class Smoothed(torch.nn.Module):
     """`linear(x / s)` with the weight's input channels (columns) pre-multiplied by `s`: the same function in fp32."""
 
+    inv_scale: torch.Tensor
+
     def __init__(self, linear: torch.nn.Linear, scale: torch.Tensor) -> None:
         super().__init__()
         self.register_buffer("inv_scale", (1.0 / scale).to(linear.weight.dtype))
@@ -131,7 +133,7 @@ def smooth(model: Any, batches: Sequence[Batch], alpha: float) -> int:
     for i, layer in enumerate(layers):
         for group in GROUPS:
             linears = [_get(layer, name) for name in group]
-            w_max = torch.stack([lin.weight.detach().abs().amax(0).float() for lin in linears]).amax(0)  # type: ignore[union-attr]
+            w_max = torch.stack([lin.weight.detach().abs().amax(0).float() for lin in linears]).amax(0)  # type: ignore[union-attr,operator]
             scale = smoothing_scale(maxima[(i, group[0])], w_max, alpha)
             for name, lin in zip(group, linears, strict=True):
                 parent, _, child = name.rpartition(".")

@@ -104,7 +104,7 @@ def stacked_confusion(gold: np.ndarray, pred: np.ndarray, k: int = len(LABELS)) 
     return np.bincount((offset + g * k + p).ravel(), minlength=g.shape[0] * k * k).reshape(g.shape[0], k, k)
 
 
-def conflict_accuracy(gold: Sequence[int], pred: Sequence[int]) -> float | None:
+def conflict_accuracy(gold: Sequence[int] | np.ndarray, pred: Sequence[int] | np.ndarray) -> float | None:
     """Exact accuracy on the gold supersedes/contradicts pairs; None when there is none."""
     g, p = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
     in_slice = np.isin(g, CONFLICT_IDS)

@@ -110,10 +110,11 @@ def _one_source(args: argparse.Namespace, clf: Classifier, source: Source, ev: E
     render(ev, clf.fusion)
     report: dict[str, object] = ev.model_dump(mode="json")
     if ev_base is not None:
-        families = [ex.family for ex in source.examples]
+        families = [ex.family for ex in source.examples if ex.family is not None]
         cmp = compare_predictions([LABEL2ID[ex.label.value] for ex in source.examples],
                                   [LABEL2ID[x] for x in ev.predicted], [LABEL2ID[x] for x in ev_base.predicted],
-                                  groups=None if None in families else families, resamples=args.resamples)
+                                  groups=families if len(families) == len(source.examples) else None,
+                                  resamples=args.resamples)
         render_comparison(cmp, args.model, args.baseline)
         report |= {"baseline": ev_base.model_dump(mode="json"), "comparison": cmp.model_dump(mode="json")}
     return report

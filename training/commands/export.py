@@ -49,12 +49,14 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else src
     if (out / "writegate.json").is_file() and (out / "tokenizer.json").is_file():
         clf = Classifier.load(out, "onnx", precision="fp32", fusion=False)
+        from datetime import datetime, timezone
+
         from writegate.classifier.types import Pair, Side
 
-        probe = [Pair(existing=Side(text="Michelle owns the Acme account", observed_at="2026-03-01"),
-                      new=Side(text="Acme was handed off to Marcus in June", observed_at="2026-06-20")),
-                 Pair(existing=Side(text="User prefers concise answers", observed_at="2026-01-01"),
-                      new=Side(text="User's dog is named Biscuit", observed_at="2026-01-02"))]
+        probe = [Pair(existing=Side(text="Michelle owns the Acme account", observed_at=datetime(2026, 3, 1, tzinfo=timezone.utc)),
+                      new=Side(text="Acme was handed off to Marcus in June", observed_at=datetime(2026, 6, 20, tzinfo=timezone.utc))),
+                 Pair(existing=Side(text="User prefers concise answers", observed_at=datetime(2026, 1, 1, tzinfo=timezone.utc)),
+                      new=Side(text="User's dog is named Biscuit", observed_at=datetime(2026, 1, 2, tzinfo=timezone.utc)))]
         from writegate.normalizer.api import with_records_all
 
         r = parity(out, clf.collate(clf.encode(with_records_all(probe))))

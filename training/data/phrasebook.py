@@ -143,7 +143,8 @@ def _slot(path: Path, slot: str, spec: object, sample: Callable[[Pools], Ctx]) -
     if gap is not None and (isinstance(gap, bool) or not isinstance(gap, int) or gap < 1):
         raise PhraseDataError(path, f"{slot}.max_gap_days", f"must be a positive integer, got {gap!r}")
     lists = {f: strings(path, f"{slot}.{f}", spec[f]) for f in LIST_FIELDS if f in spec}
-    return Domain(slot=slot, kind=spec["kind"], sample=sample, topic=topic, max_gap_days=gap, **flags, **lists)
+    options: dict[str, Any] = {**flags, **lists}
+    return Domain(slot=slot, kind=spec["kind"], sample=sample, topic=topic, max_gap_days=gap, **options)
 
 
 def domains(name: str, samplers: Mapping[str, Callable[[Pools], Ctx]], directory: Path | None = None) -> tuple[Domain, ...]:
