@@ -784,6 +784,7 @@ def relabel(
                 finished.add(json.loads(raw))
             for sink in sinks:
                 sink.finish(plan, finished, ckpt.iter_lines)
+            del finished
         tally = _Tally(plan)
         ckpt.finalize({
             rejects_path(out): _rejects_bytes(plan.rejects),

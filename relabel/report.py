@@ -43,81 +43,103 @@ def short_time(dt: datetime) -> str:
     return f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d} {dt.hour:02d}:{dt.minute:02d}"
 
 
-def report_data(
+PIECE = 5000
+"""Memories or edges per piece of JSON text: the page is written piece by piece, never held whole."""
+
+
+def _edge(line: Mapping[str, Any], index: Mapping[str, int]) -> list[Any]:
+    scores = line["scores"]
+    return [index[line["new_id"]], index[line["existing_id"]], LABELS.index(line["label"]),
+            [scores.get(name, 0.0) for name in LABELS]]
+
+
+def report_json(
     records: Sequence[StoreRecord],
-    edges: Iterable[Mapping[str, Any]],
+    edges: Callable[[], Iterable[Mapping[str, Any]]],
     roles: Callable[[str], str],
     *,
     source: str,
     model: Mapping[str, str],
     pairs: int,
     rejected: int = 0,
-) -> dict[str, Any]:
-    """The JSON the page renders.
+) -> Iterator[str]:
+    """The JSON the page renders, in pieces (two passes over `edges()`; memory: the records' index,
+    the conflicts, one piece).
 
     Args:
         records: the relabelled records in canonical order (subject, observed_at, id).
-        edges: the result lines (`{"new_id", "existing_id", "label", "scores", …}`), any labels.
+        edges: gives the result lines (`{"new_id", "existing_id", "label", "scores", …}`, any labels) anew.
         roles: a record id → its state role.
         source: what was relabelled; model: its name and version; pairs: pairs classified;
         rejected: records not relabelled.
 
-    Returns:
-        `{"meta", "labels", "totals", "roles", "subjects": [[name, first, count, conflicts, superseded]],
-        "m": [[id, text, time, role]], "e": [[new, existing, label, [p per label]]], "conflicts": [edge…]}`;
-        `m` and `e` index memories by position, labels and roles by their index in `labels` and `roles`.
+    Yields:
+        The text of `{"meta", "labels", "roles", "totals", "role_totals", "subjects": [[name, first,
+        count, contradicts, supersedes]], "conflicts": [edge…], "m": [[id, text, time, role]],
+        "e": [[new, existing, label, [p per label]]]}`: `m` and `e` index memories by position,
+        labels and roles by their index in `labels` and `roles`, `conflicts` edges by position.
     """
     index = {rec.id: i for i, rec in enumerate(records)}
-    memories = [[rec.id, rec.text, short_time(rec.observed_at), ROLES.index(roles(rec.id))] for rec in records]
+    subjects: list[list[Any]] = []
+    subject_of = [0] * len(records)
+    for i, rec in enumerate(records):
+        if not subjects or rec.subject != subjects[-1][0]:
+            subjects.append([rec.subject, i, 0, 0, 0])
+        subjects[-1][2] += 1
+        subject_of[i] = len(subjects) - 1
+    contradicts, supersedes = LABELS.index(Label.CONTRADICTS.value), LABELS.index(Label.SUPERSEDES.value)
     totals: Counter[str] = Counter()
-    out_edges: list[list[Any]] = []
-    for line in edges:
+    conflicts: list[tuple[float, int, int, int]] = []  # (-p, existing, new, edge position)
+    kept = 0
+    for line in edges():
         label = line["label"]
         totals[label] += 1
         if label == Label.UNRELATED.value:
             continue
-        scores = line["scores"]
-        out_edges.append([index[line["new_id"]], index[line["existing_id"]], LABELS.index(label),
-                          [scores.get(name, 0.0) for name in LABELS]])
-    contradicts = LABELS.index(Label.CONTRADICTS.value)
-    supersedes = LABELS.index(Label.SUPERSEDES.value)
-    conflicts = sorted((i for i, e in enumerate(out_edges) if e[2] == contradicts),
-                       key=lambda i: (-out_edges[i][3][contradicts], out_edges[i][1], out_edges[i][0]))
-
-    subjects: list[list[Any]] = []
-    start = 0
-    subject_of = [0] * len(records)
-    while start < len(records):
-        end = start
-        while end < len(records) and records[end].subject == records[start].subject:
-            subject_of[end] = len(subjects)
-            end += 1
-        subjects.append([records[start].subject, start, end - start, 0, 0])
-        start = end
-    for e in out_edges:
-        if e[2] == contradicts:
-            subjects[subject_of[e[0]]][3] += 1
-        elif e[2] == supersedes:
-            subjects[subject_of[e[0]]][4] += 1
-    order = sorted(range(len(subjects)), key=lambda s: (-subjects[s][3], -subjects[s][4], subjects[s][0]))
-    role_counts = Counter(m[3] for m in memories)
-    return {
+        if label in (Label.CONTRADICTS.value, Label.SUPERSEDES.value):
+            new, existing = index[line["new_id"]], index[line["existing_id"]]
+            subjects[subject_of[new]][3 if label == Label.CONTRADICTS.value else 4] += 1
+            if label == Label.CONTRADICTS.value:
+                conflicts.append((-line["scores"].get(label, 0.0), existing, new, kept))
+        kept += 1
+    conflicts.sort()
+    subjects.sort(key=lambda s: (-s[3], -s[4], s[0]))
+    role_counts = Counter(roles(rec.id) for rec in records)
+    head = {
         "meta": {"source": source, "model": dict(model), "memories": len(records), "subjects": len(subjects),
-                 "pairs": pairs, "edges": len(out_edges), "rejected": rejected},
+                 "pairs": pairs, "edges": kept, "rejected": rejected},
         "labels": list(LABELS),
         "roles": list(ROLES),
         "totals": {name: totals.get(name, 0) for name in LABELS},
-        "role_totals": {name: role_counts.get(i, 0) for i, name in enumerate(ROLES)},
-        "subjects": [subjects[s] for s in order],
-        "m": memories,
-        "e": out_edges,
-        "conflicts": conflicts,
+        "role_totals": {name: role_counts.get(name, 0) for name in ROLES},
+        "subjects": subjects,
+        "conflicts": [c[3] for c in conflicts],
     }
+    yield _dumps(head)[:-1] + ',"m":['
+    for lo in range(0, len(records), PIECE):
+        piece = [[r.id, r.text, short_time(r.observed_at), ROLES.index(roles(r.id))] for r in records[lo:lo + PIECE]]
+        yield ("," if lo else "") + _dumps(piece)[1:-1]
+    yield '],"e":['
+    piece, first = [], True
+    for line in edges():
+        if line["label"] != Label.UNRELATED.value:
+            piece.append(_edge(line, index))
+            if len(piece) == PIECE:
+                yield ("" if first else ",") + _dumps(piece)[1:-1]
+                piece, first = [], False
+    if piece:
+        yield ("" if first else ",") + _dumps(piece)[1:-1]
+    yield "]}"
 
 
-def _script_json(data: Mapping[str, Any]) -> str:
+def report_data(*args: Any, **kwargs: Any) -> dict[str, Any]:
+    """`report_json`'s data as one object (for tests and small reports)."""
+    return json.loads("".join(report_json(*args, **kwargs)))
+
+
+def _dumps(obj: Any) -> str:
     # Inside <script type="application/json">: no "<", ">" or "&" can close the element or start markup.
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
@@ -125,21 +147,23 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def render(data: Mapping[str, Any]) -> str:
-    """The page: the template with the data inlined."""
+def render(parts: Iterable[str], source: str) -> Iterator[bytes]:
+    """The page, as bytes: the template with the data (`report_json`'s pieces) inlined."""
     template = resources.files("writegate.relabel").joinpath(TEMPLATE).read_text(encoding="utf-8")
-    title = f"writegate relabel — {data['meta']['source']}"
-    page = template.replace("__TITLE__", _escape(title))
+    page = template.replace("__TITLE__", _escape(f"writegate relabel — {source}"))
     head, marker, tail = page.partition("__DATA__")
     if not marker:
         raise RuntimeError(f"{TEMPLATE} has no __DATA__ marker")
-    return head + _script_json(data) + tail
+    yield head.encode("utf-8")
+    for part in parts:
+        yield part.encode("utf-8")
+    yield tail.encode("utf-8")
 
 
-def write_report(path: Path, data: Mapping[str, Any]) -> None:
-    """Render and write the page atomically."""
+def write_report(path: Path, parts: Iterable[str], source: str) -> None:
+    """Render and write the page atomically, piece by piece."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    checkpoint.atomic_write(path, render(data).encode("utf-8"))
+    checkpoint.atomic_write(path, render(parts, source))
 
 
 class ReportSink:
@@ -169,9 +193,10 @@ class ReportSink:
 
     def finish(self, plan: Plan, tally: _Tally, lines: Callable[[], Iterator[str]]) -> None:
         """Write the page from the plan's records and every result line."""
-        data = report_data(plan.records, (json.loads(raw) for raw in lines()), lambda rid: tally.role(rid).value,
-                           source=self.source, model=self.model, pairs=len(plan.pairs), rejected=len(plan.rejects))
-        write_report(self.path, data)
+        parts = report_json(plan.records, lambda: (json.loads(raw) for raw in lines()),
+                            lambda rid: tally.role(rid).value, source=self.source, model=self.model,
+                            pairs=len(plan.pairs), rejected=len(plan.rejects))
+        write_report(self.path, parts, self.source)
 
     def close(self) -> None:
         """Nothing held."""

@@ -20,7 +20,7 @@ import pytest
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.types import Evidence, Pair, Prediction
 from writegate.relabel.engine import Plan, RelabelOptions, StoreRecord, relabel
-from writegate.relabel.report import ReportSink, render, report_data, short_time
+from writegate.relabel.report import ReportSink, render, report_data, report_json, short_time
 
 EVIL = "</script><script>document.title='pwned'</script><!-- & <b>bold</b>"
 ROWS = [  # id, subject, text, date
@@ -135,17 +135,40 @@ def test_page_is_self_contained_escaped_and_deterministic(tmp_path: Path) -> Non
 
 
 def test_report_of_an_empty_run(tmp_path: Path) -> None:
-    data = report_data([], [], lambda rid: "current", source="s", model={"name": "m", "version": "1"}, pairs=0)
+    args = ([], list, lambda rid: "current")
+    data = report_data(*args, source="s", model={"name": "m", "version": "1"}, pairs=0)
     assert data["subjects"] == [] and data["conflicts"] == [] and data["totals"]["supersedes"] == 0
-    assert "__DATA__" not in render(data)
+    page = b"".join(render(report_json(*args, source="s", model={"name": "m", "version": "1"}, pairs=0), "s"))
+    assert b"__DATA__" not in page and b'"m":[],"e":[]' in page
+
+
+def test_a_report_of_many_memories_is_written_in_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    from writegate.relabel import report
+
+    monkeypatch.setattr(report, "PIECE", 7)
+    t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    rec = [StoreRecord(i + 1, f"x{i:03d}", f"user:u{i // 10}", f"memory {i}", t0.replace(day=1 + i % 28), None)  # type: ignore[arg-type]
+           for i in range(100)]
+    rec.sort(key=lambda r: (r.subject, r.observed_at, r.id))
+    scores = {name: 0.2 for name in LABELS}
+    edges = [{"new_id": rec[i + 1].id, "existing_id": rec[i].id, "label": LABELS[i % 5], "scores": scores}
+             for i in range(0, 99)]
+    parts = list(report_json(rec, lambda: edges, lambda rid: "current", source="s", model={"name": "m", "version": "1"},
+                             pairs=99))
+    assert len(parts) > 20
+    data = json.loads("".join(parts))
+    assert [m[0] for m in data["m"]] == [r.id for r in rec]
+    assert len(data["e"]) == sum(1 for e in edges if e["label"] != "unrelated")
+    assert [data["e"][k][2] for k in data["conflicts"]] == [LABELS.index("contradicts")] * len(data["conflicts"])
 
 
 def test_report_lists_every_edge_of_a_record(tmp_path: Path) -> None:
     rec = [StoreRecord(1, "x1", "user:a", "A", datetime(2026, 1, 1, tzinfo=timezone.utc), None),  # type: ignore[arg-type]
            StoreRecord(2, "x2", "user:a", "B", datetime(2026, 1, 2, tzinfo=timezone.utc), None)]  # type: ignore[arg-type]
     scores = {name: 0.2 for name in LABELS}
-    data = report_data(rec, [{"new_id": "x2", "existing_id": "x1", "label": "unrelated", "scores": scores},
-                             {"new_id": "x2", "existing_id": "x1", "label": "elaborates", "scores": scores}],
+    edges = [{"new_id": "x2", "existing_id": "x1", "label": "unrelated", "scores": scores},
+             {"new_id": "x2", "existing_id": "x1", "label": "elaborates", "scores": scores}]
+    data = report_data(rec, lambda: edges,
                        lambda rid: "current", source="s", model={"name": "m", "version": "1"}, pairs=2)
     assert data["totals"]["unrelated"] == 1 and data["e"] == [[1, 0, LABELS.index("elaborates"), [0.2] * 5]]
 
