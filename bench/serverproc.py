@@ -1,8 +1,8 @@
 """Shared by `bench/fuzz_serve.py` and `bench/load.py`: a `writegate serve` subprocess on loopback.
 
-`spawn(model, *flags)` starts it on a free port and waits for its SERVING line; without a model a
-tiny random one is built first (tests/conftest.py's, needs torch + transformers). `rss_mb(proc)`
-reads the server's resident memory (psutil).
+`spawn(model, *flags)` starts it on a free port and waits for its SERVING line; without a model it
+serves the tests' tiny random one (`tests/fixtures/tiny_model/`, committed: no torch needed).
+`rss_mb(proc)` reads the server's resident memory (psutil).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -22,14 +21,8 @@ from pathlib import Path
 import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def tiny_model(out: Path) -> Path:
-    """Build the tests' tiny random model into `out` (no download)."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    from conftest import build_tiny_model
-
-    return build_tiny_model(out)
+TINY_MODEL = ROOT / "tests" / "fixtures" / "tiny_model"
+"""The tests' tiny random model (built by tests/fixtures/build_tiny_model.py); served read-only."""
 
 
 @dataclass
@@ -67,19 +60,29 @@ class Server:
 @contextlib.contextmanager
 def spawn(model: Path | None, *flags: str) -> Iterator[Server]:
     """`writegate serve --host 127.0.0.1 --port 0 --model … *flags`, SERVING; stopped on exit."""
-    with tempfile.TemporaryDirectory(prefix="writegate-bench-") as tmp:
-        model = model or tiny_model(Path(tmp) / "tiny")
-        cmd = [sys.executable, "-m", "writegate.cli.main", "serve", "--host", "127.0.0.1", "--port", "0",
-               "--model", str(model), *flags]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        line = proc.stdout.readline()  # type: ignore[union-attr]
-        if "SERVING on 127.0.0.1:" not in line:
-            proc.kill()
-            raise SystemExit(f"the server did not start: {line}{proc.stderr.read()}")  # type: ignore[union-attr]
-        server = Server(proc, int(line.split("127.0.0.1:")[1].split()[0]))
-        threading.Thread(target=lambda: server.stderr.extend(proc.stderr), daemon=True).start()  # type: ignore[arg-type]
-        try:
-            yield server
-        finally:
-            server.stop()
+    cmd = [
+        sys.executable,
+        "-m",
+        "writegate.cli.main",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--model",
+        str(model or TINY_MODEL),
+        *flags,
+    ]
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+    )
+    line = proc.stdout.readline()  # type: ignore[union-attr]
+    if "SERVING on 127.0.0.1:" not in line:
+        proc.kill()
+        raise SystemExit(f"the server did not start: {line}{proc.stderr.read()}")  # type: ignore[union-attr]
+    server = Server(proc, int(line.split("127.0.0.1:")[1].split()[0]))
+    threading.Thread(target=lambda: server.stderr.extend(proc.stderr), daemon=True).start()  # type: ignore[arg-type]
+    try:
+        yield server
+    finally:
+        server.stop()
