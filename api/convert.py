@@ -8,12 +8,13 @@ pydantic model still rejects raises `InputError` naming the field.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import TypeVar
 
 from google.protobuf import struct_pb2, timestamp_pb2
 from pydantic import ValidationError
 
+from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, ModelInfo
 from writegate.normalizer.errors import InputError, first_error
@@ -31,7 +32,6 @@ from writegate.normalizer.schema import (
     TimeWindow,
     Timezone,
 )
-from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.v1 import writegate_pb2 as pb
 
 E = TypeVar("E")
@@ -131,13 +131,13 @@ def _validated(model: type, field: str, **values: object):  # noqa: ANN202 - a p
 def timestamp_to_proto(dt: datetime) -> timestamp_pb2.Timestamp:
     """An aware datetime (naive = UTC) → Timestamp, microsecond exact."""
     ts = timestamp_pb2.Timestamp()
-    ts.FromDatetime(dt if dt.tzinfo is None else dt.astimezone(timezone.utc).replace(tzinfo=None))
+    ts.FromDatetime(dt if dt.tzinfo is None else dt.astimezone(UTC).replace(tzinfo=None))
     return ts
 
 
 def timestamp_from_proto(ts: timestamp_pb2.Timestamp) -> datetime:
     """Timestamp → aware UTC datetime (sub-microsecond nanos are dropped)."""
-    return ts.ToDatetime(tzinfo=timezone.utc)
+    return ts.ToDatetime(tzinfo=UTC)
 
 
 # -- edge attributes (map<string, google.protobuf.Value>) ----------------------------------------
@@ -396,9 +396,7 @@ def prepare_write_to_proto(result: PrepareWriteResult) -> pb.PrepareWriteRespons
         candidate_states=[
             pb.CandidateState(candidate_id=s.candidate_id, role=STATE_ROLE[s.role]) for s in result.candidate_states
         ],
-        edges=[
-            pb.WriteEdge(source_id=e.source_id, target_id=e.target_id, label=LABEL[e.label]) for e in result.edges
-        ],
+        edges=[pb.WriteEdge(source_id=e.source_id, target_id=e.target_id, label=LABEL[e.label]) for e in result.edges],
         new_role=STATE_ROLE[result.new_role],
     )
 
@@ -409,11 +407,15 @@ def prepare_write_from_proto(msg: pb.PrepareWriteResponse) -> PrepareWriteResult
         records=[record_from_proto(r, f"records[{i}]") for i, r in enumerate(msg.records)],
         relations=[relation_from_proto(r, f"relations[{i}]") for i, r in enumerate(msg.relations)],
         candidate_states=[
-            CandidateState(candidate_id=s.candidate_id, role=state_role_from_proto(s.role, f"candidate_states[{i}].role"))
+            CandidateState(
+                candidate_id=s.candidate_id, role=state_role_from_proto(s.role, f"candidate_states[{i}].role")
+            )
             for i, s in enumerate(msg.candidate_states)
         ],
         edges=[
-            WriteEdge(source_id=e.source_id, target_id=e.target_id, label=label_from_proto(e.label, f"edges[{i}].label"))
+            WriteEdge(
+                source_id=e.source_id, target_id=e.target_id, label=label_from_proto(e.label, f"edges[{i}].label")
+            )
             for i, e in enumerate(msg.edges)
         ],
         new_role=state_role_from_proto(msg.new_role, "new_role"),

@@ -121,7 +121,9 @@ def plan_write(new_id: str, rels: Sequence[Relation]) -> WritePlan:
         rels: one relation per candidate, in candidate order.
     """
     states = [CandidateState(candidate_id=r.candidate_id, role=ROLE_BY_LABEL[r.label]) for r in rels]
-    edges = [WriteEdge(source_id=new_id, target_id=r.candidate_id, label=r.label) for r in rels if r.label in EDGE_LABELS]
+    edges = [
+        WriteEdge(source_id=new_id, target_id=r.candidate_id, label=r.label) for r in rels if r.label in EDGE_LABELS
+    ]
     conflict = any(r.label is Label.CONTRADICTS for r in rels)
     return WritePlan(
         new_role=StateRole.IN_CONFLICT if conflict else StateRole.CURRENT,

@@ -27,7 +27,9 @@ def _matches(expected: Any, actual: Any, key: str = "") -> bool:
         if not isinstance(actual, dict):
             return False
         if "cron" in expected and "duration_minutes" in expected and "cron" in actual:
-            same = minute_mask(expected["cron"], expected["duration_minutes"]) == minute_mask(actual["cron"], actual["duration_minutes"])
+            same = minute_mask(expected["cron"], expected["duration_minutes"]) == minute_mask(
+                actual["cron"], actual["duration_minutes"]
+            )
             rest = {k: v for k, v in expected.items() if k not in ("cron", "duration_minutes")}
             return same and _matches(rest, actual)
         return all(k in actual and _matches(v, actual[k], k) for k, v in expected.items())
@@ -36,7 +38,9 @@ def _matches(expected: Any, actual: Any, key: str = "") -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True, help="JSONL file, one case a line (format: this script's docstring)")
+    parser.add_argument(
+        "--data", type=Path, required=True, help="JSONL file, one case a line (format: this script's docstring)"
+    )
     args = parser.parse_args()
     table = Table(title=f"normalizer on {args.data.name}")
     for col in ("id", "ok", "text", "missing"):

@@ -40,6 +40,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serverproc import spawn  # noqa: E402
+
 from writegate.v1 import writegate_pb2 as pb  # noqa: E402
 
 MAX_CANDIDATES = 16
@@ -48,22 +49,64 @@ FIELD = re.compile(r"^(request|requests\[\d+\]|memory|candidates)(\[\d+\])?(\.[a
 NOW = int(time.time())
 
 ODD = [
-    "User prefers morning meetings", "مرحبا بالعالم، يفضل المستخدم الاجتماعات الصباحية", "\u202eUser moved to London",
-    "zero\u200bwidth\u200cjoiners\u200d", "e\u0301" * 40, "👩‍👩‍👧‍👦 has a dog named 🐶", "用户喜欢早上开会，住在北京",
-    "Ｆｕｌｌｗｉｄｔｈ ９ａｍ", "𝔘𝔰𝔢𝔯 𝔭𝔯𝔢𝔣𝔢𝔯𝔰 𝔪𝔬𝔯𝔫𝔦𝔫𝔤𝔰", "between 25:99 and 99:99 EST", "UTC+99:00 every 31st of Feb",
-    "$999999999999999999999999999 budget", "since 0000-00-00", "\ufeffBOM first", "Ω≈ç√∫˜µ≤≥÷", "ᚠᛇᚻ᛫ᛒᛦᚦ",
-    "I'm\u00a0on\u2009PST\u202f now", "a" * 300, "9am–5pm Mon–Fri CET, not before 10:00 on Fridays",
+    "User prefers morning meetings",
+    "مرحبا بالعالم، يفضل المستخدم الاجتماعات الصباحية",
+    "\u202eUser moved to London",
+    "zero\u200bwidth\u200cjoiners\u200d",
+    "e\u0301" * 40,
+    "👩‍👩‍👧‍👦 has a dog named 🐶",
+    "用户喜欢早上开会，住在北京",
+    "Ｆｕｌｌｗｉｄｔｈ ９ａｍ",
+    "𝔘𝔰𝔢𝔯 𝔭𝔯𝔢𝔣𝔢𝔯𝔰 𝔪𝔬𝔯𝔫𝔦𝔫𝔤𝔰",
+    "between 25:99 and 99:99 EST",
+    "UTC+99:00 every 31st of Feb",
+    "$999999999999999999999999999 budget",
+    "since 0000-00-00",
+    "\ufeffBOM first",
+    "Ω≈ç√∫˜µ≤≥÷",
+    "ᚠᛇᚻ᛫ᛒᛦᚦ",
+    "I'm\u00a0on\u2009PST\u202f now",
+    "a" * 300,
+    "9am–5pm Mon–Fri CET, not before 10:00 on Fridays",
 ]
 CONTROL = ["\x00", "\x07", "\x1b[31m", "\x7f", "\u0085"]
 REAL = [
-    "I live in Berlin.", "I moved to London last month.", "I prefer concise answers.", "Please give me detailed answers.",
-    "Michelle owns the Acme account", "Acme was handed off to Marcus in June", "User works in EST",
-    "User prefers morning meetings", "No meetings before 10am", "User's dog is named Biscuit", "I report to Dana now",
-    "I report to Priya", "User was born in Lyon", "User was born in Marseille", "I'm vegetarian",
+    "I live in Berlin.",
+    "I moved to London last month.",
+    "I prefer concise answers.",
+    "Please give me detailed answers.",
+    "Michelle owns the Acme account",
+    "Acme was handed off to Marcus in June",
+    "User works in EST",
+    "User prefers morning meetings",
+    "No meetings before 10am",
+    "User's dog is named Biscuit",
+    "I report to Dana now",
+    "I report to Priya",
+    "User was born in Lyon",
+    "User was born in Marseille",
+    "I'm vegetarian",
 ]
 JUNK = [
-    ".", "null", "test", "lorem ipsum dolor sit amet", "{}", "[]", "N/A", "undefined", "asdf", "123", "…", "-",
-    "TODO", "ok", "hello world", "test test test", "🙂", "None", "?",
+    ".",
+    "null",
+    "test",
+    "lorem ipsum dolor sit amet",
+    "{}",
+    "[]",
+    "N/A",
+    "undefined",
+    "asdf",
+    "123",
+    "…",
+    "-",
+    "TODO",
+    "ok",
+    "hello world",
+    "test test test",
+    "🙂",
+    "None",
+    "?",
 ]
 JUNK_SET = frozenset(JUNK) | {f"fact number {i}" for i in range(100)}
 """Texts that state nothing (this script's own list: the check does not ask the server's guard)."""
@@ -74,8 +117,13 @@ def ts(seconds: int, nanos: int = 0) -> Timestamp:
 
 
 def good_memory(rng: random.Random, mem_id: str) -> pb.Memory:
-    return pb.Memory(id=mem_id, subject=rng.choice(["user:alice", "org:acme", "user:bob-2"]), text=rng.choice(ODD),
-                     observed_at=ts(NOW - rng.randint(0, 10**8)), provenance=rng.choice([0, 1, 2, 3]))
+    return pb.Memory(
+        id=mem_id,
+        subject=rng.choice(["user:alice", "org:acme", "user:bob-2"]),
+        text=rng.choice(ODD),
+        observed_at=ts(NOW - rng.randint(0, 10**8)),
+        provenance=rng.choice([0, 1, 2, 3]),
+    )
 
 
 def odd_text(rng: random.Random) -> str:
@@ -83,8 +131,13 @@ def odd_text(rng: random.Random) -> str:
     if pick < 0.3:
         return rng.choice(ODD)
     if pick < 0.5:  # random code points, surrogates excluded (protobuf refuses them client-side)
-        return "".join(chr(c) for c in (rng.choice([rng.randint(0x20, 0x7E), rng.randint(0xA0, 0xD7FF),
-                                                    rng.randint(0xE000, 0x10FFFF)]) for _ in range(rng.randint(1, 60))))
+        return "".join(
+            chr(c)
+            for c in (
+                rng.choice([rng.randint(0x20, 0x7E), rng.randint(0xA0, 0xD7FF), rng.randint(0xE000, 0x10FFFF)])
+                for _ in range(rng.randint(1, 60))
+            )
+        )
     if pick < 0.6:
         return "é" * (MAX_TEXT_BYTES // 2 + rng.choice([-1, 0, 1]))  # at / over the byte limit
     if pick < 0.7:
@@ -124,15 +177,24 @@ def harm_case(rng: random.Random, i: int) -> tuple[pb.Memory, list[pb.Memory]]:
     """Real memories mixed with junk texts and other subjects' memories (valid requests)."""
 
     def text() -> str:
-        return rng.choice(JUNK) if rng.random() < 0.3 else (f"fact number {rng.randrange(100)}" if rng.random() < 0.05
-                                                             else rng.choice(REAL))
+        return (
+            rng.choice(JUNK)
+            if rng.random() < 0.3
+            else (f"fact number {rng.randrange(100)}" if rng.random() < 0.05 else rng.choice(REAL))
+        )
 
     def one(mem_id: str, subject: str, seconds: int) -> pb.Memory:
         return pb.Memory(id=mem_id, subject=subject, text=text(), observed_at=ts(seconds))
 
     subject = rng.choice(["user:alice", "user:bob"])
-    cands = [one(f"c{j}", subject if rng.random() < 0.7 else rng.choice(["user:bob", "user:carol", "team:ops"]),
-                 NOW - rng.randint(10**6, 10**8)) for j in range(rng.randint(1, 8 if rng.random() < 0.9 else MAX_CANDIDATES))]
+    cands = [
+        one(
+            f"c{j}",
+            subject if rng.random() < 0.7 else rng.choice(["user:bob", "user:carol", "team:ops"]),
+            NOW - rng.randint(10**6, 10**8),
+        )
+        for j in range(rng.randint(1, 8 if rng.random() < 0.9 else MAX_CANDIDATES))
+    ]
     return one(f"m{i}", subject, NOW - rng.randint(0, 10**6)), cands
 
 
@@ -148,7 +210,11 @@ def harmed(req: Any, resp: Any) -> str | None:
             return f"candidates[{i}] {cand.text!r} ({cand.subject}) vs {req.memory.text!r} ({req.memory.subject}): {pb.Label.Name(rel.label)}"
         if isinstance(resp, pb.PrepareWriteResponse) and resp.candidate_states[i].role != pb.STATE_ROLE_CURRENT:
             return f"candidates[{i}] became {pb.StateRole.Name(resp.candidate_states[i].role)} through junk or another subject"
-    if isinstance(resp, pb.PrepareWriteResponse) and resp.new_role == pb.STATE_ROLE_IN_CONFLICT and not conflict_through_real:
+    if (
+        isinstance(resp, pb.PrepareWriteResponse)
+        and resp.new_role == pb.STATE_ROLE_IN_CONFLICT
+        and not conflict_through_real
+    ):
         return "the new memory is IN_CONFLICT only through junk or another subject"
     return None
 
@@ -163,7 +229,9 @@ class Case:
 
 def make_case(rng: random.Random, i: int) -> Case:
     rpc = rng.choices(["PrepareWrite", "Classify", "Normalize", "Relabel"], [5, 2, 2, 1])[0]
-    kind = rng.choices(["odd-valid", "bad-field", "candidates", "unknown-field", "bytes", "harm"], [2, 4, 2, 1, 2, 3])[0]
+    kind = rng.choices(["odd-valid", "bad-field", "candidates", "unknown-field", "bytes", "harm"], [2, 4, 2, 1, 2, 3])[
+        0
+    ]
     n = rng.randint(0, 6)
     cands = [good_memory(rng, f"c{j}") for j in range(n)]
     mem = good_memory(rng, f"m{i}")
@@ -183,7 +251,10 @@ def make_case(rng: random.Random, i: int) -> Case:
         else:
             cands.append(good_memory(rng, mem.id))  # a candidate with the memory's own id
     if rpc == "Relabel":
-        reqs = [pb.RelabelRequest(pair_id=f"p{j}", existing=c, new=mem) for j, c in enumerate(cands or [good_memory(rng, "e")])]
+        reqs = [
+            pb.RelabelRequest(pair_id=f"p{j}", existing=c, new=mem)
+            for j, c in enumerate(cands or [good_memory(rng, "e")])
+        ]
         if kind in ("bad-field", "candidates") and rng.random() < 0.5:
             reqs[-1].pair_id = ""
         return Case(kind, rpc, reqs)
@@ -227,8 +298,11 @@ def send_stream(channel: grpc.Channel, case: Case) -> tuple[str, str, Any]:
     """A Relabel stream on the blocking API: grpc.aio's client can report INTERNAL "Internal error
     from Core" instead of the server's status when the server ends a stream the client is still
     writing (grpc/grpc#36066), which would blame the server for a client bug."""
-    call = channel.stream_stream("/writegate.v1.WriteGate/Relabel", request_serializer=pb.RelabelRequest.SerializeToString,
-                                 response_deserializer=pb.RelabelResponse.FromString)
+    call = channel.stream_stream(
+        "/writegate.v1.WriteGate/Relabel",
+        request_serializer=pb.RelabelRequest.SerializeToString,
+        response_deserializer=pb.RelabelResponse.FromString,
+    )
     try:
         return "OK", "", list(call(iter(case.payload), timeout=30))
     except grpc.RpcError as exc:
@@ -244,10 +318,14 @@ async def send(channel: grpc.aio.Channel, sync_channel: grpc.Channel, case: Case
         if case.rpc.startswith("raw:"):
             resp = await channel.unary_unary(path)(case.payload, timeout=30)
             return "OK", "", resp
-        resp_type = {"Normalize": pb.NormalizeResponse, "Classify": pb.ClassifyResponse,
-                     "PrepareWrite": pb.PrepareWriteResponse}[case.rpc]
-        call = channel.unary_unary(path, request_serializer=type(case.payload).SerializeToString,
-                                   response_deserializer=resp_type.FromString)
+        resp_type = {
+            "Normalize": pb.NormalizeResponse,
+            "Classify": pb.ClassifyResponse,
+            "PrepareWrite": pb.PrepareWriteResponse,
+        }[case.rpc]
+        call = channel.unary_unary(
+            path, request_serializer=type(case.payload).SerializeToString, response_deserializer=resp_type.FromString
+        )
         return "OK", "", await call(case.payload, timeout=30)
     except grpc.aio.AioRpcError as exc:
         return exc.code().name, exc.details() or "", None
@@ -269,7 +347,9 @@ def check(case: Case, code: str, details: str, resp: Any) -> str | None:
         return "Relabel answered other pair ids"
     if case.rpc == "Relabel":
         for r in resp:
-            if r.HasField("error") and (r.error.code != grpc.StatusCode.INVALID_ARGUMENT.value[0] or not FIELD.match(r.error.message)):
+            if r.HasField("error") and (
+                r.error.code != grpc.StatusCode.INVALID_ARGUMENT.value[0] or not FIELD.match(r.error.message)
+            ):
                 return f"Relabel pair {r.pair_id!r}: error {r.error.code} without a field: {r.error.message!r}"
             if r.HasField("relation") and not r.relation.candidate_id:
                 return f"Relabel pair {r.pair_id!r}: a relation without a candidate id"
@@ -326,26 +406,45 @@ def main(argv: list[str] | None = None) -> int:
     warmup = [make_case(rng, -i - 1) for i in range(min(500, args.n))]
     cases = [make_case(rng, i) for i in range(args.n)]
     tally = Tally(Counter(), Counter(), [])
-    flags = ("--max-candidates", str(MAX_CANDIDATES), "--max-text-bytes", str(MAX_TEXT_BYTES),
-             "--threads", str(args.threads), "--log-level", "WARNING")
+    flags = (
+        "--max-candidates",
+        str(MAX_CANDIDATES),
+        "--max-text-bytes",
+        str(MAX_TEXT_BYTES),
+        "--threads",
+        str(args.threads),
+        "--log-level",
+        "WARNING",
+    )
     with spawn(args.model, *flags) as server:
         asyncio.run(run(server.target, warmup, args.concurrency, Tally(Counter(), Counter(), []), lambda _n: None))
         rss_start = server.settled_rss_mb(3.0)
         start = time.perf_counter()
-        asyncio.run(run(server.target, cases, args.concurrency, tally,
-                        lambda n: print(f"  {n} requests, server RSS {server.rss_mb():.1f} MiB", flush=True)))
+        asyncio.run(
+            run(
+                server.target,
+                cases,
+                args.concurrency,
+                tally,
+                lambda n: print(f"  {n} requests, server RSS {server.rss_mb():.1f} MiB", flush=True),
+            )
+        )
         wall = time.perf_counter() - start
         rss_end = server.settled_rss_mb(3.0)
         still_serving = asyncio.run(serving(server.target))
         exit_code = server.stop()
         stderr = "".join(server.stderr)
-    print(f"\n{args.n} requests in {wall:.1f} s ({args.n / wall:.0f}/s), concurrency {args.concurrency}, seed {args.seed}")
+    print(
+        f"\n{args.n} requests in {wall:.1f} s ({args.n / wall:.0f}/s), concurrency {args.concurrency}, seed {args.seed}"
+    )
     print("answers:", dict(tally.codes))
     for (kind, code), count in sorted(tally.by_kind.items()):
         print(f"  {kind:14s} {code:18s} {count}")
     growth = rss_end - rss_start
     print(f"server RSS after warm-up {rss_start:.1f} MiB, after the run {rss_end:.1f} MiB (growth {growth:+.1f} MiB)")
-    print(f"still SERVING: {still_serving}; exit code on SIGTERM: {exit_code}; tracebacks in its log: {'Traceback' in stderr}")
+    print(
+        f"still SERVING: {still_serving}; exit code on SIGTERM: {exit_code}; tracebacks in its log: {'Traceback' in stderr}"
+    )
     problems = list(tally.failures)
     if growth > args.max_rss_growth_mb:
         problems.append(f"RSS grew by {growth:.1f} MiB (> {args.max_rss_growth_mb})")
@@ -358,7 +457,9 @@ def main(argv: list[str] | None = None) -> int:
     if problems:
         print("\nFAILED:\n  " + "\n  ".join(problems[:50]))
         return 1
-    print("PASSED: every answer was OK or INVALID_ARGUMENT naming a field; no junk text or other subject changed a role")
+    print(
+        "PASSED: every answer was OK or INVALID_ARGUMENT naming a field; no junk text or other subject changed a role"
+    )
     return 0
 
 

@@ -38,7 +38,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import grpc
@@ -46,14 +46,25 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serverproc import Server, spawn  # noqa: E402
+
 from writegate.v1 import writegate_pb2 as pb  # noqa: E402
 from writegate.v1 import writegate_pb2_grpc as pb_grpc  # noqa: E402
 
-T0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
-EXISTING = ["User prefers morning meetings", "User works in EST", "Michelle owns the Acme account",
-            "User has a dog named Biscuit", "User prefers Slack over email", "User was born in Lyon"]
-NEW = ["User moved to London last month", "Acme was handed off to Marcus in June",
-       "User prefers meetings 9-10am on Tuesdays", "Actually she has always been on Pacific time"]
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+EXISTING = [
+    "User prefers morning meetings",
+    "User works in EST",
+    "Michelle owns the Acme account",
+    "User has a dog named Biscuit",
+    "User prefers Slack over email",
+    "User was born in Lyon",
+]
+NEW = [
+    "User moved to London last month",
+    "Acme was handed off to Marcus in June",
+    "User prefers meetings 9-10am on Tuesdays",
+    "Actually she has always been on Pacific time",
+]
 
 
 def request(i: int, k: int) -> pb.PrepareWriteRequest:
@@ -137,8 +148,9 @@ async def closed_loop(target: str, clients: int, seconds: float, k: int, phase: 
 
 async def open_loop(target: str, rate: float, seconds: float, k: int, cap: int, phase: Phase, connections: int) -> None:
     # several connections: one HTTP/2 connection would queue the excess streams in this client
-    channels = [grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)])
-                for _ in range(connections)]
+    channels = [
+        grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(connections)
+    ]
     try:
         stubs = [pb_grpc.WriteGateStub(c) for c in channels]
         requests = [request(i, k) for i in range(64)]
@@ -173,25 +185,35 @@ def sample_rss(server: Server, phase_ref: list[Phase], stop: threading.Event) ->
 
 
 def report(phases: list[Phase], k: int, k_over: int) -> None:
-    print(f"\n{'phase':10s} {'requests':>8s} {'ok/s':>7s} {'pairs/s':>8s} {'ok p50':>8s} {'ok p99':>8s} "
-          f"{'RE p50':>8s} {'RE p99':>8s}  {'RSS MiB min-max':>15s}  statuses")
+    print(
+        f"\n{'phase':10s} {'requests':>8s} {'ok/s':>7s} {'pairs/s':>8s} {'ok p50':>8s} {'ok p99':>8s} "
+        f"{'RE p50':>8s} {'RE p99':>8s}  {'RSS MiB min-max':>15s}  statuses"
+    )
     for p in phases:
         rss = f"{min(p.rss):.0f}-{max(p.rss):.0f}" if p.rss else "-"
         pairs = p.throughput * (k_over if p.name == "overload" else k)
-        print(f"{p.name:10s} {sum(p.codes.values()):8d} {p.throughput:7.0f} {pairs:8.0f} "
-              f"{pct(p.ok, 50):7.1f}ms {pct(p.ok, 99):7.1f}ms {pct(p.exhausted, 50):7.1f}ms {pct(p.exhausted, 99):7.1f}ms  "
-              f"{rss:>15s}  {dict(p.codes)}")
+        print(
+            f"{p.name:10s} {sum(p.codes.values()):8d} {p.throughput:7.0f} {pairs:8.0f} "
+            f"{pct(p.ok, 50):7.1f}ms {pct(p.ok, 99):7.1f}ms {pct(p.exhausted, 50):7.1f}ms {pct(p.exhausted, 99):7.1f}ms  "
+            f"{rss:>15s}  {dict(p.codes)}"
+        )
         if p.name == "overload":
-            print(f"{'':10s}   p50 / p99 of all answers by third of the phase (sent at): "
-                  f"{' | '.join(f'{a:.0f} / {b:.0f} ms' for a, b in zip(p.latency_by_third(50), p.latency_by_third(99)))}")
+            print(
+                f"{'':10s}   p50 / p99 of all answers by third of the phase (sent at): "
+                f"{' | '.join(f'{a:.0f} / {b:.0f} ms' for a, b in zip(p.latency_by_third(50), p.latency_by_third(99), strict=True))}"
+            )
         for (code, details), times in sorted(p.details.items()):
-            print(f"{'':10s}   {code} {details!r}: {len(times)}, p50 {pct(times, 50):.1f} ms, p99 {pct(times, 99):.1f} ms")
+            print(
+                f"{'':10s}   {code} {details!r}: {len(times)}, p50 {pct(times, 50):.1f} ms, p99 {pct(times, 99):.1f} ms"
+            )
 
 
 def report_rss(idle: float, phases: list[Phase], after: float, settle: float) -> None:
     loaded = [r for p in phases for r in p.rss]
     peak = f"{max(loaded):.0f}" if loaded else "-"
-    print(f"server RSS MiB: idle {idle:.0f} / under load {peak} (max) / after {after:.0f} ({settle:.0f} s without load)")
+    print(
+        f"server RSS MiB: idle {idle:.0f} / under load {peak} (max) / after {after:.0f} ({settle:.0f} s without load)"
+    )
     for p in phases:
         if p.rss_after is not None:
             print(f"{'':10s}   after {p.name}: {p.rss_after:.0f} MiB")
@@ -214,7 +236,9 @@ def check(phases: list[Phase], seconds: float) -> list[str]:
         problems.append("overload: no RESOURCE_EXHAUSTED (did the load reach 4x? see the table)")
     else:
         if pct(over.exhausted, 50) > pct(over.ok, 50):
-            problems.append(f"overload: RE p50 {pct(over.exhausted, 50):.0f} ms > OK p50 {pct(over.ok, 50):.0f} ms: refusing is slow")
+            problems.append(
+                f"overload: RE p50 {pct(over.exhausted, 50):.0f} ms > OK p50 {pct(over.ok, 50):.0f} ms: refusing is slow"
+            )
         first, _, last = over.latency_by_third(50)
         if last > 1.5 * first + 50:
             problems.append(f"overload: p50 grew from {first:.0f} ms to {last:.0f} ms across the phase: queueing")
@@ -238,24 +262,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=8, help="closed-loop clients in base and recovery (default 8)")
     parser.add_argument("--seconds", type=float, default=10.0, help="per phase (default 10)")
     parser.add_argument("--k", type=int, default=16, help="candidates per PrepareWrite (default 16)")
-    parser.add_argument("--overload", type=float, default=4.0, help="overload arrival rate / base throughput (default 4)")
-    parser.add_argument("--max-queue-pairs", type=int, default=512,
-                        help="the server's queue bound (default 512; 0 = the server's default, sized from its speed)")
+    parser.add_argument(
+        "--overload", type=float, default=4.0, help="overload arrival rate / base throughput (default 4)"
+    )
+    parser.add_argument(
+        "--max-queue-pairs",
+        type=int,
+        default=512,
+        help="the server's queue bound (default 512; 0 = the server's default, sized from its speed)",
+    )
     parser.add_argument("--max-concurrent-rpcs", type=int, default=48, help="the server's RPC bound (default 48)")
     parser.add_argument("--max-outstanding", type=int, default=2000, help="cap on this process's outstanding requests")
     parser.add_argument("--threads", type=int, default=1, help="the server's backend threads (default 1)")
-    parser.add_argument("--overload-by", choices=["pairs", "rate"], default="pairs",
-                        help="pairs: base rate × (overload·k) candidates (default); rate: overload × base rate")
-    parser.add_argument("--connections", type=int, default=1, help="client connections in the overload phase (default 1)")
-    parser.add_argument("--base-runs", type=int, default=1, help="base phases, each followed by a settled RSS (default 1)")
+    parser.add_argument(
+        "--overload-by",
+        choices=["pairs", "rate"],
+        default="pairs",
+        help="pairs: base rate × (overload·k) candidates (default); rate: overload × base rate",
+    )
+    parser.add_argument(
+        "--connections", type=int, default=1, help="client connections in the overload phase (default 1)"
+    )
+    parser.add_argument(
+        "--base-runs", type=int, default=1, help="base phases, each followed by a settled RSS (default 1)"
+    )
     parser.add_argument("--base-only", action="store_true", help="skip the overload and recovery phases")
-    parser.add_argument("--settle", type=float, default=3.0, help="seconds without load before the 'after' RSS (default 3)")
+    parser.add_argument(
+        "--settle", type=float, default=3.0, help="seconds without load before the 'after' RSS (default 3)"
+    )
     parser.add_argument("--no-check", dest="check", action="store_false")
     args = parser.parse_args(argv)
     if args.seconds > 600 or args.clients > 1024 or not 1 <= args.base_runs <= 10:
         parser.error("bounded: --seconds ≤ 600, --clients ≤ 1024, 1 ≤ --base-runs ≤ 10")
-    flags = ("--max-concurrent-rpcs", str(args.max_concurrent_rpcs), "--threads", str(args.threads),
-             "--log-level", "WARNING")
+    flags = (
+        "--max-concurrent-rpcs",
+        str(args.max_concurrent_rpcs),
+        "--threads",
+        str(args.threads),
+        "--log-level",
+        "WARNING",
+    )
     if args.max_queue_pairs:
         flags += ("--max-queue-pairs", str(args.max_queue_pairs))
     runs = [Phase("base" if args.base_runs == 1 else f"base{i + 1}") for i in range(args.base_runs)]
@@ -293,10 +339,15 @@ def main(argv: list[str] | None = None) -> int:
         by_pairs = args.overload_by == "pairs"
         rate = phases[0].throughput * (1 if by_pairs else args.overload)
         k_over = round(args.k * args.overload) if by_pairs else args.k
-        print(f"base: {phases[0].throughput:.0f} requests/s × {args.k} candidates with {args.clients} clients; "
-              f"overload: {rate:.0f} requests/s × {k_over} candidates, open loop", flush=True)
+        print(
+            f"base: {phases[0].throughput:.0f} requests/s × {args.k} candidates with {args.clients} clients; "
+            f"overload: {rate:.0f} requests/s × {k_over} candidates, open loop",
+            flush=True,
+        )
         current[0] = phases[1]
-        asyncio.run(open_loop(server.target, rate, args.seconds, k_over, args.max_outstanding, phases[1], args.connections))
+        asyncio.run(
+            open_loop(server.target, rate, args.seconds, k_over, args.max_outstanding, phases[1], args.connections)
+        )
         current[0] = phases[2]
         asyncio.run(closed_loop(server.target, args.clients, args.seconds, args.k, phases[2]))
         current[0] = Phase("settling")

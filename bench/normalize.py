@@ -26,20 +26,54 @@ PEOPLE = ["Michelle Chen", "Marcus", "Grace Hopper", "Lee", "Priya Nair", "Jonas
 THINGS = ["Acme", "Initech", "Globex", "Helios", "Umbrella", "Stark"]
 FAMILIES: dict[str, list[str]] = {
     "time": [
-        "prefers meetings {a}-{b}am on weekdays", "no meetings before {a}am", "keep Fridays clear after {p}pm",
-        "standup every Monday and Thursday at {a}:15", "likes to meet between {p} and {q}pm on Tuesdays",
-        "avoid calls on weekends", "works best in the early morning", "lunch is off limits",
-        "Prefers 14:00–15:30 slots, Mon–Thu", "only available from {a} to 11 {tz}",
+        "prefers meetings {a}-{b}am on weekdays",
+        "no meetings before {a}am",
+        "keep Fridays clear after {p}pm",
+        "standup every Monday and Thursday at {a}:15",
+        "likes to meet between {p} and {q}pm on Tuesdays",
+        "avoid calls on weekends",
+        "works best in the early morning",
+        "lunch is off limits",
+        "Prefers 14:00–15:30 slots, Mon–Thu",
+        "only available from {a} to 11 {tz}",
     ],
-    "timezone": ["is on {tz}", "moved to London last month", "based in Singapore", "works on New York time",
-                 "relocated to Sydney", "timezone is Europe/Paris", "lives in Germany now"],
-    "enum": ["prefers concise answers", "ping me on Slack", "email is the best way to reach me",
-             "wants detailed write-ups", "replies in Spanish please", "use bullet points", "keep it casual"],
-    "edge": ["reports to {person}", "{person} is my manager", "runs the payments team", "the {thing} account is owned by {person}",
-             "{thing} was handed off to {person} in June", "can sign off on travel spend up to ${k}K",
-             "is the sole approver for budgets", "delegated expense approvals to {person}", "was promoted to director"],
-    "text": ["has a dog named Biscuit", "is allergic to peanuts", "drives a blue Subaru", "graduated from MIT in 2011",
-             "her sister lives in Boston", "thinks the launch went well"],
+    "timezone": [
+        "is on {tz}",
+        "moved to London last month",
+        "based in Singapore",
+        "works on New York time",
+        "relocated to Sydney",
+        "timezone is Europe/Paris",
+        "lives in Germany now",
+    ],
+    "enum": [
+        "prefers concise answers",
+        "ping me on Slack",
+        "email is the best way to reach me",
+        "wants detailed write-ups",
+        "replies in Spanish please",
+        "use bullet points",
+        "keep it casual",
+    ],
+    "edge": [
+        "reports to {person}",
+        "{person} is my manager",
+        "runs the payments team",
+        "the {thing} account is owned by {person}",
+        "{thing} was handed off to {person} in June",
+        "can sign off on travel spend up to ${k}K",
+        "is the sole approver for budgets",
+        "delegated expense approvals to {person}",
+        "was promoted to director",
+    ],
+    "text": [
+        "has a dog named Biscuit",
+        "is allergic to peanuts",
+        "drives a blue Subaru",
+        "graduated from MIT in 2011",
+        "her sister lives in Boston",
+        "thinks the launch went well",
+    ],
 }
 SUBJECTS = ["I", "The user", "Sam", "She", "My team lead"]
 
@@ -51,9 +85,16 @@ def make_texts(n: int, seed: int = 7) -> list[tuple[str, str]]:
     for i in range(n):
         family = list(FAMILIES)[i % len(FAMILIES)]
         template = rng.choice(FAMILIES[family])
-        body = template.format(a=rng.randint(7, 10), b=rng.randint(10, 11), p=rng.randint(1, 3), q=rng.randint(4, 5),
-                               tz=rng.choice(["EST", "PT", "CET", "IST", "JST", "UTC"]), person=rng.choice(PEOPLE),
-                               thing=rng.choice(THINGS), k=rng.choice([10, 25, 50, 100]))
+        body = template.format(
+            a=rng.randint(7, 10),
+            b=rng.randint(10, 11),
+            p=rng.randint(1, 3),
+            q=rng.randint(4, 5),
+            tz=rng.choice(["EST", "PT", "CET", "IST", "JST", "UTC"]),
+            person=rng.choice(PEOPLE),
+            thing=rng.choice(THINGS),
+            k=rng.choice([10, 25, 50, 100]),
+        )
         out.append((family, f"{rng.choice(SUBJECTS)} {body}{rng.choice(['.', '', '!', ' (per the CRM).'])}"))
     return out
 
@@ -63,8 +104,12 @@ REAL_DIR = Path(__file__).resolve().parents[1] / "tests" / "data" / "normalize_r
 
 def real_texts() -> list[tuple[str, str]]:
     """("real", text) for every case of the real-text set."""
-    return [("real", json.loads(line)["text"]) for path in sorted(REAL_DIR.glob("*.jsonl"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        ("real", json.loads(line)["text"])
+        for path in sorted(REAL_DIR.glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
 
 
 def main() -> None:
@@ -89,7 +134,9 @@ def main() -> None:
     table.add_column("family")
     for col in ("texts", "texts/s", "µs/text", "vs target 5,000/s"):
         table.add_column(col, justify="right")
-    rows = [(fam, counts[fam], per_family[fam]) for fam in per_family] + [("all", sum(counts.values()), sum(per_family.values()))]
+    rows = [(fam, counts[fam], per_family[fam]) for fam in per_family] + [
+        ("all", sum(counts.values()), sum(per_family.values()))
+    ]
     for fam, count, seconds in rows:
         rate = count / seconds
         table.add_row(fam, str(count), f"{rate:,.0f}", f"{1e6 / rate:,.1f}", f"{rate / 5000:.2f}x")

@@ -50,7 +50,9 @@ def _ratio(num: int, den: int) -> float | None:
     return num / den if den else None
 
 
-def score_case(case: dict[str, Any], out: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
+def score_case(
+    case: dict[str, Any], out: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]:
     """(correct, false, missed) typed records of one case, given the normalizer's JSON output."""
     typed_out = [r for r in out if r.get("kind") in KINDS]
     typed_exp = [e for e in case["expect"] if e.get("kind") in KINDS]
@@ -81,7 +83,9 @@ def score(
     errors: list[dict[str, Any]] = []
     total = passed = 0
     for case in cases:
-        out = [r.to_json() for r in normalize_fn(case["text"], subject=case["subject"], observed_at=case["observed_at"])]
+        out = [
+            r.to_json() for r in normalize_fn(case["text"], subject=case["subject"], observed_at=case["observed_at"])
+        ]
         correct, false, missed = score_case(case, out)
         for r in correct + false:
             kinds[r["kind"]]["emitted"] += 1
@@ -101,9 +105,13 @@ def score(
         s["cases"] += 1
         s["passed"] += ok
         for r in false:
-            errors.append({"error": "false", "id": case["id"], "source": case["source"], "text": case["text"], "record": r})
+            errors.append(
+                {"error": "false", "id": case["id"], "source": case["source"], "text": case["text"], "record": r}
+            )
         for e in missed:
-            errors.append({"error": "missed", "id": case["id"], "source": case["source"], "text": case["text"], "record": e})
+            errors.append(
+                {"error": "missed", "id": case["id"], "source": case["source"], "text": case["text"], "record": e}
+            )
     for v in kinds.values():
         v["precision"] = _ratio(v["correct"], v["emitted"])
         v["recall"] = _ratio(v["found"], v["expected"])
@@ -138,8 +146,15 @@ def main() -> None:
     for col in ("kind", "emitted", "correct", "precision", "expected", "found", "recall"):
         table.add_column(col, justify="left" if col == "kind" else "right")
     for name, v in list(result["kinds"].items()) + [("all typed", result["all"])]:
-        table.add_row(name, str(v["emitted"]), str(v["correct"]), _pct(v["precision"]),
-                      str(v["expected"]), str(v["found"]), _pct(v["recall"]))
+        table.add_row(
+            name,
+            str(v["emitted"]),
+            str(v["correct"]),
+            _pct(v["precision"]),
+            str(v["expected"]),
+            str(v["found"]),
+            _pct(v["recall"]),
+        )
     console.print(table)
     for src, s in result["by_source"].items():
         print(f"  {src}: {s['passed']}/{s['cases']} cases pass")

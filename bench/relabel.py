@@ -20,7 +20,7 @@ import os
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,13 +43,19 @@ def generate_store(path: Path, records: int, seed: int = 11) -> Path:
             for side in ("existing", "new"):
                 if written == records:
                     break
-                fh.write(json.dumps({
-                    "id": f"r{written:07d}",
-                    "subject": f"user:u{written // SUBJECT_SIZE:05d}",
-                    "text": pair[side]["text"],
-                    "observed_at": pair[side]["observed_at"],
-                    "provenance": "imported",
-                }, ensure_ascii=False) + "\n")
+                fh.write(
+                    json.dumps(
+                        {
+                            "id": f"r{written:07d}",
+                            "subject": f"user:u{written // SUBJECT_SIZE:05d}",
+                            "text": pair[side]["text"],
+                            "observed_at": pair[side]["observed_at"],
+                            "provenance": "imported",
+                        },
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                )
                 written += 1
     return path
 
@@ -59,8 +65,13 @@ def run_engine(store: Path, out: Path, engine: Any, k: int, chunk_size: int) -> 
     t0 = time.perf_counter()
     stats = relabel(RelabelOptions(input=store, out=out, k=k, chunk_size=chunk_size, restart=True), engine)
     wall = time.perf_counter() - t0
-    return {"pairs": stats.pairs, "records": stats.records, "wall_s": wall, "timings": stats.timings,
-            "pairs_per_s": stats.pairs / stats.timings["classify"] if stats.timings["classify"] else 0.0}
+    return {
+        "pairs": stats.pairs,
+        "records": stats.records,
+        "wall_s": wall,
+        "timings": stats.timings,
+        "pairs_per_s": stats.pairs / stats.timings["classify"] if stats.timings["classify"] else 0.0,
+    }
 
 
 def profile_classify(plan: Plan, model: Path, chunk_size: int, batch_size: int, chunks: int = 4) -> dict[str, float]:
@@ -90,22 +101,24 @@ def profile_classify(plan: Plan, model: Path, chunk_size: int, batch_size: int, 
 async def _grpc_stream(plan: Plan, model: Path, limit: int) -> dict[str, Any]:
     import grpc
 
-    from writegate.normalizer.schema import Memory
     from writegate.api import convert
+    from writegate.normalizer.schema import Memory
     from writegate.server.app import WriteGateServer
     from writegate.server.config import ServerConfig
     from writegate.v1 import writegate_pb2 as pb
     from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     usable = [i for i in range(len(plan.pairs)) if plan.records[plan.pairs[i][1]].observed_at <= now][:limit]
 
     def memory(index: int) -> pb.Memory:
         r = plan.records[index]
         return convert.memory_to_proto(Memory(id=r.id, subject=r.subject, text=r.text, observed_at=r.observed_at))
 
-    requests = [pb.RelabelRequest(pair_id=str(i), existing=memory(plan.pairs[i][0]), new=memory(plan.pairs[i][1]))
-                for i in usable]
+    requests = [
+        pb.RelabelRequest(pair_id=str(i), existing=memory(plan.pairs[i][0]), new=memory(plan.pairs[i][1]))
+        for i in usable
+    ]
     server = WriteGateServer(ServerConfig(port=0, model=model))
     port = await server.start()
     await server.wait_ready()
@@ -143,8 +156,10 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     if not store.exists() or sum(1 for _ in store.open()) != args.records:
         generate_store(store, args.records)
-    console.print(f"store: {store} ({args.records} records, generated/checked in {time.perf_counter() - t0:.1f} s), "
-                  f"model {args.model}, {os.cpu_count()} CPUs")
+    console.print(
+        f"store: {store} ({args.records} records, generated/checked in {time.perf_counter() - t0:.1f} s), "
+        f"model {args.model}, {os.cpu_count()} CPUs"
+    )
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     results: dict[str, Any] = {"records": args.records, "model": str(args.model), "cpus": os.cpu_count()}
 
@@ -178,7 +193,9 @@ def main(argv: list[str] | None = None) -> int:
             table.add_row(name, "-", "-", "-", r["skipped"][:60])
             continue
         secs = r["timings"]["classify"] if "timings" in r else r["seconds"]
-        table.add_row(name, f"{r['pairs']:,}", f"{secs:.1f}", f"{r['pairs_per_s']:,.0f}", f"{r.get('wall_s', secs):.1f}")
+        table.add_row(
+            name, f"{r['pairs']:,}", f"{secs:.1f}", f"{r['pairs_per_s']:,.0f}", f"{r.get('wall_s', secs):.1f}"
+        )
     console.print(table)
     if "local" in results:
         phases = Table(title="where the time goes (local engine)")
@@ -192,8 +209,11 @@ def main(argv: list[str] | None = None) -> int:
         split = results["classify_split"]
         inner = split["encode"] + split["model"] + split["decode"]
         for name in ("encode", "model", "decode"):
-            phases.add_row(f"  classify: {name}", f"(sample of {split['pairs']:.0f} pairs)",
-                           f"{100 * split[name] / inner:.1f}% of classify")
+            phases.add_row(
+                f"  classify: {name}",
+                f"(sample of {split['pairs']:.0f} pairs)",
+                f"{100 * split[name] / inner:.1f}% of classify",
+            )
         console.print(phases)
     if args.json_out:
         args.json_out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

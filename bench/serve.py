@@ -33,7 +33,7 @@ import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import grpc
@@ -46,22 +46,41 @@ from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 KS: tuple[int, ...] = (1, 16, 64)
 CLIENTS: tuple[int, ...] = (1, 8, 32)
-T0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
 EXISTING = [
-    "User prefers morning meetings", "User works in EST", "Michelle owns the Acme account",
-    "User prefers concise answers", "User has a dog named Biscuit", "User reports to Grace Hopper",
-    "User is on the Singapore team", "No meetings before 10am", "User prefers Slack over email",
-    "User approves budgets up to $50K", "Marcus is the sole approver for travel budgets",
-    "User was born in Lyon", "Prefers meetings 9-10am on Tuesdays and Thursdays", "User speaks French",
-    "User's manager is Priya Nair", "Keep Fridays clear after 3pm", "User likes detailed write-ups in bullets",
-    "The Globex deal is owned by Jonas", "User is a staff engineer", "User lives in Berlin",
+    "User prefers morning meetings",
+    "User works in EST",
+    "Michelle owns the Acme account",
+    "User prefers concise answers",
+    "User has a dog named Biscuit",
+    "User reports to Grace Hopper",
+    "User is on the Singapore team",
+    "No meetings before 10am",
+    "User prefers Slack over email",
+    "User approves budgets up to $50K",
+    "Marcus is the sole approver for travel budgets",
+    "User was born in Lyon",
+    "Prefers meetings 9-10am on Tuesdays and Thursdays",
+    "User speaks French",
+    "User's manager is Priya Nair",
+    "Keep Fridays clear after 3pm",
+    "User likes detailed write-ups in bullets",
+    "The Globex deal is owned by Jonas",
+    "User is a staff engineer",
+    "User lives in Berlin",
 ]
 NEW = [
-    "User moved to London last month", "Acme was handed off to Marcus in June",
-    "User prefers meetings 9-10am on Tuesdays", "Actually she has always been on Pacific time",
-    "User also has a cat", "User was promoted to director", "Approvals under $50K now go to her three direct reports",
-    "User now prefers email for anything formal", "User likes to meet in the morning", "User's dog is named Biscuit",
+    "User moved to London last month",
+    "Acme was handed off to Marcus in June",
+    "User prefers meetings 9-10am on Tuesdays",
+    "Actually she has always been on Pacific time",
+    "User also has a cat",
+    "User was promoted to director",
+    "Approvals under $50K now go to her three direct reports",
+    "User now prefers email for anything formal",
+    "User likes to meet in the morning",
+    "User's dog is named Biscuit",
 ]
 
 
@@ -91,12 +110,12 @@ def build_requests(k: int, n: int) -> list[pb.PrepareWriteRequest]:
     """`n` varied PrepareWrite requests with `k` candidates each."""
     out = []
     for i in range(n):
-        cands = [
-            memory(f"c{i}-{j}", EXISTING[(i + j) % len(EXISTING)], T0 + timedelta(days=j % 30))
-            for j in range(k)
-        ]
-        out.append(pb.PrepareWriteRequest(memory=memory(f"n{i}", NEW[i % len(NEW)], T0 + timedelta(days=60 + i % 9)),
-                                          candidates=cands))
+        cands = [memory(f"c{i}-{j}", EXISTING[(i + j) % len(EXISTING)], T0 + timedelta(days=j % 30)) for j in range(k)]
+        out.append(
+            pb.PrepareWriteRequest(
+                memory=memory(f"n{i}", NEW[i % len(NEW)], T0 + timedelta(days=60 + i % 9)), candidates=cands
+            )
+        )
     return out
 
 
@@ -110,8 +129,14 @@ def n_requests(k: int, clients: int, quick: bool) -> int:
 def summarize(k: int, clients: int, latencies: list[float], wall: float) -> Cell:
     """Throughput and percentiles of one cell."""
     lat = np.asarray(latencies) * 1000
-    return Cell(k, clients, len(latencies), len(latencies) * k / wall, float(np.percentile(lat, 50)),
-                float(np.percentile(lat, 99)))
+    return Cell(
+        k,
+        clients,
+        len(latencies),
+        len(latencies) * k / wall,
+        float(np.percentile(lat, 50)),
+        float(np.percentile(lat, 99)),
+    )
 
 
 # -- (a) served ----------------------------------------------------------------------------------
@@ -126,12 +151,34 @@ def free_port() -> int:
 
 def start_server(args: argparse.Namespace, metrics_port: int) -> tuple[subprocess.Popen, int]:
     """Start `writegate serve` on a free port; return (process, port) once it is SERVING."""
-    cmd = [sys.executable, "-m", "writegate.cli.main", "serve", "--model", str(args.model), "--port", "0",
-           "--backend", args.backend, "--metrics-port", str(metrics_port), "--log-level", "WARNING",
-           "--max-wait-ms", str(args.max_wait_ms), "--max-batch-tokens", str(args.max_batch_tokens),
-           "--max-queue-pairs", "65536"]  # a throughput bench: every closed-loop request queues (32 x 64 pairs)
-    for flag, value in (("--threads", args.threads), ("--device", args.device), ("--precision", args.precision),
-                        ("--batch-workers", args.batch_workers)):
+    cmd = [
+        sys.executable,
+        "-m",
+        "writegate.cli.main",
+        "serve",
+        "--model",
+        str(args.model),
+        "--port",
+        "0",
+        "--backend",
+        args.backend,
+        "--metrics-port",
+        str(metrics_port),
+        "--log-level",
+        "WARNING",
+        "--max-wait-ms",
+        str(args.max_wait_ms),
+        "--max-batch-tokens",
+        str(args.max_batch_tokens),
+        "--max-queue-pairs",
+        "65536",
+    ]  # a throughput bench: every closed-loop request queues (32 x 64 pairs)
+    for flag, value in (
+        ("--threads", args.threads),
+        ("--device", args.device),
+        ("--precision", args.precision),
+        ("--batch-workers", args.batch_workers),
+    ):
         if value is not None:
             cmd += [flag, str(value)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
@@ -154,7 +201,11 @@ def cpu_seconds(pid: int) -> float:
 def scrape_batches(metrics_port: int) -> tuple[float, float]:
     """(sum, count) of the server's batch-size histogram."""
     text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5).read().decode()
-    values = {line.split()[0]: float(line.split()[1]) for line in text.splitlines() if line.startswith("writegate_batch_pairs_")}
+    values = {
+        line.split()[0]: float(line.split()[1])
+        for line in text.splitlines()
+        if line.startswith("writegate_batch_pairs_")
+    }
     return values.get("writegate_batch_pairs_sum", 0.0), values.get("writegate_batch_pairs_count", 0.0)
 
 
@@ -218,16 +269,18 @@ class Naive:
 
     def prepare_write(self, req: pb.PrepareWriteRequest) -> object:
         """Normalize + classify the request's pairs + plan, under the one lock."""
+        from writegate.api import convert, prepare
         from writegate.classifier.types import Pair
         from writegate.normalizer import normalize
-        from writegate.api import convert, prepare
         from writegate.server.service import side
 
         with self.lock:
             mem = convert.memory_from_proto(req.memory)
             cands = [convert.memory_from_proto(c) for c in req.candidates]
             records = normalize(mem.text, subject=mem.subject, observed_at=mem.observed_at)
-            preds = self.classifier.predict([Pair(existing=side(c), new=side(mem)) for c in cands], batch_size=len(cands))
+            preds = self.classifier.predict(
+                [Pair(existing=side(c), new=side(mem)) for c in cands], batch_size=len(cands)
+            )
             return prepare.prepare_write(mem.id, records, prepare.relations([c.id for c in cands], preds))
 
     def cell(self, k: int, clients: int, n: int) -> Cell:
@@ -280,8 +333,8 @@ def flops_per_pair(model: Path, tokens: float) -> float:
 
 def mean_tokens(naive: Naive) -> float:
     """Mean tokens per pair of the benchmark's pairs (structure tails included)."""
-    from writegate.classifier.types import Pair
     from writegate.api import convert
+    from writegate.classifier.types import Pair
     from writegate.server.service import side
 
     req = build_requests(len(EXISTING), 1)[0]
@@ -293,34 +346,62 @@ def mean_tokens(naive: Naive) -> float:
 def report(args: argparse.Namespace, served: dict, naive: dict, tokens: float, console: Console) -> None:
     """Print the side-by-side table and the targets."""
     workers = f", {args.batch_workers} batch workers" if args.batch_workers else ""
-    title = (f"PrepareWrite: (a) writegate serve [{args.backend}{'/' + args.precision if args.precision else ''}, "
-             f"dynamic batching{workers}] vs (b) naive torch fp32, one request at a time — {args.model}")
+    title = (
+        f"PrepareWrite: (a) writegate serve [{args.backend}{'/' + args.precision if args.precision else ''}, "
+        f"dynamic batching{workers}] vs (b) naive torch fp32, one request at a time — {args.model}"
+    )
     table = Table(title=title)
-    for col in ("k", "clients", "(a) pairs/s", "(a) p50 ms", "(a) p99 ms", "(a) batch", "(a) cores srv/cli",
-                "(b) pairs/s", "(b) p50 ms", "(b) p99 ms", "pairs/s a/b", "p50 b/a"):
+    for col in (
+        "k",
+        "clients",
+        "(a) pairs/s",
+        "(a) p50 ms",
+        "(a) p99 ms",
+        "(a) batch",
+        "(a) cores srv/cli",
+        "(b) pairs/s",
+        "(b) p50 ms",
+        "(b) p99 ms",
+        "pairs/s a/b",
+        "p50 b/a",
+    ):
         table.add_column(col, justify="right")
     if args.roofline_tflops:
         table.add_column("(a) TFLOP/s (% peak)", justify="right")
     fpp = flops_per_pair(args.model, tokens)
     for key, a in served.items():
         b = naive[key]
-        row = [str(a.k), str(a.clients), f"{a.pairs_per_s:,.0f}", f"{a.p50_ms:.1f}", f"{a.p99_ms:.1f}",
-               f"{a.mean_batch:.1f}", f"{a.server_cores:.1f}/{a.client_cores:.1f}",
-               f"{b.pairs_per_s:,.0f}", f"{b.p50_ms:.1f}", f"{b.p99_ms:.1f}",
-               f"{a.pairs_per_s / b.pairs_per_s:.1f}x", f"{b.p50_ms / a.p50_ms:.1f}x"]
+        row = [
+            str(a.k),
+            str(a.clients),
+            f"{a.pairs_per_s:,.0f}",
+            f"{a.p50_ms:.1f}",
+            f"{a.p99_ms:.1f}",
+            f"{a.mean_batch:.1f}",
+            f"{a.server_cores:.1f}/{a.client_cores:.1f}",
+            f"{b.pairs_per_s:,.0f}",
+            f"{b.p50_ms:.1f}",
+            f"{b.p99_ms:.1f}",
+            f"{a.pairs_per_s / b.pairs_per_s:.1f}x",
+            f"{b.p50_ms / a.p50_ms:.1f}x",
+        ]
         if args.roofline_tflops:
             tflops = fpp * a.pairs_per_s / 1e12
             row.append(f"{tflops:.2f} ({100 * tflops / args.roofline_tflops:.2f}%)")
         table.add_row(*row)
     console.print(table)
-    console.print(f"{tokens:.1f} tokens/pair on average; {fpp / 1e9:.3f} GFLOP/pair; "
-                  f"{os.cpu_count()} CPUs; {'quick' if args.quick else 'full'} run")
+    console.print(
+        f"{tokens:.1f} tokens/pair on average; {fpp / 1e9:.3f} GFLOP/pair; "
+        f"{os.cpu_count()} CPUs; {'quick' if args.quick else 'full'} run"
+    )
     a, b, one = served.get((16, 32)), naive.get((16, 32)), served.get((16, 1))
     if a and b and one:
-        console.print(f"target (a) ≥ 500 pairs/s at 32 clients × 16: {a.pairs_per_s:,.0f} "
-                      f"{'✓' if a.pairs_per_s >= 500 else '✗'}; ≥ 5× (b): {a.pairs_per_s / b.pairs_per_s:.1f}× "
-                      f"{'✓' if a.pairs_per_s >= 5 * b.pairs_per_s else '✗'}; "
-                      f"k=16 p50 ≤ 40 ms at 1 client: {one.p50_ms:.1f} ms {'✓' if one.p50_ms <= 40 else '✗'}")
+        console.print(
+            f"target (a) ≥ 500 pairs/s at 32 clients × 16: {a.pairs_per_s:,.0f} "
+            f"{'✓' if a.pairs_per_s >= 500 else '✗'}; ≥ 5× (b): {a.pairs_per_s / b.pairs_per_s:.1f}× "
+            f"{'✓' if a.pairs_per_s >= 5 * b.pairs_per_s else '✗'}; "
+            f"k=16 p50 ≤ 40 ms at 1 client: {one.p50_ms:.1f} ms {'✓' if one.p50_ms <= 40 else '✗'}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -329,7 +410,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=Path("models/default"))
     parser.add_argument("--quick", action="store_true", help="a few requests per cell (smoke run)")
     parser.add_argument("--threads", type=int, default=None, help="intra-op threads of both sides")
-    parser.add_argument("--batch-workers", type=int, default=None, help="(a)'s batches run at once (default: the server's)")
+    parser.add_argument(
+        "--batch-workers", type=int, default=None, help="(a)'s batches run at once (default: the server's)"
+    )
     parser.add_argument("--backend", default="onnx", help="(a)'s backend (default onnx)")
     parser.add_argument("--device", default=None, help="(a)'s device (torch backend)")
     parser.add_argument("--precision", default=None, help="(a)'s precision (default int8 on onnx)")
@@ -346,10 +429,19 @@ def main(argv: list[str] | None = None) -> int:
     tokens = mean_tokens(naive_model)
     report(args, served, naive, tokens, console)
     if args.json is not None:
-        args.json.write_text(json.dumps({
-            "model": str(args.model), "backend": args.backend, "quick": args.quick, "tokens_per_pair": tokens,
-            "served": [asdict(c) for c in served.values()], "naive": [asdict(c) for c in naive.values()],
-        }, indent=2))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "model": str(args.model),
+                    "backend": args.backend,
+                    "quick": args.quick,
+                    "tokens_per_pair": tokens,
+                    "served": [asdict(c) for c in served.values()],
+                    "naive": [asdict(c) for c in naive.values()],
+                },
+                indent=2,
+            )
+        )
     return 0
 
 

@@ -41,8 +41,15 @@ class StubBatcher:
     async def submit(self, pairs: list[Pair], deadline: float | None = None) -> list[Prediction]:
         for p in pairs:
             render_pair(p, compare_pair(p))
-        return [Prediction(label=Label.UNRELATED, probabilities={lbl.value: 0.2 for lbl in Label}, slot_match=False,
-                           evidence=Evidence.MODEL) for _ in pairs]
+        return [
+            Prediction(
+                label=Label.UNRELATED,
+                probabilities={lbl.value: 0.2 for lbl in Label},
+                slot_match=False,
+                evidence=Evidence.MODEL,
+            )
+            for _ in pairs
+        ]
 
 
 class Context:

@@ -425,7 +425,9 @@ class Batcher:
         old = self.pairs_per_s
         self.pairs_per_s = pairs_per_s if old is None else smooth * old + (1 - smooth) * pairs_per_s
         if self.queue_wait_ms is not None:
-            bound = queue_pairs_for(self.pairs_per_s, self.queue_wait_ms, floor=self.queue_floor, ceiling=self.queue_ceiling)
+            bound = queue_pairs_for(
+                self.pairs_per_s, self.queue_wait_ms, floor=self.queue_floor, ceiling=self.queue_ceiling
+            )
             if bound != self.max_queue_pairs:
                 log.debug("speed %.0f pairs/s: max_queue_pairs %d -> %d", self.pairs_per_s, self.max_queue_pairs, bound)
             self.max_queue_pairs = bound
@@ -465,8 +467,9 @@ class Batcher:
             await self._wait_for_company()
             window = self._take_window()
             self._taken.update(window)
-            batches = split_for_idle(cut_batches([it.n_tokens for it in window], self.max_batch_tokens),
-                                     self.workers - self._busy + 1)
+            batches = split_for_idle(
+                cut_batches([it.n_tokens for it in window], self.max_batch_tokens), self.workers - self._busy + 1
+            )
             if not batches:
                 self._release_slot()
             for j, idx in enumerate(batches):

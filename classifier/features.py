@@ -25,7 +25,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -142,9 +142,8 @@ def compare_pair(pair: Pair, field: str = "pair") -> SlotComparison | None:
 
 
 def _utc_date(dt: datetime):  # noqa: ANN202 - datetime.date
-    from datetime import timezone
 
-    return (dt if dt.tzinfo is None else dt.astimezone(timezone.utc)).date()
+    return (dt if dt.tzinfo is None else dt.astimezone(UTC)).date()
 
 
 def split_budget(len_a: int, len_b: int, budget: int) -> tuple[int, int]:
@@ -209,7 +208,9 @@ class PairEncoder:
         smap = path.parent / "special_tokens_map.json"
         if smap.is_file():
             raw = json.loads(smap.read_text(encoding="utf-8"))
-            special = {k: (v["content"] if isinstance(v, dict) else v) for k, v in raw.items() if isinstance(v, (str, dict))}
+            special = {
+                k: (v["content"] if isinstance(v, dict) else v) for k, v in raw.items() if isinstance(v, (str, dict))
+            }
         return cls(
             Tokenizer.from_file(str(path)),
             max_length,

@@ -27,7 +27,7 @@ class Side(BaseModel):
     records: tuple[Record, ...] | None = Field(
         default=None,
         description="`normalize(text, subject=subject, observed_at=observed_at)`; None = not normalized yet "
-                    "(the classifier refuses such a side: `MissingRecordsError`).",
+        "(the classifier refuses such a side: `MissingRecordsError`).",
     )
 
 

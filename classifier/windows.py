@@ -62,7 +62,9 @@ def _check_positive(name: str, value: int) -> None:
         raise InputError(name, f"must be an integer ≥ 1, got {value!r}")
 
 
-def classify_window(model: WindowModel, pairs: Sequence[Pair], batch_size: int = DEFAULT_BATCH_SIZE) -> list[Prediction]:
+def classify_window(
+    model: WindowModel, pairs: Sequence[Pair], batch_size: int = DEFAULT_BATCH_SIZE
+) -> list[Prediction]:
     """Label one window of pairs: encode, stable sort by length, run in batches, restore order.
 
     Args:
@@ -142,8 +144,8 @@ async def alabel_pairs(
     _check_positive("window", window)
     _check_positive("depth", depth)
     inbox: asyncio.Queue[tuple[K, P] | BaseException | None] = asyncio.Queue(maxsize=window)
-    in_flight: asyncio.Queue[tuple[list[K], asyncio.Task[Sequence[R]]] | BaseException | None] = (
-        asyncio.Queue(maxsize=depth)
+    in_flight: asyncio.Queue[tuple[list[K], asyncio.Task[Sequence[R]]] | BaseException | None] = asyncio.Queue(
+        maxsize=depth
     )
 
     async def read() -> None:

@@ -12,16 +12,20 @@ import argparse
 import sys
 from typing import Any
 
-from writegate.normalizer.errors import InputError
 from writegate.api.jsonl import check_id, error_record, json_line, line_id, open_lines, read_json_lines
-
+from writegate.normalizer.errors import InputError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's flags."""
-    p.add_argument("--input", required=True, metavar="FILE.jsonl",
-                   help='lines {"existing": {"text", "observed_at"}, "new": {"text", "observed_at"}}; "-" = stdin')
+    p.add_argument(
+        "--input",
+        required=True,
+        metavar="FILE.jsonl",
+        help='lines {"existing": {"text", "observed_at"}, "new": {"text", "observed_at"}}; "-" = stdin',
+    )
     from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
+
     p.add_argument("--model", default=default_model_dir(), help=MODEL_HELP)
     p.add_argument("--backend", default="onnx", choices=["onnx", "torch"], help="inference backend (default onnx)")
     p.add_argument("--batch-size", type=int, default=64, help="pairs per backend call (default 64)")
@@ -63,8 +67,11 @@ def run(args: argparse.Namespace) -> int:
             out: dict[str, Any] = error_record(number, err) | echo
         else:
             pred = next(preds)
-            out = {**echo, "label": pred.label.value,
-                   "probabilities": {k: round(v, 6) for k, v in pred.probabilities.items()}}
+            out = {
+                **echo,
+                "label": pred.label.value,
+                "probabilities": {k: round(v, 6) for k, v in pred.probabilities.items()},
+            }
             if args.details:
                 out |= {"slot_match": pred.slot_match, "evidence": pred.evidence.value}
         sys.stdout.write(json_line(out))

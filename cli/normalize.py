@@ -12,18 +12,21 @@ import json
 import sys
 from typing import Any
 
+from writegate.api.jsonl import check_id, error_record, json_line, line_id, open_lines, read_json_lines
 from writegate.normalizer import InputError, normalize
 from writegate.normalizer.explain import explain
 from writegate.normalizer.schema import Record
-from writegate.api.jsonl import check_id, error_record, json_line, line_id, open_lines, read_json_lines
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's flags."""
     p.add_argument("text", nargs="?", help="the memory text (or use --input)")
-    p.add_argument("--input", metavar="FILE.jsonl",
-                   help='lines {"text", "subject"?, "observed_at"?, "provenance"?, "id"?}; "-" = stdin; '
-                        "one output line per input line")
+    p.add_argument(
+        "--input",
+        metavar="FILE.jsonl",
+        help='lines {"text", "subject"?, "observed_at"?, "provenance"?, "id"?}; "-" = stdin; '
+        "one output line per input line",
+    )
     p.add_argument("--subject", default="user:default", help="entity id kind:slug (default user:default)")
     p.add_argument("--observed-at", default=None, help="ISO 8601 date/datetime (default: now)")
     p.add_argument("--provenance", default="stated", help="stated | inferred | imported")

@@ -176,7 +176,11 @@ class AsyncClient:
                     yield relabel_result(msg)
                 return
             except grpc.RpcError as exc:
-                wait = None if answered or not replayable else self.retry.retry_after(exc, attempt, deadline, time.monotonic())
+                wait = (
+                    None
+                    if answered or not replayable
+                    else self.retry.retry_after(exc, attempt, deadline, time.monotonic())
+                )
                 if wait is None:
                     raise_typed(exc)
                 await self._sleep(wait)

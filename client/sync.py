@@ -152,7 +152,9 @@ class Client:
             raise TypeError("channel must be a function returning a grpc.aio.Channel (made on the client's loop)")
 
         async def make() -> AsyncClient:
-            return AsyncClient(target, channel=None if channel is None else channel(), sleep=_async_sleep(sleep), **options)
+            return AsyncClient(
+                target, channel=None if channel is None else channel(), sleep=_async_sleep(sleep), **options
+            )
 
         self._runner = _LoopThread()
         try:

@@ -25,7 +25,7 @@ import sqlite3
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -132,7 +132,13 @@ class MemoryStore:
             (subject, *LIVE_ROLES, self.max_candidates),
         ).fetchall()
         return [
-            Memory(id=r["id"], subject=r["subject"], text=r["text"], observed_at=r["observed_at"], provenance=r["provenance"])
+            Memory(
+                id=r["id"],
+                subject=r["subject"],
+                text=r["text"],
+                observed_at=r["observed_at"],
+                provenance=r["provenance"],
+            )
             for r in rows
         ]
 
@@ -150,17 +156,24 @@ class MemoryStore:
             id=memory_id or uuid.uuid4().hex[:12],
             subject=subject,
             text=text,
-            observed_at=observed_at or datetime.now(timezone.utc),
+            observed_at=observed_at or datetime.now(UTC),
             provenance=provenance,
         )
         result = self.client.prepare_write(new, self.candidates(subject))
-        now = datetime.now(timezone.utc).isoformat()
+        now = datetime.now(UTC).isoformat()
         labels = {r.candidate_id: r.label.value for r in result.relations}
         with self._tx() as db:
             db.execute(
                 "INSERT INTO memories (id, subject, text, observed_at, provenance, role, records) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (new.id, subject, text, new.observed_at.isoformat(), new.provenance.value, result.new_role.value,
-                 json.dumps([r.to_json() for r in result.records])),
+                (
+                    new.id,
+                    subject,
+                    text,
+                    new.observed_at.isoformat(),
+                    new.provenance.value,
+                    result.new_role.value,
+                    json.dumps([r.to_json() for r in result.records]),
+                ),
             )
             db.execute(
                 "INSERT INTO role_changes (memory_id, old_role, new_role, caused_by, label, at) VALUES (?, NULL, ?, ?, NULL, ?)",
@@ -204,8 +217,14 @@ class MemoryStore:
         ).fetchall()
         out = [
             Change(
-                memory_id=r["memory_id"], text=r["text"], old_role=r["old_role"], new_role=r["new_role"],
-                caused_by=r["caused_by"], caused_by_text=r["caused_by_text"], label=r["label"], at=r["caused_at"],
+                memory_id=r["memory_id"],
+                text=r["text"],
+                old_role=r["old_role"],
+                new_role=r["new_role"],
+                caused_by=r["caused_by"],
+                caused_by_text=r["caused_by_text"],
+                label=r["label"],
+                at=r["caused_at"],
             )
             for r in rows
         ]
@@ -222,8 +241,12 @@ class MemoryStore:
     @staticmethod
     def _stored(row: sqlite3.Row) -> StoredMemory:
         return StoredMemory(
-            id=row["id"], subject=row["subject"], text=row["text"], observed_at=row["observed_at"],
-            role=row["role"], slots=sorted({r["slot"] for r in json.loads(row["records"])}),
+            id=row["id"],
+            subject=row["subject"],
+            text=row["text"],
+            observed_at=row["observed_at"],
+            role=row["role"],
+            slots=sorted({r["slot"] for r in json.loads(row["records"])}),
         )
 
 
@@ -248,7 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with Client(args.target, timeout=30) as client:
         store = MemoryStore(args.db, client)
         for memory_id, day, text in DEMO:
-            at = datetime.fromisoformat(day).replace(tzinfo=timezone.utc)
+            at = datetime.fromisoformat(day).replace(tzinfo=UTC)
             result = store.write(text, subject=args.subject, observed_at=at, memory_id=memory_id)
             rels = ", ".join(f"{r.candidate_id}:{r.label.value}" for r in result.relations) or "no candidates"
             print(f"write {memory_id} {text!r} -> {result.new_role.value} ({rels})")
@@ -257,8 +280,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {m.id} [{m.role.value}] {m.text}")
         print("\nwhat changed:")
         for c in store.changes(args.subject):
-            print(f"  {c.memory_id} {c.old_role.value if c.old_role else '-'} -> {c.new_role.value}: "
-                  f"{c.label} by {c.caused_by} ({c.caused_by_text!r})")
+            print(
+                f"  {c.memory_id} {c.old_role.value if c.old_role else '-'} -> {c.new_role.value}: "
+                f"{c.label} by {c.caused_by} ({c.caused_by_text!r})"
+            )
         store.close()
     return 0
 

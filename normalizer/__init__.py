@@ -6,7 +6,21 @@ from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Edge, EnumValue, Memory, Provenance, Record, RecordKind, TimeWindow, Timezone
 
 __all__ = [
-    "Edge", "EnumValue", "InputError", "Memory", "Provenance", "Record", "RecordKind", "SlotComparison",
-    "TimeWindow", "Timezone", "compare", "compare_all", "normalize", "parse_observed_at", "parse_provenance",
-    "validate_subject", "validate_text",
+    "Edge",
+    "EnumValue",
+    "InputError",
+    "Memory",
+    "Provenance",
+    "Record",
+    "RecordKind",
+    "SlotComparison",
+    "TimeWindow",
+    "Timezone",
+    "compare",
+    "compare_all",
+    "normalize",
+    "parse_observed_at",
+    "parse_provenance",
+    "validate_subject",
+    "validate_text",
 ]

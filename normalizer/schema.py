@@ -6,7 +6,7 @@ Every model validates its own constraints, so a `Record` that exists is a valid 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
 from functools import lru_cache
 from typing import Annotated, Any
@@ -184,7 +184,9 @@ class Edge(_Strict):
     def _attrs(cls, v: dict[str, Any]) -> dict[str, Any]:
         if "currency" in v and not (isinstance(v["currency"], str) and re.fullmatch(r"[A-Z]{3}", v["currency"])):
             raise ValueError(f"currency must be an ISO 4217 code, got {v['currency']!r}")
-        if "max_amount" in v and (isinstance(v["max_amount"], bool) or not isinstance(v["max_amount"], (int, float)) or v["max_amount"] < 0):
+        if "max_amount" in v and (
+            isinstance(v["max_amount"], bool) or not isinstance(v["max_amount"], (int, float)) or v["max_amount"] < 0
+        ):
             raise ValueError(f"max_amount must be a non-negative number, got {v['max_amount']!r}")
         if "exclusive" in v and not isinstance(v["exclusive"], bool):
             raise ValueError("exclusive must be a bool")
@@ -205,7 +207,7 @@ class Provenance(_Strict):
 
 
 def _utc(v: datetime) -> datetime:
-    return v.replace(tzinfo=timezone.utc) if v.tzinfo is None else v.astimezone(timezone.utc)
+    return v.replace(tzinfo=UTC) if v.tzinfo is None else v.astimezone(UTC)
 
 
 def iso_utc(dt: datetime) -> str:

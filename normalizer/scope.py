@@ -40,14 +40,72 @@ _OTHER_RE = re.compile(
     r"|\b(?:he|she|they|it|you|everyone|everybody|someone|somebody|nobody|people)\b",
     re.I,
 )
-_FIRST_PERSON_RE = re.compile(r"\b(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|we|we['’]re|we['’]ve|me|myself|the\s+user)\b", re.I)
+_FIRST_PERSON_RE = re.compile(
+    r"\b(?:i|i['’]m|i['’]ve|i['’]d|i['’]ll|we|we['’]re|we['’]ve|me|myself|the\s+user)\b", re.I
+)
 _RELATIVE_RE = re.compile(r"\b(?:who|that|which|whose)\b\s*(?:\w+\s+){0,2}$", re.I)
 _NAME_BEFORE_RE = re.compile(r"(?:^|[\s,(])([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)(?:['’]s)?\s*(?:\w+\s+){0,2}$")
 _NOT_NAMES = frozenset(
-    {"i", "i'm", "i've", "i'd", "i'll", "we", "my", "our", "the", "a", "an", "and", "but", "so", "now", "currently",
-     "also", "still", "recently", "just", "actually", "then", "today", "user", "he", "she", "they", "it", "you",
-     "yes", "no", "well", "oh", "ah", "hi", "hello", "hey", "lol", "haha", "sure", "ok", "okay", "wow", "yeah",
-     "lives", "live", "works", "work", "is", "am", "was", "based", "moved", "located", "in", "at", "on", "from"}
+    {
+        "i",
+        "i'm",
+        "i've",
+        "i'd",
+        "i'll",
+        "we",
+        "my",
+        "our",
+        "the",
+        "a",
+        "an",
+        "and",
+        "but",
+        "so",
+        "now",
+        "currently",
+        "also",
+        "still",
+        "recently",
+        "just",
+        "actually",
+        "then",
+        "today",
+        "user",
+        "he",
+        "she",
+        "they",
+        "it",
+        "you",
+        "yes",
+        "no",
+        "well",
+        "oh",
+        "ah",
+        "hi",
+        "hello",
+        "hey",
+        "lol",
+        "haha",
+        "sure",
+        "ok",
+        "okay",
+        "wow",
+        "yeah",
+        "lives",
+        "live",
+        "works",
+        "work",
+        "is",
+        "am",
+        "was",
+        "based",
+        "moved",
+        "located",
+        "in",
+        "at",
+        "on",
+        "from",
+    }
 )
 
 _IRREALIS_LEFT_RE = re.compile(
@@ -107,7 +165,11 @@ def holder(left: str, ctx: Context, earlier: str = "") -> Holder:
     last_first = _last(_FIRST_PERSON_RE, words)
     last_other = _last(_OTHER_RE, words)
     name = _NAME_BEFORE_RE.search(words)
-    if name is not None and name.group(1).split()[0].lower() not in _NOT_NAMES and not is_subject_reference(name.group(1), ctx):
+    if (
+        name is not None
+        and name.group(1).split()[0].lower() not in _NOT_NAMES
+        and not is_subject_reference(name.group(1), ctx)
+    ):
         last_other = max(last_other, name.start(1))
     if last_other < 0:
         return Holder.SUBJECT

@@ -21,26 +21,60 @@ from __future__ import annotations
 import re
 
 _HOURS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
 }
 _MINUTES = {
-    "oh five": 5, "o five": 5, "five": 5, "ten": 10, "fifteen": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25,
-    "thirty": 30, "thirty-five": 35, "thirty five": 35, "forty": 40, "forty-five": 45, "forty five": 45, "fifty": 50,
-    "fifty-five": 55, "fifty five": 55,
+    "oh five": 5,
+    "o five": 5,
+    "five": 5,
+    "ten": 10,
+    "fifteen": 15,
+    "twenty": 20,
+    "twenty-five": 25,
+    "twenty five": 25,
+    "thirty": 30,
+    "thirty-five": 35,
+    "thirty five": 35,
+    "forty": 40,
+    "forty-five": 45,
+    "forty five": 45,
+    "fifty": 50,
+    "fifty-five": 55,
+    "fifty five": 55,
 }
 _HOUR_WORD = r"(?:" + "|".join(sorted(_HOURS, key=len, reverse=True)) + r")"
 _MINUTE_WORD = r"(?:" + "|".join(sorted(_MINUTES, key=len, reverse=True)).replace(" ", r"[\s-]") + r")"
-_MERIDIEM_AHEAD = r"(?=\s*(?:[ap]\.?m\.?(?!\w)|o['’]clock\b|in\s+the\s+(?:morning|afternoon|evening|night)\b|at\s+night\b|sharp\b))"
+_MERIDIEM_AHEAD = (
+    r"(?=\s*(?:[ap]\.?m\.?(?!\w)|o['’]clock\b|in\s+the\s+(?:morning|afternoon|evening|night)\b|at\s+night\b|sharp\b))"
+)
 
 _TRIGGER_RE = re.compile(
-    r"past|quarter|half|o\"clock|night|morning|afternoon|evening|[ap]\.?m\b|o['’]clock|(?:twenty|minutes?)[\s-](?:five\s+)?to\b", re.I
+    r"past|quarter|half|o\"clock|night|morning|afternoon|evening|[ap]\.?m\b|o['’]clock|(?:twenty|minutes?)[\s-](?:five\s+)?to\b",
+    re.I,
 )
 _QUOTE_OCLOCK_RE = re.compile(r"\bo\"clock\b", re.I)
 _WORD_TIME_RE = re.compile(
     r"\b(?P<h>" + _HOUR_WORD + r")(?:[\s-]+(?P<m>" + _MINUTE_WORD + r"))?\b" + _MERIDIEM_AHEAD, re.I
 )
-_WORD_HOUR_AFTER_PAST_RE = re.compile(r"\b(?P<lead>(?:half|quarter|[0-9]{1,2}|" + _MINUTE_WORD + r")(?:\s+minutes?)?\s+(?:past|to)\s+)(?P<h>" + _HOUR_WORD + r")\b", re.I)
+_WORD_HOUR_AFTER_PAST_RE = re.compile(
+    r"\b(?P<lead>(?:half|quarter|[0-9]{1,2}|"
+    + _MINUTE_WORD
+    + r")(?:\s+minutes?)?\s+(?:past|to)\s+)(?P<h>"
+    + _HOUR_WORD
+    + r")\b",
+    re.I,
+)
 _PAST_TO_RE = re.compile(
     r"\b(?:a\s+)?(?:(?P<n>half|quarter|" + _MINUTE_WORD + r")|(?P<nm>[0-9]{1,2}|" + _MINUTE_WORD + r")\s+minutes?)"
     r"\s+(?P<dir>past|to)\s+(?P<h>[0-9]{1,2})(?![0-9:.])"
@@ -71,7 +105,12 @@ def _word_time(m: re.Match[str]) -> str:
 def _past_to(m: re.Match[str]) -> str:
     n = (m.group("n") or m.group("nm")).lower()
     hour = int(m.group("h"))
-    if m.group("n") and n not in ("half", "quarter") and m.group("dir").lower() == "to" and n not in ("twenty", "twenty-five", "twenty five"):
+    if (
+        m.group("n")
+        and n not in ("half", "quarter")
+        and m.group("dir").lower() == "to"
+        and n not in ("twenty", "twenty-five", "twenty five")
+    ):
         return m.group()  # "from ten to 5" is a range
     if n == "half":
         minutes = 30

@@ -47,7 +47,9 @@ RECURRING_RE = re.compile(
 """A word that makes a time recur. The patterns here run on lower-cased text (`re.I` is several times slower)."""
 _ONE_OFF_RE = re.compile(
     r"\b(?:today|tonight|tomorrow|tmrw|yesterday|later\s+today|day\s+after\s+tomorrow"
-    r"|(?:this|next|last|coming|the\s+following)\s+(?:week|weekend|month|year|time|morning|afternoon|evening|night|" + _DAY + r")"
+    r"|(?:this|next|last|coming|the\s+following)\s+(?:week|weekend|month|year|time|morning|afternoon|evening|night|"
+    + _DAY
+    + r")"
     r"|(?:" + _DAY + r"|week|weekend)\s+(?:after\s+)?next\b|(?:" + _DAY + r")\s+(?:of\s+)?(?:this|next)\s+week"
     r"|" + _MONTH + r"\.?\s+[0-9]{1,2}(?:st|nd|rd|th)?\b|[0-9]{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b"
     r"|(?:the\s+)?[0-9]{1,2}(?:st|nd|rd|th)\s+of\s+(?:this|next|the)\s+month|\bon\s+the\s+[0-9]{1,2}(?:st|nd|rd|th)\b"
@@ -149,7 +151,7 @@ def is_someone_elses(sentence: str, ctx: Context, earlier: str = "") -> bool:
             that text names another person (design.md: a pronoun with no other antecedent is the
             subject).
     """
-    rest = sentence[_LEAD_RE.match(sentence).end():]  # type: ignore[union-attr]
+    rest = sentence[_LEAD_RE.match(sentence).end() :]  # type: ignore[union-attr]
     other = _OTHER_START_RE.match(rest)
     if other is not None:
         if _PRONOUN_RE.match(rest):
@@ -163,7 +165,9 @@ def is_someone_elses(sentence: str, ctx: Context, earlier: str = "") -> bool:
 
 
 _EARLIER_OTHER_RE = re.compile(
-    r"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:" + PERSON_NOUNS + r")\b|\b(?:a|one|this|that)\s+(?:[\w-]+\s+)?"
+    r"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:"
+    + PERSON_NOUNS
+    + r")\b|\b(?:a|one|this|that)\s+(?:[\w-]+\s+)?"
     r"(?:couple|guy|man|woman|friend|lady|family)\b",
     re.I,
 )

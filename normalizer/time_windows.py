@@ -87,7 +87,10 @@ EVENTS: tuple[tuple[str, str], ...] = (
     ("gym", r"gym|workouts?|exercis(?:e|ing)"),
     ("yoga", r"yoga"),
     ("focus-time", r"focus\s+(?:time|blocks?|hours?|sessions?)|deep[\s-]work|heads[\s-]down(?:\s+time)?|maker\s+time"),
-    ("school-run", r"school\s+(?:runs?|pick[\s-]?ups?|drop[\s-]?offs?)|(?:pick(?:ing)?\s+up|drop(?:ping)?\s+off)\s+the\s+kids"),
+    (
+        "school-run",
+        r"school\s+(?:runs?|pick[\s-]?ups?|drop[\s-]?offs?)|(?:pick(?:ing)?\s+up|drop(?:ping)?\s+off)\s+the\s+kids",
+    ),
     ("lunch", r"lunch(?:es)?"),
     ("breakfast", r"breakfasts?"),
     ("dinner", r"dinners?"),
@@ -96,8 +99,13 @@ EVENTS: tuple[tuple[str, str], ...] = (
 """Named recurring events with their own slot `schedule.<slug>`; everything else is meetings."""
 
 _PARTS: dict[str, tuple[int, int]] = {
-    "early morning": (360, 540), "late afternoon": (900, 1020), "morning": (540, 720),
-    "afternoon": (720, 1020), "evening": (1020, 1260), "lunch": (720, 780), "hours": (540, 1020),
+    "early morning": (360, 540),
+    "late afternoon": (900, 1020),
+    "morning": (540, 720),
+    "afternoon": (720, 1020),
+    "evening": (1020, 1260),
+    "lunch": (720, 780),
+    "hours": (540, 1020),
     "all day": (0, 1440),
 }
 """design.md's parts of day, in minutes."""
@@ -127,7 +135,10 @@ _ATOM_RE = re.compile(
 _AFTER_MERIDIEM_RE = re.compile(r"[0-9]\s?(?:[ap]\.?m\.?|[ap])$", re.I)
 _MER_PHRASE_RE = re.compile(r"\s+(?:in\s+the|this|each|every)\s+(morning|afternoon|evening)s?\b|\s+at\s+night\b", re.I)
 _RANGE_GAP_RE = re.compile(r"\s*(?:-|–|—|~|to|until|till|til|thru|through|and)\s*", re.I)
-_SPAN_SHAPE_RE = re.compile(r"\b(?:from\s+)?(?:mon|tue|wed|thu|fri|sat|sun)\w*\s+[0-9].*?\b(?:to|until|till|through|thru|-|–)\s+(?:mon|tue|wed|thu|fri|sat|sun)", re.I)
+_SPAN_SHAPE_RE = re.compile(
+    r"\b(?:from\s+)?(?:mon|tue|wed|thu|fri|sat|sun)\w*\s+[0-9].*?\b(?:to|until|till|through|thru|-|–)\s+(?:mon|tue|wed|thu|fri|sat|sun)",
+    re.I,
+)
 _SPAN_GAP_RE = re.compile(r"\s*(?:-|–|—|to|until|till|thru|through)\s+(?:on\s+)?", re.I)
 _PREP_RE = re.compile(
     r"(?:^|\b)(?P<p>before|after|until|till|til|past|from|at|around|@|by|starting\s+at|starts\s+at|beginning\s+at"
@@ -187,8 +198,9 @@ _CUE_RE = re.compile(
     r"\b(?:"
     r"(?P<neutral>no\s+change|nothing\s+new|no\s+news)"
     r"|(?P<only>(?:(?:don['’]?t|doesn['’]?t|do\s+not|does\s+not|never|won['’]?t|will\s+not|wouldn['’]?t|can['’]?t|cannot"
-    r"|no|nothing)(?!\s+mind)\b[^.;!?]{0,40}?\b(?:outside|except|other\s+than)" + _WINDOW_AHEAD +
-    r")|anywhere\s+(?:but|except|other\s+than))"
+    r"|no|nothing)(?!\s+mind)\b[^.;!?]{0,40}?\b(?:outside|except|other\s+than)"
+    + _WINDOW_AHEAD
+    + r")|anywhere\s+(?:but|except|other\s+than))"
     r"|(?P<ok>(?:don['’]?t|doesn['’]?t|do\s+not|does\s+not|wouldn['’]?t|would\s+not)\s+mind|no\s+problem|not\s+a\s+problem"
     r"|no\s+issue|happy\s+to|fine\s+with)"
     r"|(?P<avoid>avoid\w*|never|no|not|nothing|none|nobody|don['’]?t|doesn['’]?t|do\s+not|does\s+not|can['’]?t|cannot"
@@ -227,9 +239,50 @@ _NOUN_ANCHOR_RE = re.compile(
 recurring cue): "anything available at 5:30" answers a booking."""
 """Parts of day that are about scheduling themselves: "outside business hours", "after lunch"."""
 _GAP_FILLER = frozenset(
-    {"the", "a", "an", "on", "in", "at", "during", "for", "and", "or", "is", "are", "be", "been", "early", "late", "very",
-     "really", "most", "all", "of", "any", "every", "each", "only", "his", "her", "their", "my", "user", "s", "before", "after", "until", "till",
-     "from", "between", "earlier", "later", "than", "past", "around"}
+    {
+        "the",
+        "a",
+        "an",
+        "on",
+        "in",
+        "at",
+        "during",
+        "for",
+        "and",
+        "or",
+        "is",
+        "are",
+        "be",
+        "been",
+        "early",
+        "late",
+        "very",
+        "really",
+        "most",
+        "all",
+        "of",
+        "any",
+        "every",
+        "each",
+        "only",
+        "his",
+        "her",
+        "their",
+        "my",
+        "user",
+        "s",
+        "before",
+        "after",
+        "until",
+        "till",
+        "from",
+        "between",
+        "earlier",
+        "later",
+        "than",
+        "past",
+        "around",
+    }
 )
 _GAP_WORD_RE = re.compile(r"[A-Za-z]+")
 
@@ -295,7 +348,9 @@ def _atoms(masked: str) -> tuple[list[_Atom], list[tuple[int, int]]]:
         if word:
             ct: ClockTime | None = NOON if "noon" in word.lower() or "midday" in word.lower() else MIDNIGHT
         else:
-            ct = clock_time(m.group("h"), m.group("m") or m.group("dm"), m.group("mer") or m.group("mer1"), bool(m.group("oc")))
+            ct = clock_time(
+                m.group("h"), m.group("m") or m.group("dm"), m.group("mer") or m.group("mer1"), bool(m.group("oc"))
+            )
         if ct is None:
             continue
         end = m.end()
@@ -338,7 +393,7 @@ def _day_groups(masked: str) -> tuple[list[_DayGroup], list[_DayGroup]]:
         start, end, days, recurring, abbr_only, single = tokens[i]
         j = i
         while j + 1 < len(tokens):
-            gap = masked[tokens[j][1]:tokens[j + 1][0]]
+            gap = masked[tokens[j][1] : tokens[j + 1][0]]
             nxt = tokens[j + 1]
             if single is not None and nxt[5] is not None and j == i and _DAY_RANGE_GAP_RE.fullmatch(gap):
                 days = day_range(single, nxt[5])
@@ -351,7 +406,9 @@ def _day_groups(masked: str) -> tuple[list[_DayGroup], list[_DayGroup]]:
             end = nxt[1]
             j += 1
         if abbr_only and j == i:
-            ok = _ABBR_OK_BEFORE_RE.search(masked, max(0, start - 8), start) or re.match(r"\s*[0-9]", masked[end:end + 3])
+            ok = _ABBR_OK_BEFORE_RE.search(masked, max(0, start - 8), start) or re.match(
+                r"\s*[0-9]", masked[end : end + 3]
+            )
             if not ok:
                 i = j + 1
                 continue
@@ -373,7 +430,9 @@ def _open_spec(atom: _Atom, prep: str) -> _Spec | None:
         if atom.time is MIDNIGHT:
             return None
         t = resolve(atom.time, Role.START)
-        return _Spec(atom.start, atom.end, t, MINUTES_PER_DAY, "open", atom.time.strong) if t < MINUTES_PER_DAY else None
+        return (
+            _Spec(atom.start, atom.end, t, MINUTES_PER_DAY, "open", atom.time.strong) if t < MINUTES_PER_DAY else None
+        )
     return None
 
 
@@ -386,7 +445,7 @@ def _time_specs(masked: str, atoms: list[_Atom], days: list[_DayGroup], point_mi
         prep = " ".join(prep_m.group("p").lower().split()) if prep_m else ""
         if i + 1 < len(atoms):
             b = atoms[i + 1]
-            gap = masked[a.end:b.start]
+            gap = masked[a.end : b.start]
             gm = _RANGE_GAP_RE.fullmatch(gap)
             if gm is not None and (not gap.strip().lower() == "and" or prep == "between"):
                 spec = _range_spec(a, b, prep, masked)
@@ -439,7 +498,7 @@ def _span_spec(a: _Atom, b: _Atom, gap: str, masked: str, days: list[_DayGroup])
     if before is None or gm is None:
         return None
     after = next((g for g in days if len(g.days) == 1 and g.start >= a.end + gm.end() - 1 and g.end <= b.start), None)
-    if after is None or not re.fullmatch(r"\s*(?:at\s+)?", masked[after.end:b.start]):
+    if after is None or not re.fullmatch(r"\s*(?:at\s+)?", masked[after.end : b.start]):
         return None
     d1, d2 = next(iter(before.days)), next(iter(after.days))
     t1, t2 = resolve(a.time, Role.START), resolve(b.time, Role.END)
@@ -501,8 +560,13 @@ def _clause_polarities(masked: str, clauses: list[tuple[int, int]]) -> list[Pola
         kind = m.lastgroup or "prefer"
         if kind == "neutral":
             continue  # "— no change" says nothing about polarity
-        pol = {"ok": Polarity.PREFER, "prefer": Polarity.PREFER, "avoid": Polarity.AVOID, "require": Polarity.REQUIRE,
-               "only": Polarity.REQUIRE}[kind]
+        pol = {
+            "ok": Polarity.PREFER,
+            "prefer": Polarity.PREFER,
+            "avoid": Polarity.AVOID,
+            "require": Polarity.REQUIRE,
+            "only": Polarity.REQUIRE,
+        }[kind]
         r = _ONLY_RANK if kind == "only" else _RANK[pol]
         k = next(idx for idx, (a, b) in enumerate(clauses) if a <= m.start() < b or idx == len(clauses) - 1)
         if r > rank[k]:
@@ -563,7 +627,11 @@ def _combine(pods: list[_Spec], clocks: list[_Spec], clauses: list[tuple[int, in
             out.append(p)
             continue
         clause = next(((a, b) for a, b in clauses if a <= p.start < b), (p.start, p.end))
-        near = [c for c in clocks if clause[0] <= c.start < clause[1] or abs(c.start - p.end) <= 12 or abs(p.start - c.end) <= 12]
+        near = [
+            c
+            for c in clocks
+            if clause[0] <= c.start < clause[1] or abs(c.start - p.end) <= 12 or abs(p.start - c.end) <= 12
+        ]
         if not near:
             out.append(p)
             continue
@@ -603,11 +671,13 @@ def _governed(masked: str, spec: _Spec) -> bool:
             continue
         if m.start() <= spec.start < m.end() or spec.start <= m.start() < spec.end:
             return True
-        gap = masked[m.end():spec.start] if m.end() <= spec.start else masked[spec.end:m.start()]
+        gap = masked[m.end() : spec.start] if m.end() <= spec.start else masked[spec.end : m.start()]
         if any(c in gap for c in ",;"):
             continue
         words = [w.lower() for w in _GAP_WORD_RE.findall(gap)]
-        rest = [w for w in words if w not in _GAP_FILLER and _DAY_RE.fullmatch(w) is None and _POD_RE.fullmatch(w) is None]
+        rest = [
+            w for w in words if w not in _GAP_FILLER and _DAY_RE.fullmatch(w) is None and _POD_RE.fullmatch(w) is None
+        ]
         if not rest:
             return True
     return False
@@ -633,7 +703,9 @@ def _licensed(masked: str, spec: _Spec, recurring: bool, anchors: list[tuple[int
     """
     meeting = any(slot == DEFAULT_SLOT for _, slot in anchors)
     if spec.kind == "day":
-        return (meeting or _governed(masked, spec)) and (recurring if meeting else is_recurring(masked[spec.start:spec.end]))
+        return (meeting or _governed(masked, spec)) and (
+            recurring if meeting else is_recurring(masked[spec.start : spec.end])
+        )
     if spec.kind == "pod" or (spec.kind == "open" and not _ATOM_RE.search(masked, spec.start, spec.end)):
         if _SCHEDULING_POD_RE.search(masked, spec.start, spec.end):
             return True

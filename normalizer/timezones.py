@@ -68,7 +68,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Literal
 
@@ -77,34 +77,62 @@ from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
 from writegate.normalizer.entities import slugify
 from writegate.normalizer.places import Place, PlaceKind, lookup_place, lookup_place_in
-from writegate.normalizer.scope import PERSON_NOUNS, Holder, holder, irrealis, past_state
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, Timezone, validate_iana
+from writegate.normalizer.scope import PERSON_NOUNS, Holder, holder, irrealis, past_state
 
 SLOT = "timezone"
 
 ABBREVIATIONS: dict[str, str] = {
-    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
-    "CT": "America/Chicago", "CST": "America/Chicago", "CDT": "America/Chicago",
-    "MT": "America/Denver", "MST": "America/Denver", "MDT": "America/Denver",
-    "PT": "America/Los_Angeles", "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles",
-    "GMT": "Europe/London", "BST": "Europe/London",
-    "CET": "Europe/Berlin", "CEST": "Europe/Berlin",
-    "IST": "Asia/Kolkata", "SGT": "Asia/Singapore", "JST": "Asia/Tokyo",
-    "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
+    "ET": "America/New_York",
+    "EST": "America/New_York",
+    "EDT": "America/New_York",
+    "CT": "America/Chicago",
+    "CST": "America/Chicago",
+    "CDT": "America/Chicago",
+    "MT": "America/Denver",
+    "MST": "America/Denver",
+    "MDT": "America/Denver",
+    "PT": "America/Los_Angeles",
+    "PST": "America/Los_Angeles",
+    "PDT": "America/Los_Angeles",
+    "GMT": "Europe/London",
+    "BST": "Europe/London",
+    "CET": "Europe/Berlin",
+    "CEST": "Europe/Berlin",
+    "IST": "Asia/Kolkata",
+    "SGT": "Asia/Singapore",
+    "JST": "Asia/Tokyo",
+    "AEST": "Australia/Sydney",
+    "AEDT": "Australia/Sydney",
     "UTC": "UTC",
 }
 """design.md's abbreviation table: each abbreviation maps to one canonical zone."""
 
 REGION_ZONES: dict[str, str] = {
-    "eastern": "America/New_York", "us eastern": "America/New_York",
-    "central": "America/Chicago", "us central": "America/Chicago",
-    "mountain": "America/Denver", "us mountain": "America/Denver",
-    "pacific": "America/Los_Angeles", "us pacific": "America/Los_Angeles",
-    "atlantic": "America/Halifax", "alaska": "America/Anchorage", "hawaii": "Pacific/Honolulu",
-    "central european": "Europe/Berlin", "greenwich mean": "Europe/London", "greenwich": "Europe/London",
-    "british": "Europe/London", "uk": "Europe/London", "india": "Asia/Kolkata", "indian": "Asia/Kolkata",
-    "japan": "Asia/Tokyo", "singapore": "Asia/Singapore", "australian eastern": "Australia/Sydney",
-    "coordinated universal": "UTC", "universal": "UTC", "zulu": "UTC",
+    "eastern": "America/New_York",
+    "us eastern": "America/New_York",
+    "central": "America/Chicago",
+    "us central": "America/Chicago",
+    "mountain": "America/Denver",
+    "us mountain": "America/Denver",
+    "pacific": "America/Los_Angeles",
+    "us pacific": "America/Los_Angeles",
+    "atlantic": "America/Halifax",
+    "alaska": "America/Anchorage",
+    "hawaii": "Pacific/Honolulu",
+    "central european": "Europe/Berlin",
+    "greenwich mean": "Europe/London",
+    "greenwich": "Europe/London",
+    "british": "Europe/London",
+    "uk": "Europe/London",
+    "india": "Asia/Kolkata",
+    "indian": "Asia/Kolkata",
+    "japan": "Asia/Tokyo",
+    "singapore": "Asia/Singapore",
+    "australian eastern": "Australia/Sydney",
+    "coordinated universal": "UTC",
+    "universal": "UTC",
+    "zulu": "UTC",
 }
 """Names of timezones ("Eastern time", "Central European Time"), the long forms of the table."""
 
@@ -136,7 +164,9 @@ _TWO_LETTER_BEFORE_RE = re.compile(
     re.I,
 )
 _TWO_LETTER_AFTER_RE = re.compile(r"\s*(?:\)|time\b|timezone\b|time\s+zone\b)", re.I)
-_TWO_LETTER_NOT_RE = re.compile(r"\s+(?:scans?|scanner|images?|imaging|sessions?|appointments?|exercises?|therapy)\b", re.I)
+_TWO_LETTER_NOT_RE = re.compile(
+    r"\s+(?:scans?|scanner|images?|imaging|sessions?|appointments?|exercises?|therapy)\b", re.I
+)
 _TIME_WORD_RE = re.compile(r"\b(?:standard\s+|daylight\s+|summer\s+)?time\b(?!\s*zone)", re.I)
 _WORDS_BEFORE_RE = re.compile(r"((?:[\w.'’-]+\s+){0,3}[\w.'’-]+)\s+$")
 _WORD_RE = re.compile(r"[\w.'’-]+")
@@ -145,11 +175,14 @@ _PLACE = r"(?P<place>[A-Z][\w.'’-]*(?:\s+(?:(?:de|del|da|do|di|am|upon|on|of|l
 _TZ_PLACE_RE = re.compile(
     r"(?i:\b(?:time\s*zone|tz)(?:\s+for\s+" + _SUBJECT + r")?\s*(?:is|:|=|of)?\s*(?:now\s+)?(?:set\s+to\s+)?)" + _PLACE
 )
-_MOVE_GAP = r"(?:\s+(?:back|over|out|down|up|away|here|there|permanently|all\s+the\s+way))*(?:\s+from\s+[^.;!?,]{1,40}?)?\s+to"
+_MOVE_GAP = (
+    r"(?:\s+(?:back|over|out|down|up|away|here|there|permanently|all\s+the\s+way))*(?:\s+from\s+[^.;!?,]{1,40}?)?\s+to"
+)
 _PLACE_CUE_RE = re.compile(
     r"(?:(?i:\b(?:"
-    r"(?P<move>moved|relocated|transferred|emigrated|(?:after|since)\s+(?:moving|relocating))" + _MOVE_GAP +
-    r"|(?P<part>based|located|living|residing|settled|stationed)\s+(?:in|out\s+of|at)"
+    r"(?P<move>moved|relocated|transferred|emigrated|(?:after|since)\s+(?:moving|relocating))"
+    + _MOVE_GAP
+    + r"|(?P<part>based|located|living|residing|settled|stationed)\s+(?:in|out\s+of|at)"
     r"|(?:lives|live|resides|reside)\s+(?:in|out\s+of|at)"
     r"|(?:works?|working)\s+(?:remotely\s+)?(?:from|out\s+of)"
     r"|(?P<workin>(?:works?|working)(?:\s+as\s+an?\s+[\w-]+(?:\s+[\w-]+)?)?\s+in)"
@@ -231,7 +264,11 @@ def _resolve_place(phrase: str, *, sentence_initial: bool = False) -> tuple[str,
         place = lookup_place(name)
         if place is None:
             continue
-        if k == 1 and place.kind is PlaceKind.CITY and place.population < (BIG_CITY if sentence_initial else X_TIME_CITY):
+        if (
+            k == 1
+            and place.kind is PlaceKind.CITY
+            and place.population < (BIG_CITY if sentence_initial else X_TIME_CITY)
+        ):
             return None
         if place.timezone is None:
             return None
@@ -270,7 +307,7 @@ def _abbreviations(text: str) -> list[Mention]:
     for m in _ABBR_RE.finditer(text):
         abbr = m.group(1)
         if abbr in _TWO_LETTER:
-            before, after = text[max(0, m.start() - 32):m.start()], text[m.end():m.end() + 20]
+            before, after = text[max(0, m.start() - 32) : m.start()], text[m.end() : m.end() + 20]
             if _TWO_LETTER_NOT_RE.match(after):
                 continue
             if not (_TWO_LETTER_BEFORE_RE.search(before) or _TWO_LETTER_AFTER_RE.match(after)):
@@ -324,15 +361,42 @@ def _tz_places(text: str) -> list[Mention]:
         hit = _resolve_place(m.group("place"))
         if hit is not None:
             start = m.start("place")
-            out.append(Mention(hit[0], ProvenanceKind.STATED, (m.start(), start + hit[2]), f'from "{m.group()[:m.start("place") - m.start() + hit[2]]}"'))
+            out.append(
+                Mention(
+                    hit[0],
+                    ProvenanceKind.STATED,
+                    (m.start(), start + hit[2]),
+                    f'from "{m.group()[: m.start("place") - m.start() + hit[2]]}"',
+                )
+            )
     return out
 
 
 _CONNECTORS = frozenset({"de", "del", "da", "do", "di", "am", "upon", "on", "of", "la", "le", "el", "al"})
 _RUN_WORD_RE = re.compile(r"[\w.'’-]+")
 _NOT_CONTINUATION = frozenset(
-    {"I", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February",
-     "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+    {
+        "I",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    }
 )
 """Capitalised words that may follow a place without being part of its name ("in Paris I…")."""
 
@@ -405,7 +469,7 @@ def _qualified(text: str, name: str, end: int, next_word: re.Match[str] | None) 
     if not comma and (not nxt[:1].isupper() or nxt in _NOT_CONTINUATION or nxt.startswith(("I'", "I’"))):
         return None
     start = end + 1 if comma else next_word.start()  # type: ignore[union-attr]
-    qual = re.match(r"\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,2})", text[start:start + 60])
+    qual = re.match(r"\s*([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,2})", text[start : start + 60])
     if qual is None:
         return None if comma else False
     qwords = qual.group(1).split()
@@ -437,7 +501,10 @@ _SUBJECT_WORD_RE = re.compile(
 )
 """The word before a cue that can be its subject: a pronoun, a person noun or a name (not "the venue")."""
 _RELATIVE_BEFORE_RE = re.compile(r"\b(?:who|that|which|whom)\s+(?:\w+\s+){0,2}$", re.I)
-_OTHERS_RE = re.compile(r"\b(?:others|mine|both|none|many|most|several|one\s+of\s+(?:them|us|my\s+\w+)|some\s+of\s+(?:them|my\s+\w+))\b", re.I)
+_OTHERS_RE = re.compile(
+    r"\b(?:others|mine|both|none|many|most|several|one\s+of\s+(?:them|us|my\s+\w+)|some\s+of\s+(?:them|my\s+\w+))\b",
+    re.I,
+)
 _INFINITIVE_RE = re.compile(r"\bto\s+(?:\w+\s+)?$", re.I)
 _LOCAL_IRREALIS_RE = re.compile(r"\b(?:while|whilst|during|use\s+to)\b", re.I)
 _MOVE_STALE_RE = re.compile(r"\b(?:not|never|no\s+longer)\b|n['’]t\b", re.I)
@@ -472,9 +539,11 @@ def _scope_ok(text: str, cue: re.Match[str], hit: PlaceHit, ctx: Context | None)
     if extended:
         clause_start = _clause_left(text, sent_start, max(sent_start, clause_start - 5))[0]  # "… and live in X"
         before = text[clause_start:cue_start]
-    cue_text = text[cue_start:cue.end()]
-    right_end = next((m.start() for m in _BREAK_RE.finditer(text, hit.span[1], end.start() if end else len(text))), None)
-    right = text[hit.span[1]:right_end if right_end is not None else (end.start() if end else len(text))]
+    cue_text = text[cue_start : cue.end()]
+    right_end = next(
+        (m.start() for m in _BREAK_RE.finditer(text, hit.span[1], end.start() if end else len(text))), None
+    )
+    right = text[hit.span[1] : right_end if right_end is not None else (end.start() if end else len(text))]
     move = bool(cue.groupdict().get("move"))
     if move:
         if _MOVE_STALE_RE.search(before):
@@ -492,7 +561,7 @@ def _scope_ok(text: str, cue: re.Match[str], hit: PlaceHit, ctx: Context | None)
         trimmed = _ADVERBS_END_RE.sub("", before)
         aux = _AUX_RE.search(trimmed)
         if aux is not None:
-            trimmed = trimmed[:aux.start()]
+            trimmed = trimmed[: aux.start()]
         elif participle and trimmed.strip():
             return False  # "a dentist located in", "a student living in": the participle describes a noun
         if trimmed.strip() and _SUBJECT_WORD_RE.search(_ADVERBS_END_RE.sub("", trimmed)) is None:
@@ -510,7 +579,7 @@ def _name_ctx(left: str) -> Context:
     """Without a request context a name before the cue is taken for the subject ("Sam moved to Berlin")."""
     m = _NO_CTX_NAME_RE.search(left)
     slug = slugify(m.group(1)) if m is not None else ""
-    return Context(f"user:{slug or 'subject'}", datetime(2000, 1, 1, tzinfo=timezone.utc), ProvenanceKind.STATED, DEFAULT_CONFIG)
+    return Context(f"user:{slug or 'subject'}", datetime(2000, 1, 1, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
 
 
 def current_places(text: str, ctx: Context | None = None) -> list[PlaceHit]:
@@ -541,8 +610,12 @@ def current_places(text: str, ctx: Context | None = None) -> list[PlaceHit]:
             out.append(hit)
     for cue in _OFFICE_CUE_RE.finditer(text):
         hit = place_at(text, cue.end())
-        if hit is None and (m := re.match(r"([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,2})\s+" + _OFFICE_WORDS + r"\b", text[cue.end():], re.I)):
-            hit = place_at(text[:cue.end() + m.end(1)], cue.end())  # the office word ends the name: "the London HQ"
+        if hit is None and (
+            m := re.match(
+                r"([A-Z][\w.'’-]*(?:\s+[A-Z][\w.'’-]*){0,2})\s+" + _OFFICE_WORDS + r"\b", text[cue.end() :], re.I
+            )
+        ):
+            hit = place_at(text[: cue.end() + m.end(1)], cue.end())  # the office word ends the name: "the London HQ"
         if hit is not None and _OFFICE_AFTER_RE.match(text, hit.span[1]) and _scope_ok(text, cue, hit, ctx):
             out.append(hit)
     return out
@@ -583,9 +656,9 @@ def _answered_places(text: str) -> list[Mention]:
 
 def _is_stale(text: str, mention: Mention) -> bool:
     sent_start = _sentence_start(text, mention.span[0])
-    prefix = text[sent_start:mention.span[0]]
+    prefix = text[sent_start : mention.span[0]]
     breaks = list(_CLAUSE_BREAK_RE.finditer(prefix))
-    clause = prefix[breaks[-1].end():] if breaks else prefix
+    clause = prefix[breaks[-1].end() :] if breaks else prefix
     if mention.provenance is ProvenanceKind.INFERRED and _CONTRACTED_NOT_RE.search(clause):
         return True
     return _STALE_RE.search(clause) is not None

@@ -296,8 +296,11 @@ def _read_manifest(directory: Path) -> dict[str, Any] | None:
 
 def _mismatch_message(directory: Path, old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
     changed = sorted(
-        {k for k in set(old.get("fingerprint", {})) | set(new["fingerprint"])
-         if old.get("fingerprint", {}).get(k) != new["fingerprint"].get(k)}
+        {
+            k
+            for k in set(old.get("fingerprint", {})) | set(new["fingerprint"])
+            if old.get("fingerprint", {}).get(k) != new["fingerprint"].get(k)
+        }
         | {k for k in ("format", "plan_sha256", "items", "chunk_size") if old.get(k) != new.get(k)}
     )
     return (

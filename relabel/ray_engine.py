@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 
 from writegate.classifier.types import Pair, Prediction
+from writegate.classifier.windows import DEFAULT_BATCH_SIZE, classify_window
 from writegate.normalizer.errors import InputError
 from writegate.relabel.engine import Chunk, Plan, model_fingerprint
-from writegate.classifier.windows import DEFAULT_BATCH_SIZE, classify_window
 
 _SKIP_SUFFIXES: dict[str, tuple[str, ...]] = {"onnx": (".safetensors", ".bin"), "torch": (".onnx",)}
 
@@ -73,7 +73,9 @@ class ChunkLabeler:
         device: torch device (`cuda` on GPU actors).
     """
 
-    def __init__(self, bundle: list[Any], backend: str, batch_size: int, threads: int | None, device: str | None) -> None:
+    def __init__(
+        self, bundle: list[Any], backend: str, batch_size: int, threads: int | None, device: str | None
+    ) -> None:
         import ray
 
         from writegate.classifier.model import Classifier
@@ -152,7 +154,9 @@ class RayEngine:
             try:
                 self.ray.init(address=self.address, **kwargs)
             except (ConnectionError, ValueError, RuntimeError) as exc:
-                raise InputError("--ray-address", f"cannot start or reach Ray ({self.address or 'local'}): {exc}") from None
+                raise InputError(
+                    "--ray-address", f"cannot start or reach Ray ({self.address or 'local'}): {exc}"
+                ) from None
             self._started = True
             resources = self.ray.cluster_resources()
         self._gpus = float(resources.get("GPU", 0.0))
@@ -199,8 +203,13 @@ class RayEngine:
             ds = ray.data.from_items(rows, override_num_blocks=len(rows))
             labelled = ds.map_batches(
                 ChunkLabeler,
-                fn_constructor_kwargs={"bundle": [bundle], "backend": self.backend, "batch_size": self.batch_size,
-                                       "threads": threads, "device": device},
+                fn_constructor_kwargs={
+                    "bundle": [bundle],
+                    "backend": self.backend,
+                    "batch_size": self.batch_size,
+                    "threads": threads,
+                    "device": device,
+                },
                 batch_size=1,
                 batch_format="numpy",
                 compute=ray.data.ActorPoolStrategy(size=min(actors, len(rows))),

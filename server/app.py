@@ -30,7 +30,7 @@ import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 import grpc
@@ -81,7 +81,7 @@ Loader = Callable[[], Any]
 
 def warmup_pairs() -> list[Pair]:
     """A few pairs of different lengths: the warm-up batch run before SERVING."""
-    t0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+    t0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
     t1 = t0 + timedelta(days=111)
     texts = [
         ("User prefers morning meetings", "User prefers meetings 9-10am on Tuesdays"),
@@ -90,8 +90,9 @@ def warmup_pairs() -> list[Pair]:
     ]
     from writegate.normalizer.api import with_records_all  # the pairs carry their records, as served ones do
 
-    return with_records_all(Pair(existing=Side(text=a, observed_at=t0), new=Side(text=b.strip(), observed_at=t1))
-                            for a, b in texts)
+    return with_records_all(
+        Pair(existing=Side(text=a, observed_at=t0), new=Side(text=b.strip(), observed_at=t1)) for a, b in texts
+    )
 
 
 # -- interceptors ------------------------------------------------------------------------------
@@ -220,8 +221,10 @@ class _LoggedCall:
                 if self.owner.log_text and self._last is not None:
                     shape += f", last: {describe(self._last, log_text=True)}"
             level = (
-                logging.DEBUG if status == "OK"
-                else logging.WARNING if status in {"INTERNAL", "UNKNOWN"}
+                logging.DEBUG
+                if status == "OK"
+                else logging.WARNING
+                if status in {"INTERNAL", "UNKNOWN"}
                 else logging.INFO
             )
             self.owner.logger.log(level, "%s %s %.1f ms (%s)", self.method, status, seconds * 1000, shape)
@@ -398,8 +401,8 @@ class WriteGateServer:
         self._load_task: asyncio.Task[None] | None = None
         self._metrics_http: Any = None
         self.drain = DrainInterceptor()
-        self.redactor: TextRedactor | None = None if config.log_text else TextRedactor(
-            keep_requests=4 * config.relabel_window + 16
+        self.redactor: TextRedactor | None = (
+            None if config.log_text else TextRedactor(keep_requests=4 * config.relabel_window + 16)
         )
 
     def _interceptors(self) -> list[grpc.aio.ServerInterceptor]:
@@ -419,11 +422,14 @@ class WriteGateServer:
         if _is_loopback(self.config.host):
             return
         if not tls:
-            log.warning("listening on %s WITHOUT TLS: memories cross the network in clear text (see docs/serving.md, 'TLS and mutual TLS')",
-                        self.config.host)
+            log.warning(
+                "listening on %s WITHOUT TLS: memories cross the network in clear text (see docs/serving.md, 'TLS and mutual TLS')",
+                self.config.host,
+            )
         if not tokens:
-            log.warning("listening on %s WITHOUT bearer tokens: anyone who can reach the port may call it",
-                        self.config.host)
+            log.warning(
+                "listening on %s WITHOUT bearer tokens: anyone who can reach the port may call it", self.config.host
+            )
 
     async def start(self) -> int:
         """Check the model directory, bind and start serving (NOT_SERVING); start loading the
@@ -518,12 +524,20 @@ class WriteGateServer:
         if cfg.max_queue_pairs is not None:
             log.info("max_queue_pairs %d (set)", batcher.max_queue_pairs)
         else:
-            log.info("max_queue_pairs %d: %s pairs/s measured by the warm-up x %.0f ms max queue wait "
-                     "(it follows the speed measured under load)",
-                     batcher.max_queue_pairs, "?" if speed is None else f"{speed:.0f}", cfg.max_queue_wait_ms)
+            log.info(
+                "max_queue_pairs %d: %s pairs/s measured by the warm-up x %.0f ms max queue wait "
+                "(it follows the speed measured under load)",
+                batcher.max_queue_pairs,
+                "?" if speed is None else f"{speed:.0f}",
+                cfg.max_queue_wait_ms,
+            )
         if speed and cfg.grace_s < batcher.max_queue_pairs / speed:
-            log.warning("--grace-s %.1f is shorter than the ~%.1f s a full queue takes: a shutdown under full load "
-                        "answers what is still queued UNAVAILABLE", cfg.grace_s, batcher.max_queue_pairs / speed)
+            log.warning(
+                "--grace-s %.1f is shorter than the ~%.1f s a full queue takes: a shutdown under full load "
+                "answers what is still queued UNAVAILABLE",
+                cfg.grace_s,
+                batcher.max_queue_pairs / speed,
+            )
         self.service.attach(batcher, classifier.info)
         # the sized bound follows the speed, but never below what one Relabel stream keeps queued
         batcher.queue_floor = max(batcher.queue_floor, (RELABEL_DEPTH + 2) * self.service.relabel_window)
@@ -532,7 +546,11 @@ class WriteGateServer:
         self.ready.set()
         info = classifier.info
         log.info(
-            "SERVING %s %s on %s (loaded + warm in %.2f s)", info.name, info.version, info.backend, time.perf_counter() - start
+            "SERVING %s %s on %s (loaded + warm in %.2f s)",
+            info.name,
+            info.version,
+            info.backend,
+            time.perf_counter() - start,
         )
 
     async def stop(self, grace: float | None = None) -> None:
@@ -549,8 +567,11 @@ class WriteGateServer:
             self._load_task.cancel()
         if self.server is not None:
             if not await self.drain.wait_idle(grace):
-                log.warning("%d RPCs still running after the %.1f s grace: answering them UNAVAILABLE",
-                            self.drain.in_flight, grace)
+                log.warning(
+                    "%d RPCs still running after the %.1f s grace: answering them UNAVAILABLE",
+                    self.drain.in_flight,
+                    grace,
+                )
                 if self.batcher is not None:
                     await self.batcher.close()
                 await self.drain.wait_idle(FINAL_GRACE_S)

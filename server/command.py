@@ -19,13 +19,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     Values stay text here: `load_config` validates every source alike, and its errors name the flag.
     """
-    parser.add_argument("--config", type=Path, default=None, metavar="FILE",
-                        help=f"TOML or JSON file of settings, keys = the flags' names with _ [env: {ENV_CONFIG}]")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help=f"TOML or JSON file of settings, keys = the flags' names with _ [env: {ENV_CONFIG}]",
+    )
     for setting in SETTINGS:
         help_text = setting.help.replace("%", "%%")
         if setting.switch:
-            parser.add_argument(setting.flag, dest=setting.name, action=argparse.BooleanOptionalAction, default=None,
-                                help=help_text)
+            parser.add_argument(
+                setting.flag, dest=setting.name, action=argparse.BooleanOptionalAction, default=None, help=help_text
+            )
         else:
             parser.add_argument(setting.flag, dest=setting.name, default=None, metavar=setting.metavar, help=help_text)
 
@@ -40,10 +46,20 @@ def run(args: argparse.Namespace) -> int:
 
     def announce(app: object) -> None:
         port = getattr(app, "port", config.port)
-        extras = [name for name, on in (("TLS", config.tls_cert is not None), ("mTLS", config.tls_client_ca is not None),
-                                        ("tokens", config.auth_tokens is not None)) if on]
-        print(f"writegate serve: SERVING on {config.host}:{port} ({config.backend.value}, model {config.model}"
-              f"{'; ' + ', '.join(extras) if extras else ''})", flush=True)
+        extras = [
+            name
+            for name, on in (
+                ("TLS", config.tls_cert is not None),
+                ("mTLS", config.tls_client_ca is not None),
+                ("tokens", config.auth_tokens is not None),
+            )
+            if on
+        ]
+        print(
+            f"writegate serve: SERVING on {config.host}:{port} ({config.backend.value}, model {config.model}"
+            f"{'; ' + ', '.join(extras) if extras else ''})",
+            flush=True,
+        )
 
     try:
         return asyncio.run(serve(config, on_ready=announce))

@@ -64,38 +64,56 @@ class ServerConfig(BaseModel):
         "a regular install ships none).",
     )
     backend: BackendName = Field(default=BackendName.ONNX, description="onnx (CPU, int8), torch or vllm.")
-    device: str | None = Field(default=None, description="torch: cpu, cuda, cuda:N (unset: cuda when torch sees one, else cpu).")
+    device: str | None = Field(
+        default=None, description="torch: cpu, cuda, cuda:N (unset: cuda when torch sees one, else cpu)."
+    )
     precision: str | None = Field(
         default=None,
         description="onnx: int8 | fp32; torch and vllm: fp32 | bf16 | fp16 (unset: onnx int8; torch bf16 on cuda, else "
         "fp32; vllm bf16).",
     )
     threads: int | None = Field(
-        default=None, ge=1, le=256,
+        default=None,
+        ge=1,
+        le=256,
         description="Intra-op CPU threads per batch (unset: 1 with several batch workers, else the backend's default).",
     )
     batch_workers: int | None = Field(
-        default=None, ge=1, le=64,
+        default=None,
+        ge=1,
+        le=64,
         description="Batches run at once (unset: onnx = CPU cores available, torch and vllm = 1).",
     )
     max_batch_tokens: int = Field(default=8192, ge=16, le=1_048_576, description="Padded tokens (n x L) per batch.")
     max_wait_ms: float = Field(default=2.0, ge=0, le=1000, description="Max wait of the first queued pair for a batch.")
     max_queue_pairs: int | None = Field(
-        default=None, ge=1, le=1_000_000,
+        default=None,
+        ge=1,
+        le=1_000_000,
         description="Queued pairs before RESOURCE_EXHAUSTED (unset: the speed measured at start x max_queue_wait_ms).",
     )
     max_queue_wait_ms: float = Field(
-        default=1500.0, ge=1, le=600_000,
+        default=1500.0,
+        ge=1,
+        le=600_000,
         description="Sizes the default queue: the pairs the measured speed runs in this long (below typical deadlines).",
     )
     max_candidates: int = Field(default=256, ge=1, le=100_000, description="Candidates per request.")
     max_text_bytes: int = Field(default=MAX_TEXT_BYTES, ge=1, le=MAX_TEXT_BYTES, description="UTF-8 bytes per text.")
-    max_future_hours: float = Field(default=24.0, ge=0, le=24 * 366, description="How far past the server clock observed_at may be.")
-    relabel_window: int = Field(default=256, ge=1, le=100_000, description="Pairs per Relabel window (2 windows in flight per stream).")
-    metrics_port: int | None = Field(default=None, ge=0, le=65535, description="Prometheus /metrics port (unset = off).")
+    max_future_hours: float = Field(
+        default=24.0, ge=0, le=24 * 366, description="How far past the server clock observed_at may be."
+    )
+    relabel_window: int = Field(
+        default=256, ge=1, le=100_000, description="Pairs per Relabel window (2 windows in flight per stream)."
+    )
+    metrics_port: int | None = Field(
+        default=None, ge=0, le=65535, description="Prometheus /metrics port (unset = off)."
+    )
     metrics_host: str = Field(default="127.0.0.1", min_length=1, description="Address of the metrics endpoint.")
     grace_s: float = Field(default=10.0, ge=0, le=3600, description="Seconds to drain in-flight RPCs on shutdown.")
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(default="INFO", description="Log level.")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        default="INFO", description="Log level."
+    )
     log_text: bool = Field(
         default=False, description="Write raw memory text to the logs (off: never logged; see docs/serving.md, 'Logs')."
     )
@@ -105,7 +123,9 @@ class ServerConfig(BaseModel):
     max_concurrent_rpcs: int | None = Field(
         default=1024, ge=1, le=1_000_000, description="RPCs in progress before RESOURCE_EXHAUSTED (unset = unbounded)."
     )
-    tls_cert: Path | None = Field(default=None, description="Server certificate chain (PEM); with tls_key turns TLS on.")
+    tls_cert: Path | None = Field(
+        default=None, description="Server certificate chain (PEM); with tls_key turns TLS on."
+    )
     tls_key: Path | None = Field(default=None, description="Private key of tls_cert (PEM, unencrypted).")
     tls_client_ca: Path | None = Field(
         default=None, description="CA (PEM) clients' certificates must chain to: mutual TLS (needs tls_cert)."
@@ -148,7 +168,9 @@ class ServerConfig(BaseModel):
         floor = self.max_candidates
         if pairs_per_s is None:
             return max(floor, FALLBACK_QUEUE_PAIRS)
-        return queue_pairs_for(pairs_per_s, self.max_queue_wait_ms, floor=floor, ceiling=max(floor, MAX_SIZED_QUEUE_PAIRS))
+        return queue_pairs_for(
+            pairs_per_s, self.max_queue_wait_ms, floor=floor, ceiling=max(floor, MAX_SIZED_QUEUE_PAIRS)
+        )
 
     @property
     def limits(self) -> Limits:

@@ -12,7 +12,20 @@ from wsgiref.simple_server import WSGIServer
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, start_http_server
 
 LATENCY_BUCKETS: tuple[float, ...] = (
-    0.001, 0.0025, 0.005, 0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.02,
+    0.04,
+    0.08,
+    0.16,
+    0.32,
+    0.64,
+    1.28,
+    2.56,
+    5.12,
+    10.24,
 )
 BATCH_SIZE_BUCKETS: tuple[float, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 BATCH_TOKEN_BUCKETS: tuple[float, ...] = (64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
@@ -38,12 +51,20 @@ class Metrics:
         self.latency = Histogram(
             "writegate_request_seconds", "RPC latency by method.", ["method"], buckets=LATENCY_BUCKETS, registry=r
         )
-        self.batch_size = Histogram("writegate_batch_pairs", "Pairs per backend batch.", buckets=BATCH_SIZE_BUCKETS, registry=r)
+        self.batch_size = Histogram(
+            "writegate_batch_pairs", "Pairs per backend batch.", buckets=BATCH_SIZE_BUCKETS, registry=r
+        )
         self.batch_tokens = Histogram(
-            "writegate_batch_tokens", "Padded tokens (n x L) per backend batch.", buckets=BATCH_TOKEN_BUCKETS, registry=r
+            "writegate_batch_tokens",
+            "Padded tokens (n x L) per backend batch.",
+            buckets=BATCH_TOKEN_BUCKETS,
+            registry=r,
         )
         self.batch_seconds = Histogram(
-            "writegate_batch_seconds", "Seconds per batch (collate + run + decode).", buckets=LATENCY_BUCKETS, registry=r
+            "writegate_batch_seconds",
+            "Seconds per batch (collate + run + decode).",
+            buckets=LATENCY_BUCKETS,
+            registry=r,
         )
         self.queue = Gauge("writegate_queue_pairs", "Pairs admitted and not yet run.", registry=r)
         self.pairs = Counter("writegate_pairs", "Pairs classified.", registry=r)

@@ -28,6 +28,7 @@ from typing import Any
 
 import grpc
 from google.protobuf.message import DecodeError
+
 from writegate.normalizer.errors import InputError
 
 HEALTH_SERVICE = "grpc.health.v1.Health"
@@ -372,8 +373,11 @@ class DecodeGuardInterceptor(ServiceInterceptor):
 
             return stream_stream
 
-        return rebuild_handler(handler, {"unary_unary": unary, "stream_stream": stream},
-                               request_deserializer=guard_deserializer(handler.request_deserializer))
+        return rebuild_handler(
+            handler,
+            {"unary_unary": unary, "stream_stream": stream},
+            request_deserializer=guard_deserializer(handler.request_deserializer),
+        )
 
 
 async def _checked(requests: AsyncIterator[Any]) -> AsyncIterator[Any]:

@@ -34,20 +34,19 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import grpc
 
+from writegate.api import convert, prepare
 from writegate.classifier.batcher import Batcher, BatcherClosed, BatchFailed, DeadlineExceeded, QueueFull
-from writegate.classifier.types import ModelInfo
-from writegate.classifier.types import Pair, Prediction, Side
+from writegate.classifier.types import ModelInfo, Pair, Prediction, Side
+from writegate.classifier.windows import alabel_pairs
 from writegate.normalizer.api import normalize
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory, Record
-from writegate.api import convert, prepare
 from writegate.server import validate
-from writegate.classifier.windows import alabel_pairs
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
@@ -201,7 +200,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         relabel_window: int = 256,
         normalizer: Normalizer = normalize,
         clock: Callable[[], float] = time.monotonic,
-        now: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
         record_cache_size: int = RECORD_CACHE_SIZE,
     ) -> None:
         self.limits = limits
@@ -225,12 +224,18 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         if limits.max_candidates != self.limits.max_candidates:
             log.warning(
                 "max_candidates %d is more than max_queue_pairs %d can ever hold: requests are limited to %d candidates",
-                self.limits.max_candidates, queue, limits.max_candidates,
+                self.limits.max_candidates,
+                queue,
+                limits.max_candidates,
             )
         window = relabel_window_for(self.relabel_window, queue)
         if window != self.relabel_window:
-            log.info("Relabel windows of %d pairs (not %d): a stream's windows in flight must fit max_queue_pairs %d",
-                     window, self.relabel_window, queue)
+            log.info(
+                "Relabel windows of %d pairs (not %d): a stream's windows in flight must fit max_queue_pairs %d",
+                window,
+                self.relabel_window,
+                queue,
+            )
         self.limits, self.relabel_window = limits, window
         self._batcher, self._info = batcher, info
 
@@ -263,8 +268,11 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         records = self.records_cache.get(key)
         if records is None:
             try:
-                records = tuple(self.normalizer(mem.text, subject=mem.subject, observed_at=mem.observed_at,
-                                                provenance=mem.provenance))
+                records = tuple(
+                    self.normalizer(
+                        mem.text, subject=mem.subject, observed_at=mem.observed_at, provenance=mem.provenance
+                    )
+                )
             except InputError as exc:
                 raise InputError(f"{field}.{exc.field}", exc.message) from None
             self.records_cache.put(key, records)
@@ -285,7 +293,9 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         fields = ["memory", *(f"candidates[{i}]" for i in range(len(candidates)))]
         new_records, *candidate_records = await self._records_of([mem, *candidates], fields)
         new = side(mem, new_records)
-        return new_records, [Pair(existing=side(c, r), new=new) for c, r in zip(candidates, candidate_records, strict=True)]
+        return new_records, [
+            Pair(existing=side(c, r), new=new) for c, r in zip(candidates, candidate_records, strict=True)
+        ]
 
     def _admit(self, n: int) -> None:
         """Admission, after validation and before any work: the batcher's own rule (QueueFull)."""
@@ -361,8 +371,12 @@ class WriteGateService(pb_grpc.WriteGateServicer):
                 continue
             index, existing, new = item
             try:
-                out.append(Pair(existing=side(existing, self._records(existing, f"requests[{index}].existing")),
-                                new=side(new, self._records(new, f"requests[{index}].new"))))
+                out.append(
+                    Pair(
+                        existing=side(existing, self._records(existing, f"requests[{index}].existing")),
+                        new=side(new, self._records(new, f"requests[{index}].new")),
+                    )
+                )
             except Exception as exc:  # noqa: BLE001 - this pair's own error, not the stream's
                 out.append(pair_error(exc))
         return out
@@ -405,7 +419,9 @@ class WriteGateService(pb_grpc.WriteGateServicer):
                 return [failed if isinstance(item, Pair) else item for item in window]
             return [next(preds) if isinstance(item, Pair) else item for item in window]
 
-        async for (pair_id, candidate_id), answer in alabel_pairs(items(), run_window, self.relabel_window, RELABEL_DEPTH):
+        async for (pair_id, candidate_id), answer in alabel_pairs(
+            items(), run_window, self.relabel_window, RELABEL_DEPTH
+        ):
             if isinstance(answer, pb.PairError):
                 yield pb.RelabelResponse(pair_id=pair_id, error=answer)
             else:

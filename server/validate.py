@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from writegate.normalizer.api import validate_id, validate_subject, validate_text
 from writegate.normalizer.errors import InputError
@@ -70,7 +70,7 @@ def validate_observed_at(msg: pb.Memory, field: str, now: datetime, limits: Limi
     if ts.seconds < _MIN_TIMESTAMP_SECONDS:
         raise InputError(field, "is before 0001-01-01T00:00:00Z")
     latest = now + limits.max_future
-    if ts.seconds > _MAX_TIMESTAMP_SECONDS or ts.ToDatetime(tzinfo=timezone.utc) > latest:
+    if ts.seconds > _MAX_TIMESTAMP_SECONDS or ts.ToDatetime(tzinfo=UTC) > latest:
         raise InputError(field, f"is in the future (more than {_span(limits.max_future)} after the server clock)")
 
 

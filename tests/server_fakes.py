@@ -9,14 +9,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 
 from writegate.classifier.backends.base import Batch
 from writegate.classifier.labels import LABELS, Label
-from writegate.classifier.types import ModelInfo
-from writegate.classifier.types import Evidence, Pair, Prediction
+from writegate.classifier.types import Evidence, ModelInfo, Pair, Prediction
 
 BOOM = "BOOM"
 """A NEW text containing this makes the batch holding it raise."""
@@ -30,7 +29,7 @@ KEYWORDS: tuple[tuple[str, Label], ...] = (
     ("again", Label.CORROBORATES),
 )
 
-T0 = datetime(2026, 3, 1, 10, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 
 
 def expected_label(new_text: str) -> Label:
@@ -70,7 +69,11 @@ class FakeClassifier:
         self.max_active = 0
         self._lock = threading.Lock()
         self.info = ModelInfo(
-            name="fake-model", version="0.0.1", labels=list(LABELS), backend="fake", max_length=128,
+            name="fake-model",
+            version="0.0.1",
+            labels=list(LABELS),
+            backend="fake",
+            max_length=128,
             metrics={"macro_f1": 0.5},
         )
 
@@ -143,12 +146,18 @@ from writegate.v1 import writegate_pb2 as pb  # noqa: E402
 
 def ts(dt: datetime = T0) -> Timestamp:
     out = Timestamp()
-    out.FromDatetime(dt.astimezone(timezone.utc).replace(tzinfo=None))
+    out.FromDatetime(dt.astimezone(UTC).replace(tzinfo=None))
     return out
 
 
-def memory(id: str = "m1", text: str = "User prefers morning meetings", *, subject: str = "user:alice",
-           at: datetime = T0, **kwargs: Any) -> pb.Memory:
+def memory(
+    id: str = "m1",
+    text: str = "User prefers morning meetings",
+    *,
+    subject: str = "user:alice",
+    at: datetime = T0,
+    **kwargs: Any,
+) -> pb.Memory:
     """A valid Memory message (override any field)."""
     return pb.Memory(id=id, subject=subject, text=text, observed_at=ts(at), **kwargs)
 

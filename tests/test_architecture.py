@@ -56,7 +56,9 @@ def test_the_table_names_every_package() -> None:
 @pytest.mark.parametrize("package", sorted(_packages()))
 def test_imports_follow_the_table(package: str) -> None:
     allowed = _allowed()[package] | {package}
-    broken = sorted(f"{path} imports writegate.{dep}" for dep, path in _imports(_packages()[package]) if dep not in allowed)
+    broken = sorted(
+        f"{path} imports writegate.{dep}" for dep, path in _imports(_packages()[package]) if dep not in allowed
+    )
     assert broken == []
 
 

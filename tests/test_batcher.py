@@ -227,8 +227,11 @@ async def test_closed_batcher_refuses_and_fails_waiting_pairs() -> None:
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
-    [({"max_batch_tokens": 0}, "max_batch_tokens"), ({"max_queue_pairs": 0}, "max_queue_pairs"),
-     ({"workers": 0}, "workers")],
+    [
+        ({"max_batch_tokens": 0}, "max_batch_tokens"),
+        ({"max_queue_pairs": 0}, "max_queue_pairs"),
+        ({"workers": 0}, "workers"),
+    ],
     ids=["tokens", "queue", "workers"],
 )
 def test_bad_settings(kwargs: dict[str, int], message: str) -> None:
@@ -265,7 +268,9 @@ async def test_workers_run_batches_at_once() -> None:
         await until(lambda: len(batcher._pending) == 1)  # no third slot: it queues
         gate.set()
         results = await asyncio.gather(first, second, third)
-        assert [r[0].label for r in results] == [expected_label(t) for t in ("hold", "also has a cat", "never said that")]
+        assert [r[0].label for r in results] == [
+            expected_label(t) for t in ("hold", "also has a cat", "never said that")
+        ]
         assert fake.max_active == 2 and batcher.queue_depth == 0
 
 
@@ -342,7 +347,9 @@ class CountingObserver:
         pass
 
 
-@pytest.mark.parametrize(("workers", "budget"), [(1, 64), (2, 64), (2, 4096)], ids=["one-worker", "two-workers", "big-budget"])
+@pytest.mark.parametrize(
+    ("workers", "budget"), [(1, 64), (2, 64), (2, 4096)], ids=["one-worker", "two-workers", "big-budget"]
+)
 async def test_measure_fills_a_batch_per_worker_and_is_not_traffic(workers: int, budget: int) -> None:
     fake, observer = FakeClassifier(), CountingObserver()
     batcher = Batcher(fake, max_batch_tokens=budget, max_wait_ms=0, workers=workers, observer=observer)
@@ -382,7 +389,9 @@ async def test_a_deadline_the_queue_cannot_meet_is_refused_at_once(
         assert await asyncio.to_thread(fake.entered.wait, 5)
         ahead = asyncio.ensure_future(batcher.submit([pair(f"q{i}") for i in range(queued)])) if queued else None
         await until(lambda: batcher.queue_depth == queued)
-        submitted = asyncio.ensure_future(batcher.submit([pair(f"n{i}") for i in range(n)], deadline=clock.t + remaining))
+        submitted = asyncio.ensure_future(
+            batcher.submit([pair(f"n{i}") for i in range(n)], deadline=clock.t + remaining)
+        )
         if refused:
             with pytest.raises(DeadlineExceeded, match="is sooner than the"):
                 await submitted
@@ -486,8 +495,9 @@ class TimedFake(FakeClassifier):
 async def test_speed_under_load_resizes_the_queue(together: bool, speed: float | None, bound: int) -> None:
     clock = FakeClock()
     fake = TimedFake(clock, 0.5)  # one pair per batch, 0.5 s each: 2 pairs/s
-    batcher = Batcher(fake, max_batch_tokens=8, max_wait_ms=0, max_queue_pairs=100, clock=clock,
-                      queue_wait_ms=1500, queue_floor=1)
+    batcher = Batcher(
+        fake, max_batch_tokens=8, max_wait_ms=0, max_queue_pairs=100, clock=clock, queue_wait_ms=1500, queue_floor=1
+    )
     await batcher.start()
     try:
         if together:

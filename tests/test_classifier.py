@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import json
 import shutil
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
@@ -14,19 +14,25 @@ import pytest
 from writegate.classifier import features, post
 from writegate.classifier.backends import Batch, load_backend
 from writegate.classifier.fusion import excluded_labels, fuse
-from writegate.classifier.labels import LABEL2ID, LABELS
 from writegate.classifier.guard import guard_for
+from writegate.classifier.labels import LABEL2ID, LABELS
 from writegate.classifier.model import Classifier, Encoded, collate, predict_in_length_order
 from writegate.classifier.types import Evidence, MissingRecordsError, Pair, Side
 from writegate.normalizer.api import normalize, with_records, with_records_all
 from writegate.normalizer.compare import SlotComparison, ValueRelation, compare_all
 from writegate.normalizer.errors import InputError
 
-SUP, CON, COR, ELA, UNR = (LABEL2ID[x] for x in ("supersedes", "contradicts", "corroborates", "elaborates", "unrelated"))
+SUP, CON, COR, ELA, UNR = (
+    LABEL2ID[x] for x in ("supersedes", "contradicts", "corroborates", "elaborates", "unrelated")
+)
 
 
-def _pair(e: str = "Michelle owns the Acme account", n: str = "Acme was handed off to Marcus in June",
-          te: str = "2026-03-01", tn: str = "2026-06-20") -> Pair:
+def _pair(
+    e: str = "Michelle owns the Acme account",
+    n: str = "Acme was handed off to Marcus in June",
+    te: str = "2026-03-01",
+    tn: str = "2026-06-20",
+) -> Pair:
     return with_records(Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn)))
 
 
@@ -38,8 +44,9 @@ def test_softmax_rows_sum_to_one_and_are_stable() -> None:
     assert list(np.argsort(p[1])) == [0, 1, 2, 3, 4]
 
 
-@pytest.mark.parametrize(("temperature", "top"), [(1.0, 0.5637), (2.0, 0.3690), (0.5, 0.8401)],
-                         ids=["T1", "T2-softer", "T0.5-sharper"])
+@pytest.mark.parametrize(
+    ("temperature", "top"), [(1.0, 0.5637), (2.0, 0.3690), (0.5, 0.8401)], ids=["T1", "T2-softer", "T0.5-sharper"]
+)
 def test_temperature(temperature: float, top: float) -> None:
     # top = e^(2/T) / (e^(2/T) + e^(1/T) + 3)
     p = post.softmax(np.array([2.0, 1.0, 0.0, 0.0, 0.0]), temperature)
@@ -59,8 +66,9 @@ def test_as_dict_has_all_labels_in_order() -> None:
 
 # -- fusion ---------------------------------------------------------------------------------------
 def _cmp(relation: ValueRelation | None, same_slot: bool = True, single: bool | None = None) -> SlotComparison:
-    return SlotComparison(same_slot=same_slot, slot="timezone" if same_slot else None, relation=relation,
-                          single_valued=single)
+    return SlotComparison(
+        same_slot=same_slot, slot="timezone" if same_slot else None, relation=relation, single_valued=single
+    )
 
 
 @pytest.mark.parametrize(
@@ -178,8 +186,8 @@ def test_torch_backend_matches_onnx_fp32(tiny_model_dir: Path) -> None:
 
 # -- normalize once: the classifier maps records and text to probabilities ---------------------------
 CLASSIFIER_DIR = Path(features.__file__).resolve().parent
-T_A = datetime(2026, 3, 1, 10, tzinfo=timezone.utc)
-T_B = datetime(2026, 6, 20, 8, tzinfo=timezone.utc)
+T_A = datetime(2026, 3, 1, 10, tzinfo=UTC)
+T_B = datetime(2026, 6, 20, 8, tzinfo=UTC)
 STRUCTURE_PAIRS: list[tuple[str, str]] = [
     ("User works in EST", "User moved to London and works on UK time now"),
     ("User works in EST", "User works in Eastern time"),
@@ -202,9 +210,16 @@ STRUCTURE_PAIRS: list[tuple[str, str]] = [
 
 def _parity_pairs() -> list[Pair]:
     """A few dozen pairs, most with a structure tail: `STRUCTURE_PAIRS` both ways round."""
-    pairs = [Pair(existing=Side(text=e, observed_at=T_A), new=Side(text=n, observed_at=T_B)) for e, n in STRUCTURE_PAIRS]
-    pairs += [Pair(existing=Side(text=n, observed_at=T_B, subject="user:alice"),  # NEW older, another subject
-                   new=Side(text=e, observed_at=T_A, subject="user:alice")) for e, n in STRUCTURE_PAIRS[:8]]
+    pairs = [
+        Pair(existing=Side(text=e, observed_at=T_A), new=Side(text=n, observed_at=T_B)) for e, n in STRUCTURE_PAIRS
+    ]
+    pairs += [
+        Pair(
+            existing=Side(text=n, observed_at=T_B, subject="user:alice"),  # NEW older, another subject
+            new=Side(text=e, observed_at=T_A, subject="user:alice"),
+        )
+        for e, n in STRUCTURE_PAIRS[:8]
+    ]
     return pairs
 
 
@@ -216,8 +231,9 @@ def _old_comparison(pair: Pair) -> SlotComparison | None:
 
 
 def _bare(pair: Pair) -> Pair:
-    return Pair(existing=pair.existing.model_copy(update={"records": None}),
-                new=pair.new.model_copy(update={"records": None}))
+    return Pair(
+        existing=pair.existing.model_copy(update={"records": None}), new=pair.new.model_copy(update={"records": None})
+    )
 
 
 def test_records_path_matches_the_old_normalizing_path(tiny_model_dir: Path) -> None:
@@ -231,19 +247,25 @@ def test_records_path_matches_the_old_normalizing_path(tiny_model_dir: Path) -> 
     old = [_old_comparison(p) for p in pairs]
     assert sum(c is not None for c in old) >= 10, "the parity pairs must exercise the structure tail"
     old_texts = [features.render_pair(p, c) for p, c in zip(pairs, old, strict=True)]
-    old_items = [Encoded(ids, types, c, guard_for(p))
-                 for (ids, types), c, p in zip(clf.encoder.encode(old_texts), old, pairs, strict=True)]
+    old_items = [
+        Encoded(ids, types, c, guard_for(p))
+        for (ids, types), c, p in zip(clf.encoder.encode(old_texts), old, pairs, strict=True)
+    ]
     old_preds = predict_in_length_order(clf, old_items, 64)
 
     new_pairs = with_records_all(pairs)  # writegate classify, eval, training
-    assert [features.render_pair(p, features.compare_pair(p)).segments for p in new_pairs] == [t.segments for t in old_texts]
+    assert [features.render_pair(p, features.compare_pair(p)).segments for p in new_pairs] == [
+        t.segments for t in old_texts
+    ]
     new_items = clf.encode(new_pairs)
-    assert [(i.input_ids, i.token_type_ids, i.comparison) for i in new_items] == \
-        [(i.input_ids, i.token_type_ids, i.comparison) for i in old_items]
+    assert [(i.input_ids, i.token_type_ids, i.comparison) for i in new_items] == [
+        (i.input_ids, i.token_type_ids, i.comparison) for i in old_items
+    ]
     assert clf.predict(new_pairs) == old_preds  # bit-identical probabilities, labels, evidence
 
     # the service: records of each memory with its request's provenance (which no comparison reads)
     for provenance in ProvenanceKind:
+
         def memory(s: Side, provenance: ProvenanceKind = provenance) -> Memory:
             return Memory(subject=s.subject, text=s.text, observed_at=s.observed_at, provenance=provenance)
 
@@ -256,8 +278,17 @@ def test_relabel_plan_records_match_the_old_normalizing_path() -> None:
 
     pairs = _parity_pairs()
     texts = list(dict.fromkeys([p.existing.text for p in pairs] + [p.new.text for p in pairs]))
-    lines = [json.dumps({"id": f"m{i}", "subject": "user:alice", "text": t,
-                         "observed_at": f"2026-{1 + i % 12:02d}-{1 + i % 27:02d}"}) for i, t in enumerate(texts)]
+    lines = [
+        json.dumps(
+            {
+                "id": f"m{i}",
+                "subject": "user:alice",
+                "text": t,
+                "observed_at": f"2026-{1 + i % 12:02d}-{1 + i % 27:02d}",
+            }
+        )
+        for i, t in enumerate(texts)
+    ]
     plan = build_plan(lines, k=4)
     assert len(plan.pairs) >= 24
     planned = [plan.pair(i) for i in range(len(plan.pairs))]
@@ -281,8 +312,10 @@ def test_encode_never_calls_the_normalizer(clf: Classifier, monkeypatch: pytest.
 
 
 def test_missing_records_is_a_clear_error(clf: Classifier) -> None:
-    bare = Pair(existing=Side(text="User works in EST", observed_at="2026-01-01"),
-                new=Side(text="User moved to London", observed_at="2026-02-01"))
+    bare = Pair(
+        existing=Side(text="User works in EST", observed_at="2026-01-01"),
+        new=Side(text="User moved to London", observed_at="2026-02-01"),
+    )
     half = Pair(existing=with_records(bare).existing, new=bare.new)
     with pytest.raises(MissingRecordsError, match=r"^pairs\[1\]\.existing\.records: missing") as info:
         clf.predict([with_records(bare), bare])
@@ -295,7 +328,9 @@ def test_with_records_keeps_given_records_and_names_the_side() -> None:
     pair = with_records(_pair())
     assert with_records(pair) is pair  # already normalized: nothing is redone
     assert with_records_all([pair, pair]) == [pair, pair]
-    bad = Pair(existing=Side(text="fine text", observed_at="2026-01-01"), new=Side(text="   ", observed_at="2026-01-01"))
+    bad = Pair(
+        existing=Side(text="fine text", observed_at="2026-01-01"), new=Side(text="   ", observed_at="2026-01-01")
+    )
     with pytest.raises(InputError, match=r"^pairs\[0\]\.new\.text: is empty"):
         with_records_all([bad])
 
@@ -308,7 +343,8 @@ def test_classifier_modules_do_not_import_the_text_normalizer() -> None:
             if isinstance(node, ast.ImportFrom) and node.module:
                 names = {a.name for a in node.names}
                 if node.module == "writegate.normalizer.api" or (
-                        node.module == "writegate.normalizer" and names & {"api", "normalize"}):
+                    node.module == "writegate.normalizer" and names & {"api", "normalize"}
+                ):
                     offenders.append(f"{path.name}:{node.lineno}")
             elif isinstance(node, ast.Import):
                 if any(a.name == "writegate.normalizer.api" for a in node.names):
@@ -317,8 +353,9 @@ def test_classifier_modules_do_not_import_the_text_normalizer() -> None:
 
 
 # -- load errors -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("missing", ["writegate.json", "tokenizer.json", "vocab.txt", "model.int8.onnx"],
-                         ids=lambda s: s)
+@pytest.mark.parametrize(
+    "missing", ["writegate.json", "tokenizer.json", "vocab.txt", "model.int8.onnx"], ids=lambda s: s
+)
 def test_load_names_missing_file(tiny_model_dir: Path, tmp_path: Path, missing: str) -> None:
     d = tmp_path / "m"
     shutil.copytree(tiny_model_dir, d)

@@ -9,12 +9,15 @@ import pytest
 
 from writegate.cli.main import main
 
-PAIR = {"existing": {"text": "User works in EST", "observed_at": "2026-01-01"},
-        "new": {"text": "User moved to London", "observed_at": "2026-03-01"}}
+PAIR = {
+    "existing": {"text": "User works in EST", "observed_at": "2026-01-01"},
+    "new": {"text": "User moved to London", "observed_at": "2026-03-01"},
+}
 
 
-def test_every_input_line_gets_one_output_line(tmp_path: Path, tiny_model_dir: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_input_line_gets_one_output_line(
+    tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     lines = [
         json.dumps({"id": "p1", **PAIR}),
         "",

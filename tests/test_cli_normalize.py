@@ -96,7 +96,10 @@ def test_invalid_utf8_in_a_file_is_reported_not_a_crash(tmp_path: Path, capsys: 
 def test_console_script_reads_stdin() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "writegate.cli.main", "normalize", "--input", "-"],
-        input=b'{"text": "ping me on Slack"}\n\xff\n', capture_output=True, check=False, timeout=60,
+        input=b'{"text": "ping me on Slack"}\n\xff\n',
+        capture_output=True,
+        check=False,
+        timeout=60,
     )
     rows = [json.loads(line) for line in proc.stdout.decode().splitlines()]
     assert proc.returncode == 1

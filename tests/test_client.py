@@ -15,12 +15,12 @@ import grpc
 import pytest
 from server_fakes import T0, FakeClassifier, running_server
 
+from writegate.api.prepare import PrepareWriteResult, StateRole
+from writegate.classifier.labels import Label
 from writegate.client import AsyncClient, Client, RelabelPair, RelabelResult, RetryPolicy
 from writegate.client.common import relabel_result
-from writegate.classifier.labels import Label
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory, Record
-from writegate.api.prepare import PrepareWriteResult, StateRole
 from writegate.v1 import writegate_pb2 as pb
 
 
@@ -42,7 +42,11 @@ async def test_sync_client_is_typed_end_to_end() -> None:
                     client.classify(NEW, CANDIDATES),
                     client.normalize(NEW),
                     client.model_info(),
-                    list(client.relabel(RelabelPair(pair_id=f"p{i}", existing=c, new=NEW) for i, c in enumerate(CANDIDATES))),
+                    list(
+                        client.relabel(
+                            RelabelPair(pair_id=f"p{i}", existing=c, new=NEW) for i, c in enumerate(CANDIDATES)
+                        )
+                    ),
                 )
 
         result, relations, records, info, relabelled = await asyncio.to_thread(calls)
@@ -73,8 +77,11 @@ async def test_async_client_is_typed_end_to_end() -> None:
 
 async def test_relabel_results_carry_each_pairs_own_error() -> None:
     bad = mem("c\x00", "User works in EST")  # a NUL in the id: the server refuses this pair only
-    pairs = [RelabelPair(pair_id="p0", existing=CANDIDATES[0], new=NEW), RelabelPair(pair_id="p1", existing=bad, new=NEW),
-             RelabelPair(pair_id="p2", existing=CANDIDATES[1], new=NEW)]
+    pairs = [
+        RelabelPair(pair_id="p0", existing=CANDIDATES[0], new=NEW),
+        RelabelPair(pair_id="p1", existing=bad, new=NEW),
+        RelabelPair(pair_id="p2", existing=CANDIDATES[1], new=NEW),
+    ]
     async with running_server() as (_app, target):
 
         def sync_call() -> list[RelabelResult]:
@@ -96,10 +103,21 @@ async def test_relabel_results_carry_each_pairs_own_error() -> None:
 @pytest.mark.parametrize(
     ("code", "message", "expected"),
     [
-        (3, "requests[4].pair_id: duplicates requests[0].pair_id ('p')",
-         (grpc.StatusCode.INVALID_ARGUMENT, "requests[4].pair_id", "duplicates requests[0].pair_id ('p')")),
-        (8, "server busy: the queue holds 4 pairs", (grpc.StatusCode.RESOURCE_EXHAUSTED, None, "server busy: the queue holds 4 pairs")),
-        (13, "the batch of 1 pairs failed: RuntimeError: boom", (grpc.StatusCode.INTERNAL, None, "the batch of 1 pairs failed: RuntimeError: boom")),
+        (
+            3,
+            "requests[4].pair_id: duplicates requests[0].pair_id ('p')",
+            (grpc.StatusCode.INVALID_ARGUMENT, "requests[4].pair_id", "duplicates requests[0].pair_id ('p')"),
+        ),
+        (
+            8,
+            "server busy: the queue holds 4 pairs",
+            (grpc.StatusCode.RESOURCE_EXHAUSTED, None, "server busy: the queue holds 4 pairs"),
+        ),
+        (
+            13,
+            "the batch of 1 pairs failed: RuntimeError: boom",
+            (grpc.StatusCode.INTERNAL, None, "the batch of 1 pairs failed: RuntimeError: boom"),
+        ),
         (99, "from a newer server", (grpc.StatusCode.UNKNOWN, None, "from a newer server")),
     ],
     ids=["invalid-argument", "resource-exhausted", "internal", "unknown-code"],
@@ -155,9 +173,15 @@ async def test_async_retries_unavailable_until_the_model_is_ready() -> None:
 
 def test_sync_gives_up_after_the_retries() -> None:
     delays: list[float] = []
-    with socket_free_port() as port, Client(
-        f"127.0.0.1:{port}", timeout=5, retry=RetryPolicy(retries=2, backoff_s=0.1, max_backoff_s=0.15), sleep=delays.append
-    ) as client:
+    with (
+        socket_free_port() as port,
+        Client(
+            f"127.0.0.1:{port}",
+            timeout=5,
+            retry=RetryPolicy(retries=2, backoff_s=0.1, max_backoff_s=0.15),
+            sleep=delays.append,
+        ) as client,
+    ):
         with pytest.raises(grpc.RpcError) as info:
             client.model_info()
     assert info.value.code() == grpc.StatusCode.UNAVAILABLE
@@ -210,8 +234,13 @@ class FakeRpcError(grpc.RpcError):
 
 @pytest.mark.parametrize(
     ("kwargs", "ok"),
-    [({}, True), ({"retries": 0}, True), ({"retries": -1}, False), ({"backoff_s": -0.1}, False),
-     ({"backoff_s": 3.0, "max_backoff_s": 2.0}, False)],
+    [
+        ({}, True),
+        ({"retries": 0}, True),
+        ({"retries": -1}, False),
+        ({"backoff_s": -0.1}, False),
+        ({"backoff_s": 3.0, "max_backoff_s": 2.0}, False),
+    ],
     ids=["default", "no-retries", "negative-retries", "negative-backoff", "backoff-over-cap"],
 )
 def test_retry_policy_settings(kwargs: dict[str, float], ok: bool) -> None:
@@ -247,8 +276,12 @@ def test_retry_after(code: grpc.StatusCode, attempt: int, deadline: float | None
 def _response(pair_id: str) -> Any:
     from writegate.v1 import writegate_pb2 as pb
 
-    relation = pb.Relation(candidate_id="c1", label=pb.LABEL_SUPERSEDES, evidence=pb.EVIDENCE_MODEL,
-                           scores={"supersedes": 0.9, "unrelated": 0.1})
+    relation = pb.Relation(
+        candidate_id="c1",
+        label=pb.LABEL_SUPERSEDES,
+        evidence=pb.EVIDENCE_MODEL,
+        scores={"supersedes": 0.9, "unrelated": 0.1},
+    )
     return pb.RelabelResponse(pair_id=pair_id, relation=relation)
 
 
@@ -329,7 +362,9 @@ async def test_a_refusal_while_the_server_shuts_down_is_retried() -> None:
             await second[0].__aenter__()
 
         try:
-            async with AsyncClient(target, timeout=10, retry=RetryPolicy(retries=1, backoff_s=0.01), sleep=sleep) as client:
+            async with AsyncClient(
+                target, timeout=10, retry=RetryPolicy(retries=1, backoff_s=0.01), sleep=sleep
+            ) as client:
                 relations = await client.classify(NEW, CANDIDATES)
         finally:
             if second:

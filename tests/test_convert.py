@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
 
 import pytest
 from google.protobuf import json_format
 
+from writegate.api import convert
+from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.classifier.labels import Label
-from writegate.classifier.types import ModelInfo
-from writegate.classifier.types import Evidence
+from writegate.classifier.types import Evidence, ModelInfo
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import (
     Edge,
@@ -26,11 +27,9 @@ from writegate.normalizer.schema import (
     TimeWindow,
     Timezone,
 )
-from writegate.api import convert
-from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.v1 import writegate_pb2 as pb
 
-AT = datetime(2026, 3, 2, 10, 0, 0, 123456, tzinfo=timezone.utc)
+AT = datetime(2026, 3, 2, 10, 0, 0, 123456, tzinfo=UTC)
 
 
 def rec(kind: RecordKind, slot: str, **value: object) -> Record:
@@ -51,14 +50,18 @@ RECORDS = {
     "time_window": rec(
         RecordKind.TIME_WINDOW,
         "schedule.meetings",
-        time_window=TimeWindow(cron="0 9 * * 1-5", duration_minutes=60, timezone="America/New_York", polarity=Polarity.AVOID),
+        time_window=TimeWindow(
+            cron="0 9 * * 1-5", duration_minutes=60, timezone="America/New_York", polarity=Polarity.AVOID
+        ),
     ),
     "time_window-no-tz": rec(
         RecordKind.TIME_WINDOW, "schedule.meetings", time_window=TimeWindow(cron="30 14 * * 2", duration_minutes=90)
     ),
     "timezone": rec(RecordKind.TIMEZONE, "timezone", timezone=Timezone(timezone="Europe/London")),
     "enum": rec(RecordKind.ENUM, "pref.channel", enum=EnumValue(attribute=EnumAttribute.CHANNEL, value="in_person")),
-    "enum-language": rec(RecordKind.ENUM, "pref.language", enum=EnumValue(attribute=EnumAttribute.LANGUAGE, value="fr")),
+    "enum-language": rec(
+        RecordKind.ENUM, "pref.language", enum=EnumValue(attribute=EnumAttribute.LANGUAGE, value="fr")
+    ),
     "edge-approves": rec(
         RecordKind.EDGE,
         "edge.approves.budget:general",
@@ -74,7 +77,11 @@ RECORDS = {
         "edge.delegates_to.person:bo",
         edge=Edge(source="user:alice", type=EdgeType.DELEGATES_TO, target="person:bo", attributes={"scope": "travel"}),
     ),
-    "edge-plain": rec(RecordKind.EDGE, "edge.reports_to", edge=Edge(source="user:alice", type=EdgeType.REPORTS_TO, target="person:michelle-chen")),
+    "edge-plain": rec(
+        RecordKind.EDGE,
+        "edge.reports_to",
+        edge=Edge(source="user:alice", type=EdgeType.REPORTS_TO, target="person:michelle-chen"),
+    ),
     "text": rec(RecordKind.TEXT, "text"),
 }
 
@@ -88,8 +95,20 @@ def test_record_round_trip_is_exact(record: Record) -> None:
 
 
 def test_record_json_mapping_uses_the_design_names() -> None:
-    data = json_format.MessageToDict(convert.record_to_proto(RECORDS["edge-approves"]), preserving_proto_field_name=True)
-    assert set(data) == {"subject", "kind", "slot", "edge", "provenance", "observed_at", "half_life_days", "confidence", "text"}
+    data = json_format.MessageToDict(
+        convert.record_to_proto(RECORDS["edge-approves"]), preserving_proto_field_name=True
+    )
+    assert set(data) == {
+        "subject",
+        "kind",
+        "slot",
+        "edge",
+        "provenance",
+        "observed_at",
+        "half_life_days",
+        "confidence",
+        "text",
+    }
     assert data["edge"]["attributes"] == {"max_amount": 50000.0, "currency": "USD", "exclusive": True}
     assert data["observed_at"] == "2026-03-02T10:00:00.123456Z"
 
@@ -97,8 +116,10 @@ def test_record_json_mapping_uses_the_design_names() -> None:
 @pytest.mark.parametrize(
     "memory",
     [
-        Memory(id="m1", subject="user:alice", text="prefers mornings", observed_at=AT, provenance=ProvenanceKind.IMPORTED),
-        Memory(id="", subject="person:bo", text="x", observed_at=datetime(1999, 1, 1, tzinfo=timezone.utc)),
+        Memory(
+            id="m1", subject="user:alice", text="prefers mornings", observed_at=AT, provenance=ProvenanceKind.IMPORTED
+        ),
+        Memory(id="", subject="person:bo", text="x", observed_at=datetime(1999, 1, 1, tzinfo=UTC)),
     ],
     ids=["full", "no-id"],
 )
@@ -127,7 +148,14 @@ def test_relation_and_plan_round_trip() -> None:
 
 
 def test_model_info_round_trip() -> None:
-    info = ModelInfo(name="m", version="1.2", labels=[x.value for x in Label], backend="onnx", max_length=128, metrics={"macro_f1": 0.875})
+    info = ModelInfo(
+        name="m",
+        version="1.2",
+        labels=[x.value for x in Label],
+        backend="onnx",
+        max_length=128,
+        metrics={"macro_f1": 0.875},
+    )
     assert convert.model_info_from_proto(convert.model_info_to_proto(info)) == info
 
 
@@ -160,20 +188,40 @@ def test_label_numbers_follow_the_model_output_order() -> None:
 @pytest.mark.parametrize(
     ("msg", "field", "message"),
     [
-        (pb.Record(subject="user:a", kind=pb.RECORD_KIND_UNSPECIFIED, slot="s", text="t"), "record.kind", "RECORD_KIND_UNSPECIFIED"),
         (
-            pb.Record(subject="user:a", kind=pb.RECORD_KIND_TIMEZONE, slot="timezone", text="t", half_life_days=1,
-                      timezone=pb.Timezone(timezone="Mars/Olympus")),
+            pb.Record(subject="user:a", kind=pb.RECORD_KIND_UNSPECIFIED, slot="s", text="t"),
+            "record.kind",
+            "RECORD_KIND_UNSPECIFIED",
+        ),
+        (
+            pb.Record(
+                subject="user:a",
+                kind=pb.RECORD_KIND_TIMEZONE,
+                slot="timezone",
+                text="t",
+                half_life_days=1,
+                timezone=pb.Timezone(timezone="Mars/Olympus"),
+            ),
             "record.timezone.timezone",
             "unknown IANA timezone",
         ),
         (
-            pb.Record(subject="user:a", kind=pb.RECORD_KIND_EDGE, slot="s", text="t", half_life_days=1,
-                      edge=pb.Edge(source="user:a", type=pb.EDGE_TYPE_UNSPECIFIED, target="person:b")),
+            pb.Record(
+                subject="user:a",
+                kind=pb.RECORD_KIND_EDGE,
+                slot="s",
+                text="t",
+                half_life_days=1,
+                edge=pb.Edge(source="user:a", type=pb.EDGE_TYPE_UNSPECIFIED, target="person:b"),
+            ),
             "record.edge.type",
             "EDGE_TYPE_UNSPECIFIED",
         ),
-        (pb.Record(subject="user:a", kind=pb.RECORD_KIND_TEXT, slot="text", text="t", half_life_days=0), "record.half_life_days", "greater than 0"),
+        (
+            pb.Record(subject="user:a", kind=pb.RECORD_KIND_TEXT, slot="text", text="t", half_life_days=0),
+            "record.half_life_days",
+            "greater than 0",
+        ),
     ],
     ids=["kind-unset", "bad-zone", "edge-type-unset", "half-life-zero"],
 )
@@ -186,7 +234,13 @@ def test_bad_messages_raise_input_error_naming_the_field(msg: pb.Record, field: 
 
 @pytest.mark.parametrize(
     ("value", "kind"),
-    [("USD", "string_value"), (50000.0, "number_value"), (True, "bool_value"), (False, "bool_value"), (0, "number_value")],
+    [
+        ("USD", "string_value"),
+        (50000.0, "number_value"),
+        (True, "bool_value"),
+        (False, "bool_value"),
+        (0, "number_value"),
+    ],
     ids=["str", "float", "true", "false", "int"],
 )
 def test_attribute_values(value: object, kind: str) -> None:

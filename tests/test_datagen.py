@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import re
 from collections import Counter
 
 import pytest
+
 from writegate.classifier.labels import LABELS
 from writegate.training.data import generate as gen
 from writegate.training.data.core import conj, render, user
 from writegate.training.data.pools import Person
 
 N = 6000  # large enough that per-label rates (~1,200 pairs each) are not sampling noise
-ATTRIBUTION = re.compile(r"\b(per the|per [A-Z][a-z]+'s|according to|source:|via |slack thread|from the onboarding|said|told me|shows|notes)", re.IGNORECASE)
+ATTRIBUTION = re.compile(
+    r"\b(per the|per [A-Z][a-z]+'s|according to|source:|via |slack thread|from the onboarding|said|told me|shows|notes)",
+    re.IGNORECASE,
+)
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +70,9 @@ def test_labels_balanced(pairs: list[dict]) -> None:
 
 
 def test_dedup_holds(pairs: list[dict]) -> None:
-    keys = [(p["existing"]["text"], p["new"]["text"], p["existing"]["observed_at"], p["new"]["observed_at"]) for p in pairs]
+    keys = [
+        (p["existing"]["text"], p["new"]["text"], p["existing"]["observed_at"], p["new"]["observed_at"]) for p in pairs
+    ]
     assert len(set(keys)) == len(keys)
 
 
@@ -106,8 +113,11 @@ def test_older_new_is_never_supersedes(pairs: list[dict]) -> None:
 
 @pytest.mark.parametrize("label", ["elaborates", "corroborates", "unrelated"], ids=str)
 def test_non_conflicts_have_same_date_and_long_gap(pairs: list[dict], label: str) -> None:
-    gaps = [(dt.date.fromisoformat(p["new"]["observed_at"]) - dt.date.fromisoformat(p["existing"]["observed_at"])).days
-            for p in pairs if p["label"] == label]
+    gaps = [
+        (dt.date.fromisoformat(p["new"]["observed_at"]) - dt.date.fromisoformat(p["existing"]["observed_at"])).days
+        for p in pairs
+        if p["label"] == label
+    ]
     assert sum(g == 0 for g in gaps) / len(gaps) >= 0.15
     assert sum(g > 365 for g in gaps) / len(gaps) >= 0.05
     assert sum(g < 0 for g in gaps) / len(gaps) >= 0.05
@@ -140,8 +150,16 @@ def test_many_distinct_names(pairs: list[dict]) -> None:
 
 @pytest.mark.parametrize(
     ("verb", "first", "want"),
-    [("prefer", False, "prefers"), ("prefer", True, "prefer"), ("be", False, "is"), ("be", True, "am"),
-     ("watch", False, "watches"), ("carry", False, "carries"), ("can't", False, "can't"), ("play", False, "plays")],
+    [
+        ("prefer", False, "prefers"),
+        ("prefer", True, "prefer"),
+        ("be", False, "is"),
+        ("be", True, "am"),
+        ("watch", False, "watches"),
+        ("carry", False, "carries"),
+        ("can't", False, "can't"),
+        ("play", False, "plays"),
+    ],
     ids=lambda x: str(x),
 )
 def test_conj(verb: str, first: bool, want: str) -> None:
@@ -150,7 +168,11 @@ def test_conj(verb: str, first: bool, want: str) -> None:
 
 @pytest.mark.parametrize(
     ("form", "want"),
-    [("I", "I have never been to Oslo."), ("the user", "The user has never been to Oslo."), ("pron", "She has never been to Oslo.")],
+    [
+        ("I", "I have never been to Oslo."),
+        ("the user", "The user has never been to Oslo."),
+        ("pron", "She has never been to Oslo."),
+    ],
     ids=["first", "user", "pronoun"],
 )
 def test_render_subjects(form: str, want: str) -> None:
@@ -188,11 +210,18 @@ def test_deterministic_across_hash_seeds() -> None:
     import subprocess
     import sys
 
-    code = ("import hashlib, json; from writegate.training.data.generate import generate; "
-            "print(hashlib.sha256(json.dumps(generate(300, 13)).encode()).hexdigest())")
+    code = (
+        "import hashlib, json; from writegate.training.data.generate import generate; "
+        "print(hashlib.sha256(json.dumps(generate(300, 13)).encode()).hexdigest())"
+    )
     outs = {
-        subprocess.run([sys.executable, "-c", code], env={**os.environ, "PYTHONHASHSEED": s},
-                       capture_output=True, text=True, check=True).stdout
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": s},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
         for s in ("1", "2")
     }
     assert len(outs) == 1
@@ -205,10 +234,20 @@ def _gap(p: dict) -> int:
 
 @pytest.mark.parametrize(
     ("label", "group", "cue"),
-    [("corroborates", "nowsame", r"\b(still|now|these days|to this day|currently|nowadays|as of|unchanged|same|again|hasn't changed|nothing new|before|no change)\b"),
-     ("contradicts", "laterdeny", r"\b(never|wrong|correction|mistake|mix-up|error|incorrect|always (?:has )?been|record straight)\b"),
-     ("elaborates", "reason", r"."),
-     ("supersedes", "subtle", r".")],
+    [
+        (
+            "corroborates",
+            "nowsame",
+            r"\b(still|now|these days|to this day|currently|nowadays|as of|unchanged|same|again|hasn't changed|nothing new|before|no change)\b",
+        ),
+        (
+            "contradicts",
+            "laterdeny",
+            r"\b(never|wrong|correction|mistake|mix-up|error|incorrect|always (?:has )?been|record straight)\b",
+        ),
+        ("elaborates", "reason", r"."),
+        ("supersedes", "subtle", r"."),
+    ],
     ids=["nowsame", "laterdeny", "reason", "subtle"],
 )
 def test_weak_spot_groups_have_long_gaps(pairs: list[dict], label: str, group: str, cue: str) -> None:
@@ -231,11 +270,24 @@ def test_later_contradictions_and_long_gap_non_conflicts(pairs: list[dict]) -> N
 
 @pytest.mark.parametrize(
     ("text", "allowed"),
-    [("She prefers mornings.", {"She likes mornings.", "She favors mornings.", "She goes for mornings.", "She would rather have mornings."}),
-     ("I prefer mornings.", {"I like mornings.", "I favor mornings.", "I go for mornings.", "I would rather have mornings."}),
-     ("Tom reports to Ana.", {"Tom works under Ana.", "Tom rolls up to Ana.", "Tom answers to Ana."}),
-     ("She prefers to meet early.", {"She prefers to meet early."}),
-     ("Ana was born in Lyon.", {"Ana was born in Lyon."})],
+    [
+        (
+            "She prefers mornings.",
+            {
+                "She likes mornings.",
+                "She favors mornings.",
+                "She goes for mornings.",
+                "She would rather have mornings.",
+            },
+        ),
+        (
+            "I prefer mornings.",
+            {"I like mornings.", "I favor mornings.", "I go for mornings.", "I would rather have mornings."},
+        ),
+        ("Tom reports to Ana.", {"Tom works under Ana.", "Tom rolls up to Ana.", "Tom answers to Ana."}),
+        ("She prefers to meet early.", {"She prefers to meet early."}),
+        ("Ana was born in Lyon.", {"Ana was born in Lyon."}),
+    ],
     ids=["third", "first", "reporting", "infinitive-kept", "no-predicate"],
 )
 def test_synonyms_keep_person_and_value(text: str, allowed: set[str]) -> None:
@@ -275,8 +327,13 @@ def test_surface_shapes_spread_over_labels(pairs: list[dict]) -> None:
 
 
 # ------------------------------------------------------------ same-subject negatives, contrast, immutable slots
-CHANGE_CUE = re.compile(r"\b(moved|now|switched|no longer|as of|update|since|starting|these days|currently|changed|anymore|lately|nowadays|heads up|in q\d|from \w+ on|effective)\b", re.IGNORECASE)
-DENIAL = re.compile(r"\b(never|wrong|not right|correction|actually|typo|mistake|incorrect|error|mix-up)\b", re.IGNORECASE)
+CHANGE_CUE = re.compile(
+    r"\b(moved|now|switched|no longer|as of|update|since|starting|these days|currently|changed|anymore|lately|nowadays|heads up|in q\d|from \w+ on|effective)\b",
+    re.IGNORECASE,
+)
+DENIAL = re.compile(
+    r"\b(never|wrong|not right|correction|actually|typo|mistake|incorrect|error|mix-up)\b", re.IGNORECASE
+)
 
 
 @pytest.fixture(scope="module")
@@ -339,8 +396,10 @@ def test_reason_pairs_always_add_a_detail(big: list[dict]) -> None:
     from writegate.training.data.build import REASON_POST
 
     # each REASON_POST phrasing as a regex: its fixed words, any value where a {key} was
-    patterns = [re.compile(".*".join(re.escape(w) for w in re.split(r"\{\w+\}", t.strip(" ,—(")) if w.strip()),
-                           re.IGNORECASE) for t in REASON_POST]
+    patterns = [
+        re.compile(".*".join(re.escape(w) for w in re.split(r"\{\w+\}", t.strip(" ,—(")) if w.strip()), re.IGNORECASE)
+        for t in REASON_POST
+    ]
     rows = [p for p in big if p["family"].endswith(".elaborates.reason")]
     assert len(rows) > 50
     with_detail = [p for p in rows if any(pat.search(p["new"]["text"]) for pat in patterns)]
@@ -353,7 +412,24 @@ def test_swap_families_label_the_same_texts_both_ways(big: list[dict]) -> None:
 
     rows = [p for p in big if p["family"].endswith(".elaborates.swap")]
     assert {p["label"] for p in rows} == {"corroborates", "elaborates"}
-    subject_words = {"i", "me", "my", "she", "he", "her", "his", "him", "the", "user", "s", "is", "am", "are", "a", "an"}
+    subject_words = {
+        "i",
+        "me",
+        "my",
+        "she",
+        "he",
+        "her",
+        "his",
+        "him",
+        "the",
+        "user",
+        "s",
+        "is",
+        "am",
+        "are",
+        "a",
+        "an",
+    }
 
     def words(text: str) -> set[str]:  # subject forms differ between the two emissions ("I" / "the user")
         return set(re.findall(r"\w+", text.lower())) - subject_words
@@ -365,13 +441,18 @@ def test_swap_families_label_the_same_texts_both_ways(big: list[dict]) -> None:
     def swapped(a: dict, b: dict) -> bool:
         return similar(a["new"]["text"], b["existing"]["text"]) and similar(a["existing"]["text"], b["new"]["text"])
 
-    pairs_ = [(a, b) for a, b in zip(rows, rows[1:]) if a["label"] == "corroborates" and b["label"] == "elaborates"
-              and int(b["id"].rsplit("-", 1)[1]) == int(a["id"].rsplit("-", 1)[1]) + 1]
+    pairs_ = [
+        (a, b)
+        for a, b in itertools.pairwise(rows)
+        if a["label"] == "corroborates"
+        and b["label"] == "elaborates"
+        and int(b["id"].rsplit("-", 1)[1]) == int(a["id"].rsplit("-", 1)[1]) + 1
+    ]
     assert len(pairs_) >= 0.8 * len(rows) / 2
     assert sum(swapped(a, b) for a, b in pairs_) / len(pairs_) >= 0.85
     others = [b for _, b in pairs_]
     random.Random(0).shuffle(others)  # the measure tells swapped texts from any two swap pairs
-    assert sum(swapped(a, b) for (a, _), b in zip(pairs_, others)) / len(pairs_) <= 0.05
+    assert sum(swapped(a, b) for (a, _), b in zip(pairs_, others, strict=False)) / len(pairs_) <= 0.05
 
 
 def test_meeting_time_change_is_never_the_same_time_in_another_format() -> None:
@@ -405,7 +486,9 @@ def test_stop_cues_come_before_and_after_and_also_about_another_topic(big: list[
 
     pre, post = _cue_regex(STOP_PRE), _cue_regex(STOP_POST)
     stop = [p for p in big if p["family"].endswith(".supersedes.stop")]
-    starts = sum(bool(pre.match(re.sub(r"^[^:—]*?(?:—|:) ", "", p["new"]["text"])) or pre.match(p["new"]["text"])) for p in stop)
+    starts = sum(
+        bool(pre.match(re.sub(r"^[^:—]*?(?:—|:) ", "", p["new"]["text"])) or pre.match(p["new"]["text"])) for p in stop
+    )
     ends = sum(bool(post.search(p["new"]["text"])) and not pre.match(p["new"]["text"]) for p in stop)
     assert starts / len(stop) >= 0.2 and ends / len(stop) >= 0.15, (starts, ends, len(stop))
     # the same cues about another slot of the same subject are unrelated, not supersedes
@@ -417,7 +500,15 @@ def test_stop_cues_come_before_and_after_and_also_about_another_topic(big: list[
 @pytest.mark.parametrize(("slot", "max_gap"), [("on_call", 2), ("out_of_office", 30)], ids=["on-call", "out-of-office"])
 def test_dated_short_lived_facts_are_compared_across_short_gaps(big: list[dict], slot: str, max_gap: int) -> None:
     rows = [p for p in big if p["slot"] == slot]
-    gaps = [abs((dt.date.fromisoformat(p["new"]["observed_at"][:10]) - dt.date.fromisoformat(p["existing"]["observed_at"][:10])).days) for p in rows]
+    gaps = [
+        abs(
+            (
+                dt.date.fromisoformat(p["new"]["observed_at"][:10])
+                - dt.date.fromisoformat(p["existing"]["observed_at"][:10])
+            ).days
+        )
+        for p in rows
+    ]
     assert len(rows) >= 100 and max(gaps) <= max_gap, (len(rows), max(gaps))
     assert sum(g > 0 for g in gaps) >= len(gaps) // 4  # still not all same-day
 
@@ -428,12 +519,14 @@ def test_out_of_office_change_cues_name_no_direction() -> None:
 
 
 def test_the_bare_contrast_not_old_is_a_change_cue_too(big: list[dict]) -> None:
-    """", not {old}" after a new value: a correction soon after, a change (with a change cue) later."""
+    """ ", not {old}" after a new value: a correction soon after, a change (with a change cue) later."""
     from writegate.training.data.build import CONTRAST_POST
 
     def contrasts_the_old_value(p: dict) -> bool:
-        m = re.search(r"(?:, | — | \(|; | and )(?:not|rather than) ([^,;()]+?)(?: any more| at this point)?\)?\.?$",
-                      p["new"]["text"])
+        m = re.search(
+            r"(?:, | — | \(|; | and )(?:not|rather than) ([^,;()]+?)(?: any more| at this point)?\)?\.?$",
+            p["new"]["text"],
+        )
         return bool(m) and m.group(1).lower() in p["existing"]["text"].lower()
 
     sup = [p for p in big if p["label"] == "supersedes" and contrasts_the_old_value(p)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +14,7 @@ from writegate.normalizer.context import Context
 from writegate.normalizer.enums import language_code
 from writegate.normalizer.schema import ProvenanceKind
 
-CTX = Context("user:sam", datetime(2026, 3, 2, 10, tzinfo=timezone.utc), ProvenanceKind.STATED, DEFAULT_CONFIG)
+CTX = Context("user:sam", datetime(2026, 3, 2, 10, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
 
 # (id, text, {attribute: value}); {} = no enum record
 CASES: list[tuple[str, str, dict[str, str]]] = [
@@ -35,7 +35,11 @@ CASES: list[tuple[str, str, dict[str, str]]] = [
     ("vb-stop-after", "Concise is outdated: keep explanations thorough.", {"verbosity": "detailed"}),
     ("vb-stop-before", "Done with concise — keep explanations detailed.", {"verbosity": "detailed"}),
     ("vb-stop-are-out", "Short answers are out; give her thorough explanations.", {"verbosity": "detailed"}),
-    ("vb-no-longer-far-away", "She wants concise replies now that she no longer manages the team.", {"verbosity": "concise"}),
+    (
+        "vb-no-longer-far-away",
+        "She wants concise replies now that she no longer manages the team.",
+        {"verbosity": "concise"},
+    ),
     # channel
     ("ch-ping-slack", "Ping me on Slack.", {"channel": "slack"}),
     ("ch-negated-then-positive", "Don't email me, Slack me instead.", {"channel": "slack"}),
@@ -139,7 +143,11 @@ CASES: list[tuple[str, str, dict[str, str]]] = [
     ("ft-neg-never-prose", "User never wanted prose", {}),
     ("ft-neg-table-furniture", "I use a table as a desk", {}),
     # several attributes, negatives
-    ("multi", "Keep it brief, use bullet points, and email me.", {"verbosity": "concise", "format": "bullets", "channel": "email"}),
+    (
+        "multi",
+        "Keep it brief, use bullet points, and email me.",
+        {"verbosity": "concise", "format": "bullets", "channel": "email"},
+    ),
     ("neg-question", "Does Sam prefer email?", {}),
     ("neg-unrelated", "Sam has a cat named Miso.", {}),
     ("neg-meeting-time", "The user prefers calls in the afternoon.", {}),
@@ -155,10 +163,28 @@ def test_enum_golden(text: str, expected: dict[str, str]) -> None:
 
 @pytest.mark.parametrize(
     ("word", "code"),
-    [("Spanish", "es"), ("Deutsch", "de"), ("français", "fr"), ("Mandarin", "zh"), ("de", "de"), ("Slack", None),
-     ("Python", None), ("it", None), ("Paris", None)],
-    ids=["name", "endonym", "endonym-lower", "macrolanguage", "code", "not-a-language", "programming", "stop-code",
-         "city-named-like-a-language-elsewhere"],
+    [
+        ("Spanish", "es"),
+        ("Deutsch", "de"),
+        ("français", "fr"),
+        ("Mandarin", "zh"),
+        ("de", "de"),
+        ("Slack", None),
+        ("Python", None),
+        ("it", None),
+        ("Paris", None),
+    ],
+    ids=[
+        "name",
+        "endonym",
+        "endonym-lower",
+        "macrolanguage",
+        "code",
+        "not-a-language",
+        "programming",
+        "stop-code",
+        "city-named-like-a-language-elsewhere",
+    ],
 )
 def test_language_code(word: str, code: str | None) -> None:
     assert language_code(word) == code
@@ -169,8 +195,36 @@ def test_one_record_per_attribute() -> None:
     assert [(r.enum.attribute.value, r.enum.value) for r in records if r.enum] == [("channel", "email")]
 
 
-_WORDS = ["Sam", "Lee", "prefers", "not", "no", "email", "Slack", "me", "short", "answers", "detailed", "in", "Spanish", "de",
-          "bullet points", "over", "prose", "formal", "casual", "tables", "'s", ",", ".", "?", "reach", "she", "É", "日本"]
+_WORDS = [
+    "Sam",
+    "Lee",
+    "prefers",
+    "not",
+    "no",
+    "email",
+    "Slack",
+    "me",
+    "short",
+    "answers",
+    "detailed",
+    "in",
+    "Spanish",
+    "de",
+    "bullet points",
+    "over",
+    "prose",
+    "formal",
+    "casual",
+    "tables",
+    "'s",
+    ",",
+    ".",
+    "?",
+    "reach",
+    "she",
+    "É",
+    "日本",
+]
 
 
 @settings(max_examples=300, deadline=None)

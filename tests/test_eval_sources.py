@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from writegate.classifier.labels import LABEL2ID
-from writegate.normalizer.errors import InputError
 from writegate.cli.main import main
+from writegate.normalizer.errors import InputError
 from writegate.training.breakdown import confident_errors
 from writegate.training.datafile import Example, parse_example
 from writegate.training.metrics import confusion_matrix, report
@@ -24,8 +24,9 @@ from writegate.training.sources import (
     stacked_confusion,
 )
 
-UNR, COR, ELA, CON, SUP = (LABEL2ID[x]
-                           for x in ("unrelated", "corroborates", "elaborates", "contradicts", "supersedes"))
+UNR, COR, ELA, CON, SUP = (
+    LABEL2ID[x] for x in ("unrelated", "corroborates", "elaborates", "contradicts", "supersedes")
+)
 
 PAIRS = {  # label → (existing, new, new date): short texts the guards let through
     "supersedes": ("Michelle owns the Acme account", "Acme was handed off to Marcus in June", "2026-06-20"),
@@ -38,8 +39,12 @@ PAIRS = {  # label → (existing, new, new date): short texts the guards let thr
 
 def _row(i: int, label: str, existing_date: str = "2026-03-01") -> dict[str, object]:
     e, n, date = PAIRS[label]
-    return {"id": f"p{i}", "existing": {"text": e, "observed_at": existing_date},
-            "new": {"text": n, "observed_at": date}, "label": label}
+    return {
+        "id": f"p{i}",
+        "existing": {"text": e, "observed_at": existing_date},
+        "new": {"text": n, "observed_at": date},
+        "label": label,
+    }
 
 
 def _write(path: Path, labels: list[str]) -> Path:
@@ -48,16 +53,21 @@ def _write(path: Path, labels: list[str]) -> Path:
 
 
 # -- per-source macro-F1 and conflict slice (pure) --------------------------------------------------
-@pytest.mark.parametrize(("gold", "pred", "labels", "f1", "conflict"), [
-    # sup F1 2·1/(2+1), unr F1 1; the predicted `contradicts` is not a gold label: not averaged
-    ([SUP, SUP, UNR, UNR], [SUP, CON, UNR, UNR], {"unrelated": 2, "supersedes": 2}, (2 / 3 + 1) / 2, 0.5),
-    ([SUP, SUP, SUP], [SUP, SUP, SUP], {"supersedes": 3}, 1.0, 1.0),
-    ([COR, COR, UNR], [COR, UNR, UNR], {"unrelated": 1, "corroborates": 2}, 2 / 3, None),
-    ([SUP, SUP], [CON, CON], {"supersedes": 2}, 0.0, 0.0),
-    ([ELA, ELA, ELA, ELA], [ELA, ELA, ELA, SUP], {"elaborates": 4}, 6 / 7, None),
-], ids=["sup-unr-only", "perfect", "no-conflict-pairs", "all-wrong", "false-positive-outside-gold"])
-def test_score_source(gold: list[int], pred: list[int], labels: dict[str, int], f1: float,
-                      conflict: float | None) -> None:
+@pytest.mark.parametrize(
+    ("gold", "pred", "labels", "f1", "conflict"),
+    [
+        # sup F1 2·1/(2+1), unr F1 1; the predicted `contradicts` is not a gold label: not averaged
+        ([SUP, SUP, UNR, UNR], [SUP, CON, UNR, UNR], {"unrelated": 2, "supersedes": 2}, (2 / 3 + 1) / 2, 0.5),
+        ([SUP, SUP, SUP], [SUP, SUP, SUP], {"supersedes": 3}, 1.0, 1.0),
+        ([COR, COR, UNR], [COR, UNR, UNR], {"unrelated": 1, "corroborates": 2}, 2 / 3, None),
+        ([SUP, SUP], [CON, CON], {"supersedes": 2}, 0.0, 0.0),
+        ([ELA, ELA, ELA, ELA], [ELA, ELA, ELA, SUP], {"elaborates": 4}, 6 / 7, None),
+    ],
+    ids=["sup-unr-only", "perfect", "no-conflict-pairs", "all-wrong", "false-positive-outside-gold"],
+)
+def test_score_source(
+    gold: list[int], pred: list[int], labels: dict[str, int], f1: float, conflict: float | None
+) -> None:
     s = score_source("src", gold, pred)
     assert s.pairs == len(gold) and s.labels == labels
     assert s.macro_f1 == pytest.approx(f1)
@@ -87,15 +97,25 @@ def test_score_source_rejects_mismatched_lengths() -> None:
 
 
 def _score(name: str, f1: float, conflict: float | None, pairs: int = 10) -> SourceScore:
-    return SourceScore(name=name, pairs=pairs, labels={"unrelated": pairs}, macro_f1=f1,
-                       conflict_pairs=0 if conflict is None else 1, conflict_accuracy=conflict)
+    return SourceScore(
+        name=name,
+        pairs=pairs,
+        labels={"unrelated": pairs},
+        macro_f1=f1,
+        conflict_pairs=0 if conflict is None else 1,
+        conflict_accuracy=conflict,
+    )
 
 
-@pytest.mark.parametrize(("scores", "f1", "conflict", "conflict_sources"), [
-    ([_score("a", 0.9, 0.5), _score("b", 0.6, None), _score("c", 0.3, 0.0)], 0.6, 0.25, 2),
-    ([_score("a", 0.8, None), _score("b", 0.4, None)], 0.6, None, 0),
-    ([_score("a", 0.7, 1.0, pairs=1000), _score("b", 0.1, 0.0, pairs=10)], 0.4, 0.5, 2),
-], ids=["conflict-over-two-of-three", "no-conflict-anywhere", "unweighted-by-size"])
+@pytest.mark.parametrize(
+    ("scores", "f1", "conflict", "conflict_sources"),
+    [
+        ([_score("a", 0.9, 0.5), _score("b", 0.6, None), _score("c", 0.3, 0.0)], 0.6, 0.25, 2),
+        ([_score("a", 0.8, None), _score("b", 0.4, None)], 0.6, None, 0),
+        ([_score("a", 0.7, 1.0, pairs=1000), _score("b", 0.1, 0.0, pairs=10)], 0.4, 0.5, 2),
+    ],
+    ids=["conflict-over-two-of-three", "no-conflict-anywhere", "unweighted-by-size"],
+)
 def test_mean_score(scores: list[SourceScore], f1: float, conflict: float | None, conflict_sources: int) -> None:
     m = mean_score(scores)
     assert m.sources == len(scores) and m.pairs == sum(s.pairs for s in scores)
@@ -111,8 +131,13 @@ def test_mean_score_of_nothing() -> None:
 # -- paired bootstrap over sources (pure) -----------------------------------------------------------
 def test_compare_sources_resamples_within_each_source() -> None:
     # `a` has one pair: a pooled bootstrap would often leave it out, a per-source one always keeps it
-    cmp = compare_sources(["a", "b"], gold=[[SUP], [UNR, UNR, COR, COR]], model=[[SUP], [UNR, COR, COR, COR]],
-                          baseline=[[CON], [UNR, COR, COR, COR]], resamples=300)
+    cmp = compare_sources(
+        ["a", "b"],
+        gold=[[SUP], [UNR, UNR, COR, COR]],
+        model=[[SUP], [UNR, COR, COR, COR]],
+        baseline=[[CON], [UNR, COR, COR, COR]],
+        resamples=300,
+    )
     a, b = cmp.sources
     assert (a.name, a.pairs, b.name, b.pairs, cmp.n) == ("a", 1, "b", 4, 5)
     assert (a.macro_f1.model, a.macro_f1.baseline, a.macro_f1.low, a.macro_f1.high) == (1.0, 0.0, 1.0, 1.0)
@@ -133,8 +158,9 @@ def test_compare_sources_identical_models() -> None:
     cmp = compare_sources(["a", "b"], gold, pred, pred, resamples=200)
     for iv in [cmp.mean_macro_f1, *(s.macro_f1 for s in cmp.sources)]:
         assert (iv.delta, iv.low, iv.high) == (0, 0, 0)
-    assert cmp.mean_macro_f1.model == pytest.approx((score_source("a", gold[0], pred[0]).macro_f1
-                                                     + score_source("b", gold[1], pred[1]).macro_f1) / 2)
+    assert cmp.mean_macro_f1.model == pytest.approx(
+        (score_source("a", gold[0], pred[0]).macro_f1 + score_source("b", gold[1], pred[1]).macro_f1) / 2
+    )
     assert (cmp.model_only_right, cmp.baseline_only_right, cmp.mcnemar_p, cmp.significant) == (0, 0, 1.0, False)
 
 
@@ -149,16 +175,26 @@ def test_compare_sources_is_deterministic_per_seed() -> None:
     assert first.mean_macro_f1.low <= first.mean_macro_f1.high
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"names": ["a"], "gold": [[SUP]], "model": [[SUP]], "baseline": [[SUP], [UNR]]},
-     "sources: need one name, gold and two predictions per source, got 1, 1, 1 and 2"),
-    ({"names": ["a"], "gold": [[SUP, UNR]], "model": [[SUP]], "baseline": [[SUP, UNR]]},
-     "sources.a: need one prediction per gold label, got 2, 1 and 2"),
-    ({"names": ["a"], "gold": [[]], "model": [[]], "baseline": [[]]}, "sources.a: no pairs to compare"),
-    ({"names": [], "gold": [], "model": [], "baseline": []}, "sources: no source to compare"),
-    ({"names": ["a"], "gold": [[SUP]], "model": [[SUP]], "baseline": [[SUP]], "resamples": 0},
-     "resamples: must be at least 1, got 0"),
-], ids=["source-count", "pair-count", "empty-source", "no-source", "resamples"])
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (
+            {"names": ["a"], "gold": [[SUP]], "model": [[SUP]], "baseline": [[SUP], [UNR]]},
+            "sources: need one name, gold and two predictions per source, got 1, 1, 1 and 2",
+        ),
+        (
+            {"names": ["a"], "gold": [[SUP, UNR]], "model": [[SUP]], "baseline": [[SUP, UNR]]},
+            "sources.a: need one prediction per gold label, got 2, 1 and 2",
+        ),
+        ({"names": ["a"], "gold": [[]], "model": [[]], "baseline": [[]]}, "sources.a: no pairs to compare"),
+        ({"names": [], "gold": [], "model": [], "baseline": []}, "sources: no source to compare"),
+        (
+            {"names": ["a"], "gold": [[SUP]], "model": [[SUP]], "baseline": [[SUP]], "resamples": 0},
+            "resamples: must be at least 1, got 0",
+        ),
+    ],
+    ids=["source-count", "pair-count", "empty-source", "no-source", "resamples"],
+)
 def test_compare_sources_bad_input(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(InputError) as info:
         compare_sources(**kwargs)  # type: ignore[arg-type]
@@ -182,23 +218,33 @@ def test_source_paths_names_and_order(real_dir: Path, tmp_path: Path) -> None:
     plain = _write(tmp_path / "pairs.jsonl", ["contradicts"])
     dev_file = _write(tmp_path / "gamma.dev.jsonl", ["contradicts"])
     assert source_paths([plain, real_dir, dev_file]) == [
-        ("pairs", plain), ("alpha", real_dir / "alpha.dev.jsonl"), ("beta", real_dir / "beta.dev.jsonl"),
+        ("pairs", plain),
+        ("alpha", real_dir / "alpha.dev.jsonl"),
+        ("beta", real_dir / "beta.dev.jsonl"),
         ("gamma.dev", dev_file),  # a file given by name keeps its whole stem
     ]
 
 
-@pytest.mark.parametrize(("layout", "message"), [
-    ("empty-dir", "--data: {d} is a directory with no *.dev.jsonl file"),
-    ("missing", "--data: {d}/nope.jsonl does not exist"),
-    ("same-name-twice", "--data: two sources named 'x': {d}/x.dev.jsonl and {d}/x.jsonl"),
-    ("nothing", "--data: name at least one file or directory"),
-], ids=["empty-dir", "missing", "same-name-twice", "nothing"])
+@pytest.mark.parametrize(
+    ("layout", "message"),
+    [
+        ("empty-dir", "--data: {d} is a directory with no *.dev.jsonl file"),
+        ("missing", "--data: {d}/nope.jsonl does not exist"),
+        ("same-name-twice", "--data: two sources named 'x': {d}/x.dev.jsonl and {d}/x.jsonl"),
+        ("nothing", "--data: name at least one file or directory"),
+    ],
+    ids=["empty-dir", "missing", "same-name-twice", "nothing"],
+)
 def test_source_paths_bad(layout: str, message: str, tmp_path: Path) -> None:
     d = tmp_path / "d"
     d.mkdir()
     (d / "x.train.jsonl").write_text("", encoding="utf-8")
-    data = {"empty-dir": [d], "missing": [d / "nope.jsonl"], "nothing": [],
-            "same-name-twice": [d, _write(d / "x.jsonl", ["unrelated"])]}
+    data = {
+        "empty-dir": [d],
+        "missing": [d / "nope.jsonl"],
+        "nothing": [],
+        "same-name-twice": [d, _write(d / "x.jsonl", ["unrelated"])],
+    }
     if layout == "same-name-twice":
         _write(d / "x.dev.jsonl", ["unrelated"])
     with pytest.raises(InputError) as info:
@@ -221,7 +267,10 @@ def test_confident_errors() -> None:
     cells = confident_errors(_examples(), predicted, prob, 2, sources)
     # most mistakes first; the two one-mistake cells tie on probability, so gold label order decides
     assert [(c.gold, c.predicted, c.count) for c in cells] == [
-        ("supersedes", "contradicts", 4), ("unrelated", "corroborates", 1), ("corroborates", "elaborates", 1)]
+        ("supersedes", "contradicts", 4),
+        ("unrelated", "corroborates", 1),
+        ("corroborates", "elaborates", 1),
+    ]
     top = cells[0].mistakes
     assert [(m.id, m.probability, m.source) for m in top] == [("p1", 0.9, "s2"), ("p2", 0.7, "s1")]  # tie: input order
     assert (top[0].existing.date, top[0].new.date) == ("0987-03-04", "2026-06-20")
@@ -235,8 +284,10 @@ def test_confident_errors_none_wrong() -> None:
 
 
 def test_confident_errors_rejects_mismatched_lengths() -> None:
-    with pytest.raises(InputError, match="need one label, probability and source per pair: 7 pairs, 7 labels, "
-                                         "6 probabilities, 7 sources"):
+    with pytest.raises(
+        InputError,
+        match="need one label, probability and source per pair: 7 pairs, 7 labels, 6 probabilities, 7 sources",
+    ):
         confident_errors(_examples(), ["unrelated"] * 7, [0.5] * 6, 1)
 
 
@@ -248,8 +299,12 @@ def test_render_errors_prints_texts_verbatim() -> None:
     from writegate.training.breakdown import CellErrors, Mistake, MistakeSide, render_errors
 
     side = MistakeSide(text="[bold]Acme[/bold] moved", date="2026-01-02")
-    cell = CellErrors(gold="supersedes", predicted="contradicts", count=3,
-                      mistakes=[Mistake(source="s[1]", id="p9", probability=0.875, existing=side, new=side)])
+    cell = CellErrors(
+        gold="supersedes",
+        predicted="contradicts",
+        count=3,
+        mistakes=[Mistake(source="s[1]", id="p9", probability=0.875, existing=side, new=side)],
+    )
     out = StringIO()
     render_errors([cell], 1, Console(file=out, width=200))
     text = out.getvalue()
@@ -269,22 +324,46 @@ def _flat(text: str) -> str:
     return " ".join(text.split())  # rich wraps at the console width
 
 
-def test_eval_cli_several_sources(tiny_model_dir: Path, real_dir: Path, tmp_path: Path,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_cli_several_sources(
+    tiny_model_dir: Path, real_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     gamma = _write(tmp_path / "gamma.jsonl", ["contradicts", "supersedes", "unrelated"])
     js = tmp_path / "r.json"
-    assert main(["eval", "--data", str(real_dir), "--data", str(gamma), "--model", str(tiny_model_dir),
-                 "--errors", "1", "--json", str(js)]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--data",
+                str(real_dir),
+                "--data",
+                str(gamma),
+                "--model",
+                str(tiny_model_dir),
+                "--errors",
+                "1",
+                "--json",
+                str(js),
+            ]
+        )
+        == 0
+    )
     text = _flat(capsys.readouterr().out)
     assert "3 sources, 12 pairs" in text and "confusion matrix" not in text
     out = json.loads(js.read_text())
     assert [s["name"] for s in out["sources"]] == ["alpha", "beta", "gamma"]
-    assert [s["labels"] for s in out["sources"]] == [{"unrelated": 3, "supersedes": 2},
-                                                      {"unrelated": 1, "corroborates": 2, "elaborates": 1},
-                                                      {"unrelated": 1, "contradicts": 1, "supersedes": 1}]
-    golds = [[LABEL2ID[lab] for lab in labels] for labels in (
-        ["supersedes", "unrelated", "supersedes", "unrelated", "unrelated"],
-        ["corroborates", "elaborates", "corroborates", "unrelated"], ["contradicts", "supersedes", "unrelated"])]
+    assert [s["labels"] for s in out["sources"]] == [
+        {"unrelated": 3, "supersedes": 2},
+        {"unrelated": 1, "corroborates": 2, "elaborates": 1},
+        {"unrelated": 1, "contradicts": 1, "supersedes": 1},
+    ]
+    golds = [
+        [LABEL2ID[lab] for lab in labels]
+        for labels in (
+            ["supersedes", "unrelated", "supersedes", "unrelated", "unrelated"],
+            ["corroborates", "elaborates", "corroborates", "unrelated"],
+            ["contradicts", "supersedes", "unrelated"],
+        )
+    ]
     preds = [[LABEL2ID[p] for p in s["evaluation"]["predicted"]] for s in out["sources"]]
     expected = [score_source(s["name"], g, p) for s, g, p in zip(out["sources"], golds, preds, strict=True)]
     assert [{k: s[k] for k in expected[0].model_dump()} for s in out["sources"]] == [e.model_dump() for e in expected]
@@ -292,8 +371,9 @@ def test_eval_cli_several_sources(tiny_model_dir: Path, real_dir: Path, tmp_path
     assert out["mean"] == mean_score(expected).model_dump() and out["mean"]["conflict_sources"] == 2
     wrong = sum(g != p for gs, ps in zip(golds, preds, strict=True) for g, p in zip(gs, ps, strict=True))
     assert sum(c["count"] for c in out["errors"]) == wrong
-    assert all(len(c["mistakes"]) == 1 and c["mistakes"][0]["source"] in ("alpha", "beta", "gamma")
-               for c in out["errors"])
+    assert all(
+        len(c["mistakes"]) == 1 and c["mistakes"][0]["source"] in ("alpha", "beta", "gamma") for c in out["errors"]
+    )
     assert "comparison" not in out
     for s in out["sources"]:  # one table row per source, in order
         conflict = "—" if s["conflict_accuracy"] is None else f"{s['conflict_accuracy']:.3f}"
@@ -303,11 +383,28 @@ def test_eval_cli_several_sources(tiny_model_dir: Path, real_dir: Path, tmp_path
     assert f"mean of 3 12 {mean['macro_f1']:.3f} {mean['conflict_accuracy']:.3f} of 2" in text
 
 
-def test_eval_cli_several_sources_with_a_baseline(tiny_model_dir: Path, real_dir: Path, tmp_path: Path,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_cli_several_sources_with_a_baseline(
+    tiny_model_dir: Path, real_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     js = tmp_path / "r.json"
-    assert main(["eval", "--data", str(real_dir), "--model", str(tiny_model_dir), "--baseline", str(tiny_model_dir),
-                 "--resamples", "50", "--json", str(js)]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--data",
+                str(real_dir),
+                "--model",
+                str(tiny_model_dir),
+                "--baseline",
+                str(tiny_model_dir),
+                "--resamples",
+                "50",
+                "--json",
+                str(js),
+            ]
+        )
+        == 0
+    )
     text = _flat(capsys.readouterr().out)
     assert "Δ = model − baseline, 95% bootstrap interval below it" in text
     assert "mean macro-F1 Δ +0.0000 [+0.0000, +0.0000]" in text
@@ -317,25 +414,30 @@ def test_eval_cli_several_sources_with_a_baseline(tiny_model_dir: Path, real_dir
     assert [s["macro_f1"]["delta"] for s in cmp["sources"]] == [0, 0] and cmp["mean_macro_f1"]["delta"] == 0
 
 
-def test_eval_cli_one_file_keeps_todays_report(tiny_model_dir: Path, tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_cli_one_file_keeps_todays_report(
+    tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = _write(tmp_path / "pairs.jsonl", ["supersedes", "contradicts", "unrelated", "elaborates", "corroborates"])
     js = tmp_path / "r.json"
-    assert main(["eval", "--data", str(data), "--model", str(tiny_model_dir), "--errors", "2", "--json",
-                 str(js)]) == 0
+    assert main(["eval", "--data", str(data), "--model", str(tiny_model_dir), "--errors", "2", "--json", str(js)]) == 0
     text = _flat(capsys.readouterr().out)
     assert "pairs: 5 pairs" in text and "confusion matrix" in text and "mean of" not in text
     out = json.loads(js.read_text())
     assert out["name"] == "pairs" and out["model_only"]["n"] == 5 and "sources" not in out
-    wrong = sum(g != p for g, p in zip(("supersedes", "contradicts", "unrelated", "elaborates", "corroborates"),
-                                       out["predicted"], strict=True))
+    wrong = sum(
+        g != p
+        for g, p in zip(
+            ("supersedes", "contradicts", "unrelated", "elaborates", "corroborates"), out["predicted"], strict=True
+        )
+    )
     assert sum(c["count"] for c in out["errors"]) == wrong
     assert all(m["source"] is None for c in out["errors"] for m in c["mistakes"])
     assert ("most confident mistakes: up to 2 per gold → predicted cell" if wrong else "no mistakes") in text
 
 
-def test_eval_cli_a_directory_with_one_source_is_a_single_source(tiny_model_dir: Path, tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_cli_a_directory_with_one_source_is_a_single_source(
+    tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     d = tmp_path / "one"
     d.mkdir()
     _write(d / "solo.dev.jsonl", ["supersedes", "unrelated"])
@@ -343,13 +445,18 @@ def test_eval_cli_a_directory_with_one_source_is_a_single_source(tiny_model_dir:
     assert "solo: 2 pairs" in _flat(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize(("extra", "message"), [
-    (["--errors", "0"], "--errors: must be at least 1, got 0"),
-    (["--errors", "-1"], "--errors: must be at least 1, got -1"),
-    (["--data", "{tmp}/empty"], "--data: {tmp}/empty is a directory with no *.dev.jsonl file"),
-], ids=["errors-zero", "errors-negative", "dir-without-dev-files"])
-def test_eval_cli_bad_input_fails_before_loading_a_model(extra: list[str], message: str, tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--errors", "0"], "--errors: must be at least 1, got 0"),
+        (["--errors", "-1"], "--errors: must be at least 1, got -1"),
+        (["--data", "{tmp}/empty"], "--data: {tmp}/empty is a directory with no *.dev.jsonl file"),
+    ],
+    ids=["errors-zero", "errors-negative", "dir-without-dev-files"],
+)
+def test_eval_cli_bad_input_fails_before_loading_a_model(
+    extra: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "empty").mkdir()
     data = _write(tmp_path / "d.jsonl", ["unrelated"])
     argv = ["eval", "--data", str(data), "--model", str(tmp_path / "absent")] + [x.format(tmp=tmp_path) for x in extra]

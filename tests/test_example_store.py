@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -26,7 +26,7 @@ def load_example():  # noqa: ANN201 - the example module
 
 
 def day(d: str) -> datetime:
-    return datetime.fromisoformat(d).replace(tzinfo=timezone.utc)
+    return datetime.fromisoformat(d).replace(tzinfo=UTC)
 
 
 async def test_store_keeps_versions_and_answers_current_and_changes(tmp_path: Path) -> None:
@@ -47,7 +47,10 @@ async def test_store_keeps_versions_and_answers_current_and_changes(tmp_path: Pa
                     "first": first,
                     "current": [(m.id, m.role.value) for m in store.current(s)],
                     "versions": [(m.id, m.role.value) for m in store.versions(s)],
-                    "changes": [(c.memory_id, c.old_role.value, c.new_role.value, c.label, c.caused_by) for c in store.changes(s)],
+                    "changes": [
+                        (c.memory_id, c.old_role.value, c.new_role.value, c.label, c.caused_by)
+                        for c in store.changes(s)
+                    ],
                     "since": [c.memory_id for c in store.changes(s, since=day("2026-05-04"))],
                     "edges_m2": store.edges("m2"),
                     "bob": [(m.id, m.role.value) for m in store.current("user:bob")],
@@ -58,8 +61,17 @@ async def test_store_keeps_versions_and_answers_current_and_changes(tmp_path: Pa
 
         out = await asyncio.to_thread(scenario)
     assert out["first"].relations == [] and out["first"].new_role.value == "current"
-    assert out["versions"] == [("m1", "historical"), ("m2", "in_conflict"), ("m3", "in_conflict"), ("m4", "in_conflict")]
-    assert out["current"] == [("m2", "in_conflict"), ("m3", "in_conflict"), ("m4", "in_conflict")]  # m1 is history, kept
+    assert out["versions"] == [
+        ("m1", "historical"),
+        ("m2", "in_conflict"),
+        ("m3", "in_conflict"),
+        ("m4", "in_conflict"),
+    ]
+    assert out["current"] == [
+        ("m2", "in_conflict"),
+        ("m3", "in_conflict"),
+        ("m4", "in_conflict"),
+    ]  # m1 is history, kept
     assert out["changes"] == [
         ("m1", "current", "historical", "supersedes", "m2"),
         ("m3", "current", "in_conflict", "contradicts", "m4"),  # candidates go newest first

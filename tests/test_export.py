@@ -10,9 +10,9 @@ import pytest
 
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Pair, Side
+from writegate.cli.main import main
 from writegate.normalizer.api import with_records_all
 from writegate.normalizer.errors import InputError
-from writegate.cli.main import main
 
 pytest.importorskip("torch")
 
@@ -25,8 +25,10 @@ PAIRS = [
 
 
 def _batches(clf: Classifier) -> list:
-    pairs = [Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-04-02"))
-             for e, n in PAIRS]
+    pairs = [
+        Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-04-02"))
+        for e, n in PAIRS
+    ]
     items = clf.encode(with_records_all(pairs))
     # several batch shapes: one pair, two short pairs (padding), all pairs (truncated to 128)
     return [clf.collate(items[1:2]), clf.collate(items[:2]), clf.collate(items)]
@@ -48,16 +50,24 @@ def test_parity_fp32_and_int8(tiny_model_dir: Path) -> None:
 def test_export_cli_to_new_dir(tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "src"
     src.mkdir()
-    for name in ("config.json", "model.safetensors", "writegate.json", "tokenizer.json", "tokenizer_config.json",
-                 "vocab.txt", "special_tokens_map.json"):
+    for name in (
+        "config.json",
+        "model.safetensors",
+        "writegate.json",
+        "tokenizer.json",
+        "tokenizer_config.json",
+        "vocab.txt",
+        "special_tokens_map.json",
+    ):
         shutil.copy2(tiny_model_dir / name, src / name)
     out = tmp_path / "out"
     assert main(["export", "--model", str(src), "--out", str(out)]) == 0
     text = capsys.readouterr().out
     assert "model.onnx" in text and "model.int8.onnx" in text and "parity vs torch fp32" in text
     assert (out / "model.int8.onnx").stat().st_size < (out / "model.onnx").stat().st_size
-    probe = with_records_all([Pair(existing=Side(text="a b c", observed_at="2026-01-01"),
-                                   new=Side(text="d e f", observed_at="2026-01-02"))])
+    probe = with_records_all(
+        [Pair(existing=Side(text="a b c", observed_at="2026-01-01"), new=Side(text="d e f", observed_at="2026-01-02"))]
+    )
     a, _ = Classifier.load(out, precision="fp32").logits(probe)
     b, _ = Classifier.load(tiny_model_dir, precision="fp32").logits(probe)
     assert np.abs(a - b).max() < 1e-5
@@ -95,20 +105,26 @@ def test_int8_can_keep_ffn_outputs_fp32(tiny_model_dir: Path, tmp_path: Path) ->
     ("argv", "message"),
     [
         pytest.param(["--smooth-alpha", "1.5"], "--smooth-alpha: must be in [0, 1], got 1.5", id="alpha-too-big"),
-        pytest.param(["--smooth-alpha", "x"], "--smooth-alpha: must be auto or a number in [0, 1], got 'x'", id="alpha-not-a-number"),
+        pytest.param(
+            ["--smooth-alpha", "x"],
+            "--smooth-alpha: must be auto or a number in [0, 1], got 'x'",
+            id="alpha-not-a-number",
+        ),
         pytest.param(["--smooth-alpha", "0.5", "--no-smooth"], "not allowed with argument", id="both-flags"),
     ],
 )
-def test_export_cli_rejects_bad_smoothing_flags(argv: list[str], message: str, tmp_path: Path,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_cli_rejects_bad_smoothing_flags(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["export", "--model", str(tmp_path), *argv])
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
 
 
-def test_export_without_tokenizer_names_the_file_and_the_way_out(tiny_model_dir: Path, tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_without_tokenizer_names_the_file_and_the_way_out(
+    tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for name in ("config.json", "model.safetensors"):
         shutil.copy2(tiny_model_dir / name, tmp_path / name)
     assert main(["export", "--model", str(tmp_path), "--out", str(tmp_path / "out")]) == 2

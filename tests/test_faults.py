@@ -22,6 +22,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from server_fakes import memory, running_server
+
 from writegate.server.app import load_classifier
 from writegate.server.config import ServerConfig
 from writegate.v1 import writegate_pb2 as pb
@@ -32,7 +33,10 @@ def _serve(*args: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
         [sys.executable, "-m", "writegate.cli.main", "serve", "--port", "0", "--threads", "1", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
 
 
@@ -56,7 +60,10 @@ BROKEN: dict[str, tuple[Callable[[Path], None], str]] = {
     "meta-wrong-labels": (_labels_reordered, "writegate.json: labels"),
     "tokenizer-corrupt": (_write("tokenizer.json", b'{"model": 1'), "tokenizer.json could not be loaded"),
     "onnx-missing": (_remove("model.int8.onnx"), "model.int8.onnx is missing"),
-    "onnx-corrupt": (_write("model.int8.onnx", b"\x08\x07garbage" * 100), "model.int8.onnx could not be loaded by onnxruntime"),
+    "onnx-corrupt": (
+        _write("model.int8.onnx", b"\x08\x07garbage" * 100),
+        "model.int8.onnx could not be loaded by onnxruntime",
+    ),
     "onnx-truncated": (None, "model.int8.onnx could not be loaded by onnxruntime"),  # type: ignore[dict-item]
 }
 
@@ -124,8 +131,11 @@ def test_sigterm_under_load_drains_in_flight_refuses_new_and_exits_0(tiny_model_
         assert refused.code() == grpc.StatusCode.UNAVAILABLE, refused.details()
         # a request the server had not started before SIGTERM is new: refused, never failed otherwise
         outcomes = [
-            "OK" if isinstance(r, pb.PrepareWriteResponse) and len(r.relations) == 128
-            else f"{r.code().name}: {r.details()}" if isinstance(r, grpc.aio.AioRpcError) else repr(r)
+            "OK"
+            if isinstance(r, pb.PrepareWriteResponse) and len(r.relations) == 128
+            else f"{r.code().name}: {r.details()}"
+            if isinstance(r, grpc.aio.AioRpcError)
+            else repr(r)
             for r in results
         ]
         assert set(outcomes) <= {"OK", "UNAVAILABLE: the server is shutting down"}, outcomes

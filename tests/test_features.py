@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime, timezone
 
 import pytest
 
@@ -12,7 +12,7 @@ from writegate.normalizer.compare import SlotComparison, ValueRelation
 
 
 def _dt(s: str) -> datetime:
-    return datetime.fromisoformat(s).replace(tzinfo=timezone.utc)
+    return datetime.fromisoformat(s).replace(tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
@@ -39,29 +39,43 @@ def test_gap_uses_utc_dates() -> None:
     assert gap_days(_dt("2026-03-02"), datetime(2026, 3, 1, 20, tzinfo=tz)) == 0
 
 
-COMP = SlotComparison(same_slot=True, slot="edge.owned_by.account:acme", relation=ValueRelation.INCOMPATIBLE,
-                      single_valued=True)
+COMP = SlotComparison(
+    same_slot=True, slot="edge.owned_by.account:acme", relation=ValueRelation.INCOMPATIBLE, single_valued=True
+)
 
 
 @pytest.mark.parametrize(
     ("comparison", "segment_b"),
     [
         (None, "new (2026-06-20, 111 days later): Acme was handed off to Marcus in June"),
-        (COMP, "new (2026-06-20, 111 days later): Acme was handed off to Marcus in June "
-               "[structure: same slot edge.owned_by.account:acme (single-valued): incompatible]"),
+        (
+            COMP,
+            "new (2026-06-20, 111 days later): Acme was handed off to Marcus in June "
+            "[structure: same slot edge.owned_by.account:acme (single-valued): incompatible]",
+        ),
     ],
     ids=["no-structure", "structure"],
 )
 def test_render_segments(comparison: SlotComparison | None, segment_b: str) -> None:
-    text = render("Michelle owns the  Acme account\n", _dt("2026-03-01"), "Acme was handed off to Marcus in June",
-                  _dt("2026-06-20"), comparison)
+    text = render(
+        "Michelle owns the  Acme account\n",
+        _dt("2026-03-01"),
+        "Acme was handed off to Marcus in June",
+        _dt("2026-06-20"),
+        comparison,
+    )
     assert text.segments == ("existing (2026-03-01): Michelle owns the Acme account", segment_b)
 
 
 @pytest.mark.parametrize(
     ("len_a", "len_b", "budget", "kept"),
-    [(10, 10, 30, (10, 10)), (100, 10, 50, (40, 10)), (10, 100, 50, (10, 40)), (100, 90, 51, (26, 25)),
-     (5, 5, 0, (0, 0))],
+    [
+        (10, 10, 30, (10, 10)),
+        (100, 10, 50, (40, 10)),
+        (10, 100, 50, (10, 40)),
+        (100, 90, 51, (26, 25)),
+        (5, 5, 0, (0, 0)),
+    ],
     ids=["fits", "a-long", "b-long", "both-long", "no-budget"],
 )
 def test_split_budget(len_a: int, len_b: int, budget: int, kept: tuple[int, int]) -> None:
@@ -82,8 +96,13 @@ def test_encoding_layout(encoder: PairEncoder) -> None:
     # pieces tokenized separately = the joined segments tokenized by the tokenizer itself
     a, b = text.segments
     joined = encoder.tokenizer.encode(a, b, add_special_tokens=False)
-    assert ids == [encoder.cls_id, *joined.ids[: first_sep - 1], encoder.sep_id, *joined.ids[first_sep - 1 :],
-                   encoder.sep_id]
+    assert ids == [
+        encoder.cls_id,
+        *joined.ids[: first_sep - 1],
+        encoder.sep_id,
+        *joined.ids[first_sep - 1 :],
+        encoder.sep_id,
+    ]
 
 
 def test_truncation_keeps_headers_and_structure(encoder: PairEncoder) -> None:
@@ -109,8 +128,10 @@ def test_short_pairs_are_not_padded(encoder: PairEncoder) -> None:
 def test_piece_cache_gives_the_same_ids_and_stays_bounded(tiny_model_dir, monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.setattr(features, "PIECE_CACHE_SIZE", 8)
     cached = PairEncoder.from_file(tiny_model_dir / "tokenizer.json", max_length=128)
-    texts = [render(f"Michelle owns account {i}", _dt("2026-03-01"), "Marcus owns it now", _dt("2026-03-05"), COMP)
-             for i in range(6)]
+    texts = [
+        render(f"Michelle owns account {i}", _dt("2026-03-01"), "Marcus owns it now", _dt("2026-03-05"), COMP)
+        for i in range(6)
+    ]
     first = cached.encode(texts)
     again = cached.encode(list(reversed(texts)))  # served from the cache (mostly)
     assert again == list(reversed(first))
@@ -139,15 +160,23 @@ def test_compare_pair_reads_the_records_the_pair_carries() -> None:
 
     est = tuple(normalize("User works in EST", observed_at="2026-01-01"))
     london = tuple(normalize("User moved to London", observed_at="2026-02-01"))
-    pair = Pair(existing=Side(text="User works in EST", observed_at="2026-01-01", records=est),
-                new=Side(text="User moved to London", observed_at="2026-02-01", records=london))
-    assert features.compare_pair(pair) == SlotComparison(same_slot=True, slot="timezone",
-                                                         relation=ValueRelation.INCOMPATIBLE)
+    pair = Pair(
+        existing=Side(text="User works in EST", observed_at="2026-01-01", records=est),
+        new=Side(text="User moved to London", observed_at="2026-02-01", records=london),
+    )
+    assert features.compare_pair(pair) == SlotComparison(
+        same_slot=True, slot="timezone", relation=ValueRelation.INCOMPATIBLE
+    )
     # the records decide, not the text: the same texts with records of no shared slot compare to nothing
     text_only = tuple(normalize("likes tea", observed_at="2026-02-01"))
-    assert features.compare_pair(pair.model_copy(update={"new": pair.new.model_copy(update={"records": text_only})})) is None
+    assert (
+        features.compare_pair(pair.model_copy(update={"new": pair.new.model_copy(update={"records": text_only})}))
+        is None
+    )
     with pytest.raises(MissingRecordsError, match=r"^pair\.new\.records: missing"):
-        features.compare_pair(pair.model_copy(update={"new": Side(text="User moved to London", observed_at="2026-02-01")}))
+        features.compare_pair(
+            pair.model_copy(update={"new": Side(text="User moved to London", observed_at="2026-02-01")})
+        )
 
 
 def test_input_format_version_is_positive() -> None:

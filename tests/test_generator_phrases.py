@@ -9,6 +9,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
+
 from writegate.training.data import (
     augment,
     build,
@@ -65,10 +66,12 @@ def _add_item(path: Path, key: str, item: str) -> None:
 # ---------------------------------------------------------------- splits
 @pytest.mark.parametrize(
     ("file", "key", "item"),
-    [("prefs", "[schedule] state", "{S} [keep] {mt} for {v}{day}."),
-     ("work", "[ownership] change", "{v} inherited the {acct} {kind} from {old}."),
-     ("generic", "stop_pre", "{old} got shelved: "),
-     ("augment", "frame_pre", "Word on the street is ")],
+    [
+        ("prefs", "[schedule] state", "{S} [keep] {mt} for {v}{day}."),
+        ("work", "[ownership] change", "{v} inherited the {acct} {kind} from {old}."),
+        ("generic", "stop_pre", "{old} got shelved: "),
+        ("augment", "frame_pre", "Word on the street is "),
+    ],
     ids=["domain-state", "domain-change", "generic", "augment"],
 )
 def test_adding_an_item_moves_no_other(phrases: Path, file: str, key: str, item: str) -> None:
@@ -104,11 +107,13 @@ def test_splits_are_roughly_80_10_10() -> None:
 
 @pytest.mark.parametrize(
     ("homes", "split", "want"),
-    [({"train": 3, "dev": 1, "test": 1}, "dev", "dev"),
-     ({"train": 3, "dev": 0, "test": 1}, "dev", "test"),
-     ({"train": 3, "dev": 1, "test": 0}, "test", "dev"),
-     ({"train": 3, "dev": 0, "test": 0}, "test", "all"),
-     ({"train": 0, "dev": 1, "test": 1}, "train", "all")],
+    [
+        ({"train": 3, "dev": 1, "test": 1}, "dev", "dev"),
+        ({"train": 3, "dev": 0, "test": 1}, "dev", "test"),
+        ({"train": 3, "dev": 1, "test": 0}, "test", "dev"),
+        ({"train": 3, "dev": 0, "test": 0}, "test", "all"),
+        ({"train": 0, "dev": 1, "test": 1}, "train", "all"),
+    ],
     ids=["own", "dev-from-test", "test-from-dev", "no-held-out-shared", "no-train-shared"],
 )
 def test_a_split_with_no_item_of_its_own_draws_another_share(homes: dict[str, int], split: str, want: str) -> None:
@@ -126,18 +131,65 @@ def test_a_split_with_no_item_of_its_own_draws_another_share(homes: dict[str, in
 # ---------------------------------------------------------------- loader errors
 @pytest.mark.parametrize(
     ("file", "edit", "key", "problem"),
-    [("prefs", lambda t: t.replace("[schedule]", "[schedule", 1), "", "not valid TOML"),
-     ("prefs", lambda t: t.replace('kind = "single"', 'kind = "several"', 1), "schedule.kind", "must be one of"),
-     ("prefs", lambda t: t.replace('kind = "single"', 'kind = "single"\nflavour = "x"', 1), "schedule.flavour", "unknown key"),
-     ("prefs", lambda t: t.replace("[schedule]", "[scheduled]", 1), "schedule", "missing"),
-     ("prefs", lambda t: t.replace("state = [", "state = [\n    3,", 1), "schedule.state", "item 1 must be a non-blank string"),
-     ("prefs", lambda t: t.replace("state = [", 'state = [\n    "{S} [prefer] {mt",', 1), "schedule.state", "brace or bracket"),
-     ("prefs", lambda t: t.replace("state = [", 'state = [\n    "{S} [prefer] {mt} {v}{day}.",', 1), "schedule.state", "listed twice"),
-     ("prefs", lambda t: t.replace('kind = "single"', 'kind = "single"\nmax_gap_days = 0', 1), "schedule.max_gap_days", "positive integer"),
-     ("generic", lambda t: t.replace("stop_pre = [", "stop_pre = [\n]\nstop_pre_old = [", 1), "stop_pre", "non-empty list"),
-     ("augment", lambda t: t.replace('"likes / like", ', '"likes", ', 1), "synonyms.prefers / prefer", "third person / first person")],
-    ids=["toml-syntax", "bad-kind", "unknown-key", "slot-without-sampler", "non-string", "unbalanced-brace", "duplicate",
-         "bad-gap", "empty-list", "synonym-form"],
+    [
+        ("prefs", lambda t: t.replace("[schedule]", "[schedule", 1), "", "not valid TOML"),
+        ("prefs", lambda t: t.replace('kind = "single"', 'kind = "several"', 1), "schedule.kind", "must be one of"),
+        (
+            "prefs",
+            lambda t: t.replace('kind = "single"', 'kind = "single"\nflavour = "x"', 1),
+            "schedule.flavour",
+            "unknown key",
+        ),
+        ("prefs", lambda t: t.replace("[schedule]", "[scheduled]", 1), "schedule", "missing"),
+        (
+            "prefs",
+            lambda t: t.replace("state = [", "state = [\n    3,", 1),
+            "schedule.state",
+            "item 1 must be a non-blank string",
+        ),
+        (
+            "prefs",
+            lambda t: t.replace("state = [", 'state = [\n    "{S} [prefer] {mt",', 1),
+            "schedule.state",
+            "brace or bracket",
+        ),
+        (
+            "prefs",
+            lambda t: t.replace("state = [", 'state = [\n    "{S} [prefer] {mt} {v}{day}.",', 1),
+            "schedule.state",
+            "listed twice",
+        ),
+        (
+            "prefs",
+            lambda t: t.replace('kind = "single"', 'kind = "single"\nmax_gap_days = 0', 1),
+            "schedule.max_gap_days",
+            "positive integer",
+        ),
+        (
+            "generic",
+            lambda t: t.replace("stop_pre = [", "stop_pre = [\n]\nstop_pre_old = [", 1),
+            "stop_pre",
+            "non-empty list",
+        ),
+        (
+            "augment",
+            lambda t: t.replace('"likes / like", ', '"likes", ', 1),
+            "synonyms.prefers / prefer",
+            "third person / first person",
+        ),
+    ],
+    ids=[
+        "toml-syntax",
+        "bad-kind",
+        "unknown-key",
+        "slot-without-sampler",
+        "non-string",
+        "unbalanced-brace",
+        "duplicate",
+        "bad-gap",
+        "empty-list",
+        "synonym-form",
+    ],
 )
 def test_a_malformed_file_names_the_file_and_key(phrases: Path, file: str, edit: Edit, key: str, problem: str) -> None:
     path = phrases / f"{file}.toml"
@@ -181,10 +233,12 @@ def test_phrase_files_ship_as_package_data() -> None:
 # ---------------------------------------------------------------- dataset versions
 @pytest.mark.parametrize(
     ("edit", "changes"),
-    [(lambda t: t.replace('"{S} [prefer] {mt} {v}{day}."', '"{S} [prefer] {mt} {v}{day}!"', 1), True),
-     (lambda t: t.replace("state = [", 'state = [\n    "{S} [keep] {mt} for {v}{day}.",', 1), True),
-     (lambda t: t.replace('kind = "single"', 'kind = "single"\nmax_gap_days = 9', 1), True),
-     (lambda t: "# a comment\n" + t.replace("    ", "  "), False)],
+    [
+        (lambda t: t.replace('"{S} [prefer] {mt} {v}{day}."', '"{S} [prefer] {mt} {v}{day}!"', 1), True),
+        (lambda t: t.replace("state = [", 'state = [\n    "{S} [keep] {mt} for {v}{day}.",', 1), True),
+        (lambda t: t.replace('kind = "single"', 'kind = "single"\nmax_gap_days = 9', 1), True),
+        (lambda t: "# a comment\n" + t.replace("    ", "  "), False),
+    ],
     ids=["phrase-edited", "phrase-added", "slot-option", "comment-and-layout"],
 )
 def test_the_generator_version_follows_the_phrase_data(phrases: Path, edit: Edit, changes: bool) -> None:

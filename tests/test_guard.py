@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import grpc
@@ -23,18 +23,46 @@ from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 SHIPPED = Path(__file__).resolve().parents[1] / "models" / "default"
-T0 = datetime(2026, 3, 1, tzinfo=timezone.utc)
-T1 = datetime(2026, 5, 2, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+T1 = datetime(2026, 5, 2, tzinfo=UTC)
 
 CONTENT_FREE = [
-    ".", "null", "None", "test", "Testing 1 2 3", "lorem ipsum dolor sit amet…", "{}", "[1, 2, 3]",
-    "fact number 1", "N/A", "ok thanks!", "🙂🙂", "asdfgh", "sdfgh jkl", "aaaa", "x", "???", "TODO: tbd",
-    "It is.", "The user.", "hello world", "<p></p>", "42",
+    ".",
+    "null",
+    "None",
+    "test",
+    "Testing 1 2 3",
+    "lorem ipsum dolor sit amet…",
+    "{}",
+    "[1, 2, 3]",
+    "fact number 1",
+    "N/A",
+    "ok thanks!",
+    "🙂🙂",
+    "asdfgh",
+    "sdfgh jkl",
+    "aaaa",
+    "x",
+    "???",
+    "TODO: tbd",
+    "It is.",
+    "The user.",
+    "hello world",
+    "<p></p>",
+    "42",
 ]
 CONTENT = [
-    "I prefer concise answers.", "I live in Berlin.", "Michelle owns the Acme account", "Ich wohne in Berlin",
-    "The user's dog is named Biscuit", "prefers email", "NYC", "我住在柏林", "No meetings before 10am",
-    "Test results came back negative", "My favourite number is 7",
+    "I prefer concise answers.",
+    "I live in Berlin.",
+    "Michelle owns the Acme account",
+    "Ich wohne in Berlin",
+    "The user's dog is named Biscuit",
+    "prefers email",
+    "NYC",
+    "我住在柏林",
+    "No meetings before 10am",
+    "Test results came back negative",
+    "My favourite number is 7",
 ]
 
 
@@ -49,8 +77,10 @@ def test_texts_with_content(text: str) -> None:
 
 
 def _pair(existing: str, new: str, *, e_subject: str = "user:alice", n_subject: str = "user:alice") -> Pair:
-    return Pair(existing=Side(text=existing, observed_at=T0, subject=e_subject),
-                new=Side(text=new, observed_at=T1, subject=n_subject))
+    return Pair(
+        existing=Side(text=existing, observed_at=T0, subject=e_subject),
+        new=Side(text=new, observed_at=T1, subject=n_subject),
+    )
 
 
 @pytest.mark.parametrize(
@@ -68,12 +98,18 @@ def test_guard_for(pair: Pair, guard: Evidence | None) -> None:
     assert guard_for(pair) == guard
 
 
-@pytest.mark.parametrize("text", ["\u200b\u200b", "\u200d \u2060", "\u3164", "\u2800\u2800", " \ufeff "],
-                         ids=["zero-width-space", "joiners", "hangul-filler", "braille-blank", "bom"])
+@pytest.mark.parametrize(
+    "text",
+    ["\u200b\u200b", "\u200d \u2060", "\u3164", "\u2800\u2800", " \ufeff "],
+    ids=["zero-width-space", "joiners", "hangul-filler", "braille-blank", "bom"],
+)
 def test_text_without_visible_content_is_refused(text: str) -> None:
     with pytest.raises(InputError) as err:
         validate_text(text, "memory.text")
-    assert str(err.value) == "memory.text: has no visible content (only whitespace, zero-width or other invisible characters)"
+    assert (
+        str(err.value)
+        == "memory.text: has no visible content (only whitespace, zero-width or other invisible characters)"
+    )
 
 
 def test_a_guard_overrides_the_model_and_fusion_in_decode_and_eval() -> None:
@@ -82,7 +118,11 @@ def test_a_guard_overrides_the_model_and_fusion_in_decode_and_eval() -> None:
     clf = Classifier.__new__(Classifier)  # decode needs only these two attributes
     clf.fusion, clf.temperature = True, 1.0
     guarded, plain = clf.decode(items, logits)
-    assert (guarded.label.value, guarded.evidence, guarded.probabilities["unrelated"]) == ("unrelated", Evidence.CONTENT_FREE, 1.0)
+    assert (guarded.label.value, guarded.evidence, guarded.probabilities["unrelated"]) == (
+        "unrelated",
+        Evidence.CONTENT_FREE,
+        1.0,
+    )
     assert (plain.label.value, plain.evidence) == ("supersedes", Evidence.MODEL)
     _, served, evidence = decode_all(logits, items, 1.0, fusion=True)
     assert served.tolist() == [LABEL2ID["unrelated"], LABEL2ID["supersedes"]]
@@ -100,28 +140,42 @@ JUNK = [".", "null", "test", "lorem ipsum dolor sit amet", "{}", "fact number 1"
 async def test_shipped_model_junk_and_other_subjects_change_no_role() -> None:
     config = ServerConfig(port=0, model=SHIPPED, max_wait_ms=0)
     real = [memory("c0", "I prefer concise answers.", at=T0), memory("c1", "I live in Berlin.", at=T0)]
-    async with running_server(loader=lambda: load_classifier(config), model=SHIPPED) as (_app, target), \
-            grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(loader=lambda: load_classifier(config), model=SHIPPED) as (_app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         stub = pb_grpc.WriteGateStub(channel)
         for junk in JUNK:
-            resp = await stub.PrepareWrite(pb.PrepareWriteRequest(memory=memory("n", junk, at=T1), candidates=real), timeout=30)
+            resp = await stub.PrepareWrite(
+                pb.PrepareWriteRequest(memory=memory("n", junk, at=T1), candidates=real), timeout=30
+            )
             assert [s.role for s in resp.candidate_states] == [pb.STATE_ROLE_CURRENT] * 2, junk
-            assert [(r.label, r.evidence) for r in resp.relations] == [(pb.LABEL_UNRELATED, pb.EVIDENCE_CONTENT_FREE)] * 2, junk
+            assert [(r.label, r.evidence) for r in resp.relations] == [
+                (pb.LABEL_UNRELATED, pb.EVIDENCE_CONTENT_FREE)
+            ] * 2, junk
             assert (resp.new_role, list(resp.edges)) == (pb.STATE_ROLE_CURRENT, []), junk
 
         many = [memory(f"c{i}", f"fact number {i}", at=T0) for i in range(256)]
-        resp = await stub.Classify(pb.ClassifyRequest(memory=memory("n", "I moved to London last month.", at=T1),
-                                                      candidates=many), timeout=60)
+        resp = await stub.Classify(
+            pb.ClassifyRequest(memory=memory("n", "I moved to London last month.", at=T1), candidates=many), timeout=60
+        )
         assert {r.label for r in resp.relations} == {pb.LABEL_UNRELATED}
 
         bob = memory("b", "I live in Berlin.", subject="user:bob", at=T0)
         same = memory("a", "I live in Berlin.", at=T0)
-        resp = await stub.PrepareWrite(pb.PrepareWriteRequest(memory=memory("n", "I moved to London last month.", at=T1),
-                                                              candidates=[bob, same]), timeout=30)
+        resp = await stub.PrepareWrite(
+            pb.PrepareWriteRequest(memory=memory("n", "I moved to London last month.", at=T1), candidates=[bob, same]),
+            timeout=30,
+        )
         assert [s.role for s in resp.candidate_states] == [pb.STATE_ROLE_CURRENT, pb.STATE_ROLE_HISTORICAL]
         assert (resp.relations[0].label, resp.relations[0].evidence) == (pb.LABEL_UNRELATED, pb.EVIDENCE_OTHER_SUBJECT)
 
         with pytest.raises(grpc.aio.AioRpcError) as err:
-            await stub.PrepareWrite(pb.PrepareWriteRequest(memory=memory("n", "\u200b\u200b", at=T1), candidates=real), timeout=30)
+            await stub.PrepareWrite(
+                pb.PrepareWriteRequest(memory=memory("n", "\u200b\u200b", at=T1), candidates=real), timeout=30
+            )
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-        assert err.value.details() == "memory.text: has no visible content (only whitespace, zero-width or other invisible characters)"
+        assert (
+            err.value.details()
+            == "memory.text: has no visible content (only whitespace, zero-width or other invisible characters)"
+        )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import grpc
 import pytest
@@ -17,11 +17,11 @@ from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 DATES = [
-    ("0001-01-01", datetime(1, 1, 1, tzinfo=timezone.utc), "0001-01-01T00:00:00Z"),
-    ("0066-07-19T12:00:00", datetime(66, 7, 19, 12, tzinfo=timezone.utc), "0066-07-19T12:00:00Z"),
-    ("1066-10-14", datetime(1066, 10, 14, tzinfo=timezone.utc), "1066-10-14T00:00:00Z"),
-    ("1916-01-01T00:00:00+02:00", datetime(1915, 12, 31, 22, tzinfo=timezone.utc), "1915-12-31T22:00:00Z"),
-    ("1970-01-01T00:00:00Z", datetime(1970, 1, 1, tzinfo=timezone.utc), "1970-01-01T00:00:00Z"),
+    ("0001-01-01", datetime(1, 1, 1, tzinfo=UTC), "0001-01-01T00:00:00Z"),
+    ("0066-07-19T12:00:00", datetime(66, 7, 19, 12, tzinfo=UTC), "0066-07-19T12:00:00Z"),
+    ("1066-10-14", datetime(1066, 10, 14, tzinfo=UTC), "1066-10-14T00:00:00Z"),
+    ("1916-01-01T00:00:00+02:00", datetime(1915, 12, 31, 22, tzinfo=UTC), "1915-12-31T22:00:00Z"),
+    ("1970-01-01T00:00:00Z", datetime(1970, 1, 1, tzinfo=UTC), "1970-01-01T00:00:00Z"),
 ]
 IDS = ["year-1", "year-66", "1066", "offset-1916", "unix-epoch"]
 
@@ -40,7 +40,7 @@ def test_relabel_store_lines_with_historical_dates_parse(raw: str, parsed: datet
 
 
 def test_the_input_format_renders_four_digit_years_and_long_gaps() -> None:
-    text = render("A", datetime(1, 1, 1, tzinfo=timezone.utc), "B", datetime(1916, 1, 1, tzinfo=timezone.utc), None)
+    text = render("A", datetime(1, 1, 1, tzinfo=UTC), "B", datetime(1916, 1, 1, tzinfo=UTC), None)
     assert (text.a_head, text.b_head) == ("existing (0001-01-01):", "new (1916-01-01, 699438 days later):")
 
 
@@ -54,9 +54,9 @@ def _at(dt: datetime) -> Timestamp:
 async def test_the_service_labels_pairs_with_historical_dates(when: datetime) -> None:
     async with running_server() as (_app, target), grpc.aio.insecure_channel(target) as channel:
         stub = pb_grpc.WriteGateStub(channel)
-        new = memory("n", "User moved to London", at=datetime(2026, 3, 1, tzinfo=timezone.utc))
+        new = memory("n", "User moved to London", at=datetime(2026, 3, 1, tzinfo=UTC))
         old = pb.Memory(id="c", subject="user:alice", text="User lives in Berlin", observed_at=_at(when))
         resp = await stub.PrepareWrite(pb.PrepareWriteRequest(memory=new, candidates=[old]), timeout=10)
         norm = await stub.Normalize(pb.NormalizeRequest(memory=old), timeout=10)
     assert [r.candidate_id for r in resp.relations] == ["c"]
-    assert norm.records[0].observed_at.ToDatetime(tzinfo=timezone.utc) == when
+    assert norm.records[0].observed_at.ToDatetime(tzinfo=UTC) == when

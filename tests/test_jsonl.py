@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from writegate.api.jsonl import json_line
 
 
@@ -39,25 +40,41 @@ def test_normalize_cli_error_naming_a_nel_key_stays_one_line(tmp_path, capsys) -
     ("raw", "message"),
     [
         ("not json", "line: is not valid JSON: Expecting value at column 1"),
-        ('{"text": "Sam is on PST.", "subject": "user:sam',
-         "line: is not valid JSON: Unterminated string starting at column 39"),
+        (
+            '{"text": "Sam is on PST.", "subject": "user:sam',
+            "line: is not valid JSON: Unterminated string starting at column 39",
+        ),
         ('{"a": "cut\r\n', "line: is not valid JSON: Unterminated string starting at column 7"),
         ('{"a": "\x01"}', "line: is not valid JSON: Invalid control character at column 8"),
         ('{"a": 1} x', "line: is not valid JSON: Extra data at column 10"),
         ('{"a" 1}', "line: is not valid JSON: Expecting ':' delimiter at column 6"),
         ("[" * 3000 + "]" * 3000, "line: is nested too deeply to parse"),
         ('{"a": ' * 3000 + "1" + "}" * 3000, "line: is nested too deeply to parse"),
-        ("1" * 5000, "line: is not valid JSON: Exceeds the limit (4300 digits) for integer string conversion: "
-                     "value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit"),
+        (
+            "1" * 5000,
+            "line: is not valid JSON: Exceeds the limit (4300 digits) for integer string conversion: "
+            "value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit",
+        ),
         ("", "line: is blank"),
         ("  \t\r\n", "line: is blank"),
     ],
-    ids=["not-json", "unterminated-string", "unterminated-at-line-end", "control-character", "extra-data",
-         "missing-colon", "deep-array", "deep-object", "long-integer", "empty", "whitespace"],
+    ids=[
+        "not-json",
+        "unterminated-string",
+        "unterminated-at-line-end",
+        "control-character",
+        "extra-data",
+        "missing-colon",
+        "deep-array",
+        "deep-object",
+        "long-integer",
+        "empty",
+        "whitespace",
+    ],
 )
 def test_parse_json_line_errors_name_the_line(raw: str, message: str) -> None:
-    from writegate.normalizer.errors import InputError
     from writegate.api.jsonl import parse_json_line
+    from writegate.normalizer.errors import InputError
 
     with pytest.raises(InputError) as info:
         parse_json_line(raw)
@@ -65,8 +82,11 @@ def test_parse_json_line_errors_name_the_line(raw: str, message: str) -> None:
     assert info.value.field == "line"
 
 
-@pytest.mark.parametrize(("raw", "value"), [('{"id": "m1"}\n', {"id": "m1"}), ("[1, 2]", [1, 2]), (" 3 ", 3)],
-                         ids=["object-with-newline", "array", "number"])
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [('{"id": "m1"}\n', {"id": "m1"}), ("[1, 2]", [1, 2]), (" 3 ", 3)],
+    ids=["object-with-newline", "array", "number"],
+)
 def test_parse_json_line_returns_the_value(raw: str, value: object) -> None:
     from writegate.api.jsonl import parse_json_line
 
@@ -91,7 +111,14 @@ def test_reader_reports_each_rung_with_its_line_number() -> None:
 
     got = list(read_json_lines(LADDER, skip_blank=False))
     assert [(line.number, line.error.kind if line.error else None) for line in got] == [
-        (1, "blank"), (2, "blank"), (3, "utf8"), (4, "json"), (5, "type"), (6, "type"), (7, None)]
+        (1, "blank"),
+        (2, "blank"),
+        (3, "utf8"),
+        (4, "json"),
+        (5, "type"),
+        (6, "type"),
+        (7, None),
+    ]
     assert [str(line.error) for line in got if line.error] == [
         "line: is blank",
         "line: is blank",
@@ -100,8 +127,11 @@ def test_reader_reports_each_rung_with_its_line_number() -> None:
         "line: must be a JSON object, got list",
         "line: must be a JSON object, got null",
     ]
-    assert all(isinstance(line.error, JsonLineError) and line.error.field == "line" and line.value is None
-               for line in got if line.error)
+    assert all(
+        isinstance(line.error, JsonLineError) and line.error.field == "line" and line.value is None
+        for line in got
+        if line.error
+    )
     assert (got[-1].ok, got[-1].value, got[-1].result()) == (True, {"id": "m1"}, {"id": "m1"})
     with pytest.raises(JsonLineError, match="is blank"):
         got[0].result()
@@ -111,7 +141,10 @@ def test_reader_skips_blank_lines_but_counts_them() -> None:
     from writegate.api.jsonl import read_json_lines
 
     got = list(read_json_lines(['{"a": 1}\n', "\n", "  \r\n", '{"a": 2}\r\n']))
-    assert [(line.number, line.raw, line.value) for line in got] == [(1, '{"a": 1}', {"a": 1}), (4, '{"a": 2}', {"a": 2})]
+    assert [(line.number, line.raw, line.value) for line in got] == [
+        (1, '{"a": 1}', {"a": 1}),
+        (4, '{"a": 2}', {"a": 2}),
+    ]
 
 
 def test_reader_can_keep_invalid_utf8_and_take_any_value() -> None:
@@ -130,7 +163,10 @@ def test_open_lines_splits_at_newline_only_and_keeps_bad_bytes(tmp_path: Path) -
     assert list(open_lines(path)) == ['{"a": "x\u2028y"}', '{"a": "\udcff"}', "", '{"a": 3}']
     got = list(read_json_lines(open_lines(path)))
     assert [(line.number, line.value, str(line.error) if line.error else None) for line in got] == [
-        (1, {"a": "x\u2028y"}, None), (2, None, "line: is not valid UTF-8: byte 0xff at column 8"), (4, {"a": 3}, None)]
+        (1, {"a": "x\u2028y"}, None),
+        (2, None, "line: is not valid UTF-8: byte 0xff at column 8"),
+        (4, {"a": 3}, None),
+    ]
 
 
 def test_open_lines_names_the_field_of_a_file_it_cannot_open(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 import grpc
 import pytest
 from server_fakes import memory, running_server
+
 from writegate.server.privacy import TextRedactor, describe, redact
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
@@ -27,13 +28,18 @@ def secret_request(new_text: str = SECRET) -> pb.PrepareWriteRequest:
 @pytest.mark.parametrize("log_text", [False, True], ids=["default", "log-text"])
 async def test_rpc_log_lines_carry_text_only_with_log_text(caplog: pytest.LogCaptureFixture, log_text: bool) -> None:
     caplog.set_level(logging.DEBUG)
-    async with running_server(log_text=log_text, metrics_port=None) as (app, target), grpc.aio.insecure_channel(target) as ch:
+    async with (
+        running_server(log_text=log_text, metrics_port=None) as (app, target),
+        grpc.aio.insecure_channel(target) as ch,
+    ):
         stub = pb_grpc.WriteGateStub(ch)
         await stub.PrepareWrite(secret_request(), timeout=5)
         with pytest.raises(grpc.aio.AioRpcError):  # INVALID_ARGUMENT is logged at INFO
             await stub.PrepareWrite(secret_request(SECRET + "\x07"), timeout=5)
         metrics = app.metrics.render().decode()
-    lines = [r.getMessage() for r in caplog.records if r.name == "writegate.server" and "PrepareWrite" in r.getMessage()]
+    lines = [
+        r.getMessage() for r in caplog.records if r.name == "writegate.server" and "PrepareWrite" in r.getMessage()
+    ]
     assert any("PrepareWrite OK" in line and "1 candidates" in line for line in lines), lines
     assert any("PrepareWrite INVALID_ARGUMENT" in line for line in lines), lines
     assert (SECRET in caplog.text) is log_text
@@ -84,9 +90,7 @@ def test_redactor_forgets_a_request_when_its_call_ends() -> None:
     assert redactor.texts() == []
 
 
-@pytest.mark.parametrize(
-    ("log_text", "shown"), [(False, False), (True, True)], ids=["shape-only", "with-text"]
-)
+@pytest.mark.parametrize(("log_text", "shown"), [(False, False), (True, True)], ids=["shape-only", "with-text"])
 def test_describe(log_text: bool, shown: bool) -> None:
     line = describe(secret_request(), log_text=log_text)
     assert line.startswith("1 candidates, ")
@@ -96,9 +100,25 @@ def test_describe(log_text: bool, shown: bool) -> None:
 def _serve(model: Path, *extra: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
-        [sys.executable, "-m", "writegate.cli.main", "serve", "--model", str(model), "--port", "0", "--threads", "1",
-         "--log-level", "DEBUG", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+        [
+            sys.executable,
+            "-m",
+            "writegate.cli.main",
+            "serve",
+            "--model",
+            str(model),
+            "--port",
+            "0",
+            "--threads",
+            "1",
+            "--log-level",
+            "DEBUG",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
 
 
@@ -113,8 +133,10 @@ def test_cli_logs_no_text_by_default_and_text_with_log_text(tiny_model_dir: Path
         port = int(line.split("127.0.0.1:")[1].split()[0])
         t = "2026-03-01T10:00:00Z"
         with Client(f"127.0.0.1:{port}", timeout=20) as client:
-            client.prepare_write({"id": "n", "subject": "user:alice", "text": SECRET, "observed_at": t},
-                                 [{"id": "c", "subject": "user:alice", "text": CANDIDATE_SECRET, "observed_at": t}])
+            client.prepare_write(
+                {"id": "n", "subject": "user:alice", "text": SECRET, "observed_at": t},
+                [{"id": "c", "subject": "user:alice", "text": CANDIDATE_SECRET, "observed_at": t}],
+            )
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0
         err = proc.stderr.read()  # type: ignore[union-attr]

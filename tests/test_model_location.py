@@ -18,8 +18,10 @@ from writegate.classifier.modeldir import MODEL_ENV, default_model_dir, read_met
 from writegate.normalizer.errors import InputError
 
 POINT = "pass --model DIR or set WRITEGATE_MODEL=DIR"
-PAIR = {"existing": {"text": "User works in EST", "observed_at": "2026-01-01"},
-        "new": {"text": "User moved to London", "observed_at": "2026-03-01"}}
+PAIR = {
+    "existing": {"text": "User works in EST", "observed_at": "2026-01-01"},
+    "new": {"text": "User moved to London", "observed_at": "2026-03-01"},
+}
 REGULAR_INSTALL = """
 import sys
 import writegate.classifier
@@ -37,9 +39,18 @@ def _env(**extra: str) -> dict[str, str]:
 
 
 def _writegate(*args: str, cwd: Path, env: dict[str, str], regular_install: Path | None = None) -> subprocess.Popen:
-    head = ["-c", REGULAR_INSTALL, str(regular_install)] if regular_install is not None else ["-m", "writegate.cli.main"]
-    return subprocess.Popen([sys.executable, *head, *args], cwd=cwd, env=env, text=True,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    head = (
+        ["-c", REGULAR_INSTALL, str(regular_install)] if regular_install is not None else ["-m", "writegate.cli.main"]
+    )
+    return subprocess.Popen(
+        [sys.executable, *head, *args],
+        cwd=cwd,
+        env=env,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def _fake_package_file(tmp_path: Path) -> Path:
@@ -105,7 +116,9 @@ def test_a_regular_install_fails_at_start_with_one_line(tmp_path: Path, command:
     missing = tmp_path / "site-packages" / "writegate" / "models" / "default"
     assert proc.returncode == 2
     assert out == ""
-    assert err.splitlines() == [f"writegate {command}: error: model: this install ships no model ({missing} does not exist): {POINT}"]
+    assert err.splitlines() == [
+        f"writegate {command}: error: model: this install ships no model ({missing} does not exist): {POINT}"
+    ]
 
 
 def test_serve_with_a_bad_model_fails_before_it_listens(tmp_path: Path) -> None:
@@ -132,7 +145,9 @@ def test_serve_honours_writegate_model_from_another_directory(tmp_path: Path, ti
 
     from writegate.client import Client
 
-    proc = _writegate("serve", "--port", "0", "--threads", "1", cwd=tmp_path, env=_env(WRITEGATE_MODEL=str(tiny_model_dir)))
+    proc = _writegate(
+        "serve", "--port", "0", "--threads", "1", cwd=tmp_path, env=_env(WRITEGATE_MODEL=str(tiny_model_dir))
+    )
     try:
         line = proc.stdout.readline()  # type: ignore[union-attr]
         assert "SERVING on 127.0.0.1:" in line, line + proc.stderr.read()  # type: ignore[union-attr]
@@ -160,7 +175,9 @@ def test_classify_honours_writegate_model_from_another_directory(tmp_path: Path,
     assert list(json.loads(out)) == ["label", "probabilities"]
 
 
-@pytest.mark.skipif(not (default_model_dir({}) / "writegate.json").is_file(), reason="no models/default in this checkout")
+@pytest.mark.skipif(
+    not (default_model_dir({}) / "writegate.json").is_file(), reason="no models/default in this checkout"
+)
 def test_classify_finds_the_shipped_model_from_another_directory(tmp_path: Path) -> None:
     proc = _writegate("classify", "--input", "-", cwd=tmp_path, env=_env())
     out, err = proc.communicate(json.dumps(PAIR) + "\n", timeout=120)

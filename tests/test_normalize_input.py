@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -25,8 +25,19 @@ from writegate.normalizer import InputError, RecordKind, normalize
         ({"text": "ok", "subject": "Alice"}, "subject", "kind:slug"),
         ({"text": "ok", "subject": "user:"}, "subject", "kind:slug"),
     ],
-    ids=["empty", "whitespace", "too-long", "control-char", "lone-surrogate", "not-a-string", "date-words",
-         "date-before-year-1", "provenance", "subject-no-kind", "subject-no-slug"],
+    ids=[
+        "empty",
+        "whitespace",
+        "too-long",
+        "control-char",
+        "lone-surrogate",
+        "not-a-string",
+        "date-words",
+        "date-before-year-1",
+        "provenance",
+        "subject-no-kind",
+        "subject-no-slug",
+    ],
 )
 def test_bad_input_names_the_field(kwargs: dict, field: str, message: str) -> None:
     with pytest.raises(InputError, match=re.escape(message)) as info:
@@ -40,7 +51,7 @@ def test_unmatched_text_comes_back_as_text_record() -> None:
     assert rec.kind is RecordKind.TEXT
     assert rec.text == "Sam has a cat named Miso."
     assert rec.subject == "user:sam"
-    assert rec.observed_at == datetime(2026, 3, 2, 10, tzinfo=timezone.utc)
+    assert rec.observed_at == datetime(2026, 3, 2, 10, tzinfo=UTC)
 
 
 def test_exactly_16_kib_is_accepted() -> None:

@@ -79,9 +79,16 @@ def test_third_person_and_booking_sources_expect_no_typed_record() -> None:
 
 def test_score_counts_false_and_missed_records() -> None:
     bench = _bench()
-    case = {"id": "x", "source": "t:1", "text": "I live in Boston.", "subject": "user:sam",
-            "observed_at": "2026-03-02T10:00:00Z",
-            "expect": [{"kind": "timezone", "timezone": {"timezone": "America/New_York"}, "provenance": {"kind": "inferred"}}]}
+    case = {
+        "id": "x",
+        "source": "t:1",
+        "text": "I live in Boston.",
+        "subject": "user:sam",
+        "observed_at": "2026-03-02T10:00:00Z",
+        "expect": [
+            {"kind": "timezone", "timezone": {"timezone": "America/New_York"}, "provenance": {"kind": "inferred"}}
+        ],
+    }
 
     class _R:
         def __init__(self, d: dict[str, Any]) -> None:
@@ -91,9 +98,19 @@ def test_score_counts_false_and_missed_records() -> None:
             return self.d
 
     tz_ok = {"kind": "timezone", "timezone": {"timezone": "America/New_York"}, "provenance": {"kind": "inferred"}}
-    tw_bad = {"kind": "time_window", "time_window": {"cron": "0 9 * * *", "duration_minutes": 60, "timezone": None, "polarity": "prefer"}}
+    tw_bad = {
+        "kind": "time_window",
+        "time_window": {"cron": "0 9 * * *", "duration_minutes": 60, "timezone": None, "polarity": "prefer"},
+    }
     result = bench.score([case], normalize_fn=lambda *a, **k: [_R(tz_ok), _R(tw_bad)])
-    assert result["kinds"]["timezone"] == {"emitted": 1, "correct": 1, "expected": 1, "found": 1, "precision": 1.0, "recall": 1.0}
+    assert result["kinds"]["timezone"] == {
+        "emitted": 1,
+        "correct": 1,
+        "expected": 1,
+        "found": 1,
+        "precision": 1.0,
+        "recall": 1.0,
+    }
     assert result["kinds"]["time_window"]["emitted"] == 1 and result["kinds"]["time_window"]["precision"] == 0.0
     assert result["passed"] == 0
     assert [e["error"] for e in result["errors"]] == ["false"]

@@ -11,14 +11,18 @@ from writegate.training.paired import compare_predictions, mcnemar_exact
 SUP, CON, UNR, COR = (LABEL2ID[x] for x in ("supersedes", "contradicts", "unrelated", "corroborates"))
 
 
-@pytest.mark.parametrize(("b", "c", "p"), [
-    (0, 0, 1.0),
-    (3, 3, 1.0),
-    (10, 2, 2 * (1 + 12 + 66) / 4096),  # 2·P[X ≤ 2], X ~ Bin(12, 1/2)
-    (2, 10, 2 * (1 + 12 + 66) / 4096),  # symmetric
-    (20, 0, 2 / 2**20),
-    (2000, 1000, None),  # large n: no underflow to 0, far below 1e-30
-], ids=["none", "tied", "10-vs-2", "2-vs-10", "20-vs-0", "large"])
+@pytest.mark.parametrize(
+    ("b", "c", "p"),
+    [
+        (0, 0, 1.0),
+        (3, 3, 1.0),
+        (10, 2, 2 * (1 + 12 + 66) / 4096),  # 2·P[X ≤ 2], X ~ Bin(12, 1/2)
+        (2, 10, 2 * (1 + 12 + 66) / 4096),  # symmetric
+        (20, 0, 2 / 2**20),
+        (2000, 1000, None),  # large n: no underflow to 0, far below 1e-30
+    ],
+    ids=["none", "tied", "10-vs-2", "2-vs-10", "20-vs-0", "large"],
+)
 def test_mcnemar_exact(b: int, c: int, p: float | None) -> None:
     got = mcnemar_exact(b, c)
     if p is None:
@@ -70,13 +74,17 @@ def test_same_seed_same_interval() -> None:
     assert compare_predictions(gold, a, b, seed=3) == compare_predictions(gold, a, b, seed=3)
 
 
-@pytest.mark.parametrize(("kwargs", "field", "message"), [
-    ({"model": [SUP]}, "predictions", "need one prediction per gold label, got 2, 1 and 2"),
-    ({"gold": [], "model": [], "baseline": []}, "gold", "no pairs to compare"),
-    ({"groups": ["a"]}, "groups", "need one group per pair, got 1 for 2 pairs"),
-    ({"resamples": 0}, "resamples", "must be at least 1, got 0"),
-    ({"confidence": 1.0}, "confidence", "must be in (0, 1), got 1.0"),
-], ids=["lengths", "empty", "groups", "resamples", "confidence"])
+@pytest.mark.parametrize(
+    ("kwargs", "field", "message"),
+    [
+        ({"model": [SUP]}, "predictions", "need one prediction per gold label, got 2, 1 and 2"),
+        ({"gold": [], "model": [], "baseline": []}, "gold", "no pairs to compare"),
+        ({"groups": ["a"]}, "groups", "need one group per pair, got 1 for 2 pairs"),
+        ({"resamples": 0}, "resamples", "must be at least 1, got 0"),
+        ({"confidence": 1.0}, "confidence", "must be in (0, 1), got 1.0"),
+    ],
+    ids=["lengths", "empty", "groups", "resamples", "confidence"],
+)
 def test_bad_arguments_name_the_field(kwargs: dict, field: str, message: str) -> None:
     args = {"gold": [SUP, CON], "model": [SUP, CON], "baseline": [SUP, SUP], **kwargs}
     with pytest.raises(InputError) as err:

@@ -15,7 +15,10 @@ PROTO = ROOT / "proto"
 GENERATED = ("writegate_pb2.py", "writegate_pb2.pyi", "writegate_pb2_grpc.py")
 _STAMPS = (  # the generator's own version, which a newer grpcio-tools changes without the proto changing
     (re.compile(r"# Protobuf Python Version: [\w.]+"), "# Protobuf Python Version: X"),
-    (re.compile(r"(ValidateProtobufRuntimeVersion\(\s*_runtime_version\.Domain\.PUBLIC,)\s*\d+,\s*\d+,\s*\d+,"), r"\1 X,"),
+    (
+        re.compile(r"(ValidateProtobufRuntimeVersion\(\s*_runtime_version\.Domain\.PUBLIC,)\s*\d+,\s*\d+,\s*\d+,"),
+        r"\1 X,",
+    ),
     (re.compile(r"GRPC_GENERATED_VERSION = '[\w.]+'"), "GRPC_GENERATED_VERSION = 'X'"),
 )
 
@@ -41,7 +44,9 @@ def test_generated_code_is_fresh(tmp_path: Path, name: str) -> None:
     _load_generate().generate(tmp_path)
     fresh = (tmp_path / "writegate" / "v1" / name).read_text()
     checked_in = (PROTO / "writegate" / "v1" / name).read_text()
-    assert unstamped(checked_in) == unstamped(fresh), f"proto/writegate/v1/{name} is stale: run `python proto/generate.py`"
+    assert unstamped(checked_in) == unstamped(fresh), (
+        f"proto/writegate/v1/{name} is stale: run `python proto/generate.py`"
+    )
 
 
 def test_stamps_are_the_only_thing_ignored() -> None:

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+
 from writegate.classifier.labels import Label
 from writegate.training.datafile import read_examples
 from writegate.training.real import PRESETS, SOURCES, build, msc_persona, nli, prosecco, timeqa
 from writegate.training.real.common import Mapped, assign_splits, clean, later, make, split_of, texts_of
 
-S, O, E, C, U = Label.SUPERSEDES, Label.CONTRADICTS, Label.ELABORATES, Label.CORROBORATES, Label.UNRELATED
-T0 = datetime(2020, 1, 1, tzinfo=timezone.utc)
+S, O, E, C, U = Label.SUPERSEDES, Label.CONTRADICTS, Label.ELABORATES, Label.CORROBORATES, Label.UNRELATED  # noqa: E741
+T0 = datetime(2020, 1, 1, tzinfo=UTC)
 
 
 def run(source: str, rows: list[dict[str, Any]]) -> list[Mapped]:
@@ -40,70 +41,194 @@ NLI_ROWS = [
 
 # (source, rows, {example id: (label, family)}) — ids not listed must not appear, except negatives.
 CASES: list[tuple[str, list[dict[str, Any]], dict[str, tuple[Label, str]]]] = [
-    ("snli", NLI_ROWS, {
-        "n-0:corroborates": (C, "snli.entailment"),
-        "n-0:reversed": (E, "snli.entailment_reversed"),
-        "n-1:contradicts": (O, "snli.contradiction"),
-        "n-2:elaborates": (E, "snli.neutral"),
-        "n-3:corroborates": (C, "snli.entailment"),
-        "n-3:reversed": (C, "snli.paraphrase_reversed"),
-    }),
-    ("oie_nli", [dict(r, source="oie_nli") for r in NLI_ROWS[:2]], {
-        "n-0:corroborates": (C, "oie_nli.entailment"),
-        "n-0:reversed": (E, "oie_nli.entailment_reversed"),
-        "n-1:contradicts": (O, "oie_nli.contradiction"),
-    }),
-    ("timeqa", [{"id": "t-0", "entity": "Acme Hall", "relation": "P127", "split": "train", "questions": [
-        {"question": "Who owned Acme Hall from 1811 to 1827?", "answers": ["George Peter"]},
-        {"question": "Who owned Acme Hall from 1916 to 1920?", "answers": ["Newton D . Baker"]},
-        {"question": "Who owned Acme Hall from Mar 1930 to 1940?", "answers": ["Newton D . Baker"]},
-        {"question": "Who owned Acme Hall from 1950 to 1960?", "answers": []},
-    ]}], {
-        "t-0:0-1:supersedes": (S, "timeqa.change"),
-        "t-0:0-1:contradicts": (O, "timeqa.older"),
-        "t-0:1-2:corroborates": (C, "timeqa.same"),
-    }),
-    ("timeqa", [{"id": "t-1", "entity": "Ann Lee", "relation": "P463", "split": "train", "questions": [
-        {"question": "Which society did Ann Lee join in 1860?", "answers": ["Royal Society"]},
-        {"question": "Which society did Ann Lee join in 1869?", "answers": ["Linnean Society"]},
-    ]}], {}),
-    ("sgd_changes", [
-        {"id": "g-0", "dialogue_id": "1_1", "split": "dev", "slot": "restaurant_name", "old_value": "Villa Romano",
-         "old_utterance": "Can you look at Villa Romano in Napa?", "new_value": "Big 4",
-         "new_utterance": "Actually, can we change it to Big 4."},
-        {"id": "g-1", "dialogue_id": "1_1", "split": "dev", "slot": "city", "old_value": "London",
-         "old_utterance": "I'm thinking London!", "new_value": "Phoenix", "new_utterance": "What about hotels in Phoenix?"},
-        {"id": "g-2", "dialogue_id": "1_2", "split": "dev", "slot": "time", "old_value": "11:30",
-         "old_utterance": "A table at 11:30.", "new_value": "12 pm", "new_utterance": "No, make it at noon."},
-    ], {"g-0:supersedes": (S, "sgd_changes.change")}),
-    ("prosecco", [
-        {"id": "p-0", "a": "interest rates were not due to go up so suddenly", "b": "interest rates were due to go up",
-         "label": "self-contradiction", "speaker": "s1", "corpus": "QT30"},
-        {"id": "p-1", "a": "we can do more", "b": "in this country we have done our bit for climate change",
-         "label": "self-contradiction", "speaker": "s1", "corpus": "QT30"},
-        {"id": "p-2", "a": "paying the French to secure their coastline is practical",
-         "b": "Labour never got control over immigration", "label": "no self-contradiction", "speaker": "s2",
-         "corpus": "QT30"},
-        {"id": "p-2", "a": "paying the French to secure their coastline is practical",
-         "b": "Labour never got control over immigration", "label": "no self-contradiction", "speaker": "s2",
-         "corpus": "QT30"},
-        {"id": "p-3", "a": "Scotland is now average for education", "b": "Scotland was once a leader in education",
-         "label": "no self-contradiction", "speaker": "s3", "corpus": "QT30"},
-    ], {"p-0:contradicts": (O, "prosecco.self_contradiction"), "p-2:unrelated": (U, "prosecco.no_contradiction_disjoint")}),
-    ("sts", [
-        {"id": "s-0", "a": "2 dead in shooting outside Empire State Building", "b": "Two reported dead in Empire State shooting",
-         "score": 4.8},
-        {"id": "s-1", "a": "Residents return to Texas blast site", "b": "Israel braces for Arab protests", "score": 0.4},
-        {"id": "s-2", "a": "Obama visits Japan", "b": "Obama speaks about Japan", "score": 3.0},
-        {"id": "s-3", "a": "Europe for all", "b": "Europe for all", "score": 5.0},
-    ], {"s-0:corroborates": (C, "sts.same"), "s-1:unrelated": (U, "sts.different")}),
-    ("climate_fever", [
-        {"id": "c-0", "a": "CO2 increase is natural, not human-caused.", "b": "This increase is the result of human activities.",
-         "label": "REFUTES"},
-        {"id": "c-1", "a": "Sea ice has diminished fast.", "b": "Scientists have found that ice is being lost quickly.",
-         "label": "SUPPORTS"},
-        {"id": "c-2", "a": "Sea ice has diminished fast.", "b": "Penguins live in the south.", "label": "NOT_ENOUGH_INFO"},
-    ], {"c-0:contradicts": (O, "climate_fever.refutes"), "c-1:elaborates": (E, "climate_fever.supports")}),
+    (
+        "snli",
+        NLI_ROWS,
+        {
+            "n-0:corroborates": (C, "snli.entailment"),
+            "n-0:reversed": (E, "snli.entailment_reversed"),
+            "n-1:contradicts": (O, "snli.contradiction"),
+            "n-2:elaborates": (E, "snli.neutral"),
+            "n-3:corroborates": (C, "snli.entailment"),
+            "n-3:reversed": (C, "snli.paraphrase_reversed"),
+        },
+    ),
+    (
+        "oie_nli",
+        [dict(r, source="oie_nli") for r in NLI_ROWS[:2]],
+        {
+            "n-0:corroborates": (C, "oie_nli.entailment"),
+            "n-0:reversed": (E, "oie_nli.entailment_reversed"),
+            "n-1:contradicts": (O, "oie_nli.contradiction"),
+        },
+    ),
+    (
+        "timeqa",
+        [
+            {
+                "id": "t-0",
+                "entity": "Acme Hall",
+                "relation": "P127",
+                "split": "train",
+                "questions": [
+                    {"question": "Who owned Acme Hall from 1811 to 1827?", "answers": ["George Peter"]},
+                    {"question": "Who owned Acme Hall from 1916 to 1920?", "answers": ["Newton D . Baker"]},
+                    {"question": "Who owned Acme Hall from Mar 1930 to 1940?", "answers": ["Newton D . Baker"]},
+                    {"question": "Who owned Acme Hall from 1950 to 1960?", "answers": []},
+                ],
+            }
+        ],
+        {
+            "t-0:0-1:supersedes": (S, "timeqa.change"),
+            "t-0:0-1:contradicts": (O, "timeqa.older"),
+            "t-0:1-2:corroborates": (C, "timeqa.same"),
+        },
+    ),
+    (
+        "timeqa",
+        [
+            {
+                "id": "t-1",
+                "entity": "Ann Lee",
+                "relation": "P463",
+                "split": "train",
+                "questions": [
+                    {"question": "Which society did Ann Lee join in 1860?", "answers": ["Royal Society"]},
+                    {"question": "Which society did Ann Lee join in 1869?", "answers": ["Linnean Society"]},
+                ],
+            }
+        ],
+        {},
+    ),
+    (
+        "sgd_changes",
+        [
+            {
+                "id": "g-0",
+                "dialogue_id": "1_1",
+                "split": "dev",
+                "slot": "restaurant_name",
+                "old_value": "Villa Romano",
+                "old_utterance": "Can you look at Villa Romano in Napa?",
+                "new_value": "Big 4",
+                "new_utterance": "Actually, can we change it to Big 4.",
+            },
+            {
+                "id": "g-1",
+                "dialogue_id": "1_1",
+                "split": "dev",
+                "slot": "city",
+                "old_value": "London",
+                "old_utterance": "I'm thinking London!",
+                "new_value": "Phoenix",
+                "new_utterance": "What about hotels in Phoenix?",
+            },
+            {
+                "id": "g-2",
+                "dialogue_id": "1_2",
+                "split": "dev",
+                "slot": "time",
+                "old_value": "11:30",
+                "old_utterance": "A table at 11:30.",
+                "new_value": "12 pm",
+                "new_utterance": "No, make it at noon.",
+            },
+        ],
+        {"g-0:supersedes": (S, "sgd_changes.change")},
+    ),
+    (
+        "prosecco",
+        [
+            {
+                "id": "p-0",
+                "a": "interest rates were not due to go up so suddenly",
+                "b": "interest rates were due to go up",
+                "label": "self-contradiction",
+                "speaker": "s1",
+                "corpus": "QT30",
+            },
+            {
+                "id": "p-1",
+                "a": "we can do more",
+                "b": "in this country we have done our bit for climate change",
+                "label": "self-contradiction",
+                "speaker": "s1",
+                "corpus": "QT30",
+            },
+            {
+                "id": "p-2",
+                "a": "paying the French to secure their coastline is practical",
+                "b": "Labour never got control over immigration",
+                "label": "no self-contradiction",
+                "speaker": "s2",
+                "corpus": "QT30",
+            },
+            {
+                "id": "p-2",
+                "a": "paying the French to secure their coastline is practical",
+                "b": "Labour never got control over immigration",
+                "label": "no self-contradiction",
+                "speaker": "s2",
+                "corpus": "QT30",
+            },
+            {
+                "id": "p-3",
+                "a": "Scotland is now average for education",
+                "b": "Scotland was once a leader in education",
+                "label": "no self-contradiction",
+                "speaker": "s3",
+                "corpus": "QT30",
+            },
+        ],
+        {
+            "p-0:contradicts": (O, "prosecco.self_contradiction"),
+            "p-2:unrelated": (U, "prosecco.no_contradiction_disjoint"),
+        },
+    ),
+    (
+        "sts",
+        [
+            {
+                "id": "s-0",
+                "a": "2 dead in shooting outside Empire State Building",
+                "b": "Two reported dead in Empire State shooting",
+                "score": 4.8,
+            },
+            {
+                "id": "s-1",
+                "a": "Residents return to Texas blast site",
+                "b": "Israel braces for Arab protests",
+                "score": 0.4,
+            },
+            {"id": "s-2", "a": "Obama visits Japan", "b": "Obama speaks about Japan", "score": 3.0},
+            {"id": "s-3", "a": "Europe for all", "b": "Europe for all", "score": 5.0},
+        ],
+        {"s-0:corroborates": (C, "sts.same"), "s-1:unrelated": (U, "sts.different")},
+    ),
+    (
+        "climate_fever",
+        [
+            {
+                "id": "c-0",
+                "a": "CO2 increase is natural, not human-caused.",
+                "b": "This increase is the result of human activities.",
+                "label": "REFUTES",
+            },
+            {
+                "id": "c-1",
+                "a": "Sea ice has diminished fast.",
+                "b": "Scientists have found that ice is being lost quickly.",
+                "label": "SUPPORTS",
+            },
+            {
+                "id": "c-2",
+                "a": "Sea ice has diminished fast.",
+                "b": "Penguins live in the south.",
+                "label": "NOT_ENOUGH_INFO",
+            },
+        ],
+        {"c-0:contradicts": (O, "climate_fever.refutes"), "c-1:elaborates": (E, "climate_fever.supports")},
+    ),
 ]
 
 
@@ -113,8 +238,9 @@ def all_neutral(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.mark.parametrize(("source", "rows", "expected"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
-def test_source_maps_rows_to_labels(all_neutral: None, source: str, rows: list[dict[str, Any]],
-                                    expected: dict[str, tuple[Label, str]]) -> None:
+def test_source_maps_rows_to_labels(
+    all_neutral: None, source: str, rows: list[dict[str, Any]], expected: dict[str, tuple[Label, str]]
+) -> None:
     got = {k: v for k, v in by_id(run(source, rows)).items() if not v.example.family.startswith(f"{source}.negative")}
     assert {k: (m.example.label, m.example.family) for k, m in got.items()} == expected
 
@@ -138,7 +264,7 @@ def test_one_moment_sources_give_a_conflict_one_time_and_other_labels_a_later_or
 
 
 def test_later_keeps_half_the_keys_at_one_moment() -> None:
-    t = datetime(2020, 1, 1, tzinfo=timezone.utc)
+    t = datetime(2020, 1, 1, tzinfo=UTC)
     gaps = [later(f"k{i}", t) - t for i in range(400)]
     same = sum(g == timedelta(0) for g in gaps)
     assert 150 < same < 250
@@ -155,12 +281,16 @@ def test_timeqa_dates_come_from_spans(label: Label, newer: bool) -> None:
     assert p.existing.observed_at.tzinfo is not None
 
 
-@pytest.mark.parametrize(("question", "start", "label"), [
-    ("Who owned X from 1916 to 1920?", datetime(1916, 1, 1, tzinfo=timezone.utc), "1916"),
-    ("Who led X from Mar 1964 to Jul 1967", datetime(1964, 3, 1, tzinfo=timezone.utc), "Mar 1964"),
-    ("Which society did Y join in 1869?", datetime(1869, 1, 1, tzinfo=timezone.utc), "1869"),
-    ("From 2004 to present, who ran X?", datetime(2004, 1, 1, tzinfo=timezone.utc), "2004"),
-], ids=["range", "month", "point", "present"])
+@pytest.mark.parametrize(
+    ("question", "start", "label"),
+    [
+        ("Who owned X from 1916 to 1920?", datetime(1916, 1, 1, tzinfo=UTC), "1916"),
+        ("Who led X from Mar 1964 to Jul 1967", datetime(1964, 3, 1, tzinfo=UTC), "Mar 1964"),
+        ("Which society did Y join in 1869?", datetime(1869, 1, 1, tzinfo=UTC), "1869"),
+        ("From 2004 to present, who ran X?", datetime(2004, 1, 1, tzinfo=UTC), "2004"),
+    ],
+    ids=["range", "month", "point", "present"],
+)
 def test_timeqa_span_parses(question: str, start: datetime, label: str) -> None:
     parsed = timeqa.parse_span(question)
     assert parsed is not None
@@ -168,8 +298,11 @@ def test_timeqa_span_parses(question: str, start: datetime, label: str) -> None:
     assert "19" not in parsed[2] and "20" not in parsed[2]
 
 
-@pytest.mark.parametrize("question", ["Who worked in X from 105 to 1708?", "Who owned X from 1990 to 1980?",
-                                      "Who owned X after the war?"], ids=["typo", "backwards", "no-year"])
+@pytest.mark.parametrize(
+    "question",
+    ["Who worked in X from 105 to 1708?", "Who owned X from 1990 to 1980?", "Who owned X after the war?"],
+    ids=["typo", "backwards", "no-year"],
+)
 def test_timeqa_bad_span_is_refused(question: str) -> None:
     assert timeqa.parse_span(question) is None
 
@@ -183,8 +316,15 @@ def test_timeqa_renders_question_and_detokenised_answer(shape: str) -> None:
 
 
 def test_timeqa_other_entity_negative_shares_the_split() -> None:
-    rows = [{"id": f"t-{i}", "entity": f"Club {i}", "relation": "P286", "questions": [
-        {"question": f"Who coached Club {i} from 2001 to 2003?", "answers": [f"Coach {i}"]}]} for i in range(8)]
+    rows = [
+        {
+            "id": f"t-{i}",
+            "entity": f"Club {i}",
+            "relation": "P286",
+            "questions": [{"question": f"Who coached Club {i} from 2001 to 2003?", "answers": [f"Coach {i}"]}],
+        }
+        for i in range(8)
+    ]
     negs = [m for m in run("timeqa", rows) if m.example.family == "timeqa.other_entity"]
     assert negs
     for m in negs:
@@ -202,11 +342,23 @@ def test_sgd_new_is_minutes_later_same_day() -> None:
 
 
 def test_nli_negatives_come_from_the_same_split_and_share_no_word() -> None:
-    scenes = ["A chef slices onions in a kitchen.", "Two kids fly a kite on a hill.", "A woman paints a fence.",
-              "Fishermen haul nets onto a boat.", "A cyclist climbs a mountain road.", "An old man feeds pigeons."]
-    hyps = ["Someone is cooking.", "Children are outdoors.", "A person is painting.", "Men are working.",
-            "A rider goes uphill.", "Birds are eating."]
-    rows = [nli_row(f"r-{i}", a, b, "entailment") for i, (a, b) in enumerate(zip(scenes, hyps))]
+    scenes = [
+        "A chef slices onions in a kitchen.",
+        "Two kids fly a kite on a hill.",
+        "A woman paints a fence.",
+        "Fishermen haul nets onto a boat.",
+        "A cyclist climbs a mountain road.",
+        "An old man feeds pigeons.",
+    ]
+    hyps = [
+        "Someone is cooking.",
+        "Children are outdoors.",
+        "A person is painting.",
+        "Men are working.",
+        "A rider goes uphill.",
+        "Birds are eating.",
+    ]
+    rows = [nli_row(f"r-{i}", a, b, "entailment") for i, (a, b) in enumerate(zip(scenes, hyps, strict=True))]
     negs = [m for m in run("oie_nli", rows) if m.example.label is U]
     assert negs
     for m in negs:
@@ -217,14 +369,25 @@ def test_nli_negatives_come_from_the_same_split_and_share_no_word() -> None:
 
 
 def test_msc_pairs_and_subjects() -> None:
-    rows = [{"id": f"m-{i}", "utterance": u, "summary": s, "speaker": sp, "episode": "s1-test-0", "session": 1}
-            for i, (u, s, sp) in enumerate([
-                ("What car do you own? I have a jeep, a red one I restored with my father last summer.", "I have a jeep.",
-                 "bot_0"),
+    rows = [
+        {"id": f"m-{i}", "utterance": u, "summary": s, "speaker": sp, "episode": "s1-test-0", "session": 1}
+        for i, (u, s, sp) in enumerate(
+            [
+                (
+                    "What car do you own? I have a jeep, a red one I restored with my father last summer.",
+                    "I have a jeep.",
+                    "bot_0",
+                ),
                 ("I love baking bread on weekends.", "I bake bread.", "bot_0"),
                 ("I work as a nurse at night.", "I am a nurse.", "bot_1"),
-                ("My sister lives in Ohio.", "My sister lives in Ohio. She is a lawyer with three kids and a farm.", "bot_1"),
-            ])]
+                (
+                    "My sister lives in Ohio.",
+                    "My sister lives in Ohio. She is a lawyer with three kids and a farm.",
+                    "bot_1",
+                ),
+            ]
+        )
+    ]
     items = by_id(run("msc_persona", rows))
     assert items["m-0:corroborates"].example.pair.existing.text.startswith("I have a jeep")
     assert items["m-0:elaborates"].example.label is E
@@ -238,25 +401,34 @@ def test_msc_pairs_and_subjects() -> None:
             assert pair.new.subject == pair.existing.subject == "user:default"
 
 
-@pytest.mark.parametrize(("text", "ok"), [("  a  b ", "a b"), ("", None), ("x " * 60, None), ("bad\x00", None),
-                                          (None, None)], ids=["spaces", "empty", "long", "control", "not-str"])
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [("  a  b ", "a b"), ("", None), ("x " * 60, None), ("bad\x00", None), (None, None)],
+    ids=["spaces", "empty", "long", "control", "not-str"],
+)
 def test_clean(text: object, ok: str | None) -> None:
     assert clean(text) == ok
 
 
 def test_split_of_is_stable_and_about_five_percent() -> None:
-    assert [k for k in (f"group-{i}" for i in range(70)) if split_of(k) == "dev"] == ["group-5", "group-34", "group-66",
-                                                                                      "group-68"]
+    assert [k for k in (f"group-{i}" for i in range(70)) if split_of(k) == "dev"] == [
+        "group-5",
+        "group-34",
+        "group-66",
+        "group-68",
+    ]
     share = sum(split_of(str(i)) == "dev" for i in range(20000)) / 20000
     assert 0.04 < share < 0.06
 
 
 def test_assign_splits_keeps_each_text_in_one_split() -> None:
     dev_g, train_g = "group-5", "group-0"
-    items = [make(dev_g, "d", C, "x.y", ("shared text", T0), ("dev only", T0)),
-             make(train_g, "t1", C, "x.y", ("shared text", T0), ("train only", T0)),
-             make(train_g, "t2", C, "x.y", ("train a", T0), ("train b", T0)),
-             make(train_g, "t3", C, "x.y", ("train a", T0), ("train b", T0))]
+    items = [
+        make(dev_g, "d", C, "x.y", ("shared text", T0), ("dev only", T0)),
+        make(train_g, "t1", C, "x.y", ("shared text", T0), ("train only", T0)),
+        make(train_g, "t2", C, "x.y", ("train a", T0), ("train b", T0)),
+        make(train_g, "t3", C, "x.y", ("train a", T0), ("train b", T0)),
+    ]
     train, dev, dropped = assign_splits(m for m in items if m is not None)
     assert [m.example.id for m in dev] == ["d"]
     assert [m.example.id for m in train] == ["t2"]
@@ -265,7 +437,16 @@ def test_assign_splits_keeps_each_text_in_one_split() -> None:
 
 
 def test_registry() -> None:
-    assert set(SOURCES) == {"snli", "oie_nli", "timeqa", "sgd_changes", "prosecco", "sts", "msc_persona", "climate_fever"}
+    assert set(SOURCES) == {
+        "snli",
+        "oie_nli",
+        "timeqa",
+        "sgd_changes",
+        "prosecco",
+        "sts",
+        "msc_persona",
+        "climate_fever",
+    }
     assert PRESETS["default"] == ("snli", "oie_nli", "timeqa", "sgd_changes", "prosecco")
     assert set(PRESETS["research"]) == set(SOURCES)
     assert SOURCES["timeqa"].licence == "BSD-3-Clause"
@@ -278,9 +459,13 @@ def fixture_dir(root: Path) -> Path:
     for source, rows, _ in CASES:
         with (real / f"{source}.jsonl").open("a", encoding="utf-8") as fh:
             fh.writelines(json.dumps(r) + "\n" for r in rows)
-    (real / "msc_persona.jsonl").write_text(json.dumps(
-        {"id": "m-0", "utterance": "I have a jeep.", "summary": "I own a jeep.", "speaker": "bot_0", "episode": "e"}) + "\n",
-        encoding="utf-8")
+    (real / "msc_persona.jsonl").write_text(
+        json.dumps(
+            {"id": "m-0", "utterance": "I have a jeep.", "summary": "I own a jeep.", "speaker": "bot_0", "episode": "e"}
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     return real
 
 
@@ -312,19 +497,27 @@ def test_builder_default_preset_builds_shippable_sources_only(tmp_path: Path) ->
     assert built == set(PRESETS["default"])
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--real-dir", "{tmp}/nope"], "is not a directory"),
-    (["--sources", "sick"], "unknown source(s) sick; known: snli"),
-    (["--sources", "sts"], "sts not in preset 'default'"),
-    (["--preset", "everything"], "unknown preset 'everything'"),
-    (["--sources", "snli", "--real-dir", "{tmp}"], "missing in"),
-    (["--sources", "prosecco", "--real-dir", "{tmp}/bad"], "prosecco.jsonl: line 2: is not valid JSON: Expecting property name"),
-], ids=["missing-dir", "unknown-source", "research-only", "unknown-preset", "missing-file", "bad-json"])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--real-dir", "{tmp}/nope"], "is not a directory"),
+        (["--sources", "sick"], "unknown source(s) sick; known: snli"),
+        (["--sources", "sts"], "sts not in preset 'default'"),
+        (["--preset", "everything"], "unknown preset 'everything'"),
+        (["--sources", "snli", "--real-dir", "{tmp}"], "missing in"),
+        (
+            ["--sources", "prosecco", "--real-dir", "{tmp}/bad"],
+            "prosecco.jsonl: line 2: is not valid JSON: Expecting property name",
+        ),
+    ],
+    ids=["missing-dir", "unknown-source", "research-only", "unknown-preset", "missing-file", "bad-json"],
+)
 def test_builder_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
     bad = tmp_path / "bad"
     bad.mkdir()
-    (bad / "prosecco.jsonl").write_text('{"id": "p", "a": "x", "b": "y", "label": "self-contradiction"}\n{oops\n',
-                                        encoding="utf-8")
+    (bad / "prosecco.jsonl").write_text(
+        '{"id": "p", "a": "x", "b": "y", "label": "self-contradiction"}\n{oops\n', encoding="utf-8"
+    )
     argv = ["--real-dir", str(fixture_dir(tmp_path)), "--out", str(tmp_path / "o")]
     argv += [a.replace("{tmp}", str(tmp_path)) for a in args]
     assert build.main(argv) == 2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -19,17 +19,25 @@ from writegate.training.presets import PRESETS
 from writegate.training.real import SOURCES
 from writegate.training.real.mix import build_mix, junk_pairs, junk_text, sample
 
-T = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def ex(i: int, label: Label = Label.CORROBORATES, prefix: str = "x") -> Example:
-    return Example(id=f"{prefix}{i}", label=label,
-                   pair=Pair(existing=Side(text=f"Alice lives in town {prefix}{i}", observed_at=T),
-                             new=Side(text=f"Alice resides in town {prefix}{i}", observed_at=T)))
+    return Example(
+        id=f"{prefix}{i}",
+        label=label,
+        pair=Pair(
+            existing=Side(text=f"Alice lives in town {prefix}{i}", observed_at=T),
+            new=Side(text=f"Alice resides in town {prefix}{i}", observed_at=T),
+        ),
+    )
 
 
-@pytest.mark.parametrize(("size", "n", "expected"), [(5, 3, 3), (5, 5, 5), (2, 5, 5), (3, 0, 0), (0, 4, 0)],
-                         ids=["fewer", "all", "repeated", "none", "empty-part"])
+@pytest.mark.parametrize(
+    ("size", "n", "expected"),
+    [(5, 3, 3), (5, 5, 5), (2, 5, 5), (3, 0, 0), (0, 4, 0)],
+    ids=["fewer", "all", "repeated", "none", "empty-part"],
+)
 def test_sample_sizes(size: int, n: int, expected: int) -> None:
     items = [ex(i) for i in range(size)]
     got = sample(items, n, random.Random(0))
@@ -49,8 +57,10 @@ def test_junk_texts_state_nothing_and_pairs_are_unrelated_either_way_round() -> 
 
 
 def test_build_mix_follows_the_weights_caps_dev_and_is_deterministic(tmp_path: Path) -> None:
-    parts = {"snli": ([ex(i, prefix="s") for i in range(10)], [ex(i, prefix="sd") for i in range(6)]),
-             "generated": ([ex(i, Label.SUPERSEDES, "g") for i in range(4)], [ex(0, Label.SUPERSEDES, "gd")])}
+    parts = {
+        "snli": ([ex(i, prefix="s") for i in range(10)], [ex(i, prefix="sd") for i in range(6)]),
+        "generated": ([ex(i, Label.SUPERSEDES, "g") for i in range(4)], [ex(0, Label.SUPERSEDES, "gd")]),
+    }
     weights = {"snli": 3, "generated": 8}
     one = build_mix(parts, weights, dev_cap=2, junk=5, seed=7, out=tmp_path / "a")
     build_mix(parts, weights, dev_cap=2, junk=5, seed=7, out=tmp_path / "b")
@@ -63,8 +73,11 @@ def test_build_mix_follows_the_weights_caps_dev_and_is_deterministic(tmp_path: P
     assert json.loads((tmp_path / "a" / "mix.json").read_text())["parts"]["generated"]["train"] == {"supersedes": 8}
 
 
-@pytest.mark.parametrize(("weights", "message"), [({"nope": 1}, "name parts that are not there: nope"),
-                                                  ({"snli": -1}, "must be ≥ 0: snli")], ids=["unknown", "negative"])
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [({"nope": 1}, "name parts that are not there: nope"), ({"snli": -1}, "must be ≥ 0: snli")],
+    ids=["unknown", "negative"],
+)
 def test_build_mix_bad_weights(tmp_path: Path, weights: dict[str, int], message: str) -> None:
     with pytest.raises(InputError, match=message):
         build_mix({"snli": ([ex(0)], [])}, weights, dev_cap=1, junk=0, seed=0, out=tmp_path)
@@ -83,12 +96,20 @@ def test_a_mix_needs_the_real_dir(tmp_path: Path) -> None:
 def test_the_model_card_lists_every_part_with_its_licence_and_rows() -> None:
     from writegate.training.model_card import mix_table
 
-    manifest = {"mix": {"parts": {"snli": {"train": {"unrelated": 2, "contradicts": 1}, "dev": {"unrelated": 1}},
-                                  "junk": {"train": {"unrelated": 3}, "dev": {}}}},
-                "real": {"sources": {"snli": {"licence": "CC BY-SA 4.0", "rows_read": 19645}}}}
+    manifest = {
+        "mix": {
+            "parts": {
+                "snli": {"train": {"unrelated": 2, "contradicts": 1}, "dev": {"unrelated": 1}},
+                "junk": {"train": {"unrelated": 3}, "dev": {}},
+            }
+        },
+        "real": {"sources": {"snli": {"licence": "CC BY-SA 4.0", "rows_read": 19645}}},
+    }
     rows = mix_table(manifest)[3:-1]  # after the blank line, the head and its rule; before the closing blank
-    assert rows == ["| snli | CC BY-SA 4.0 | 19645 | unrelated 2, contradicts 1 | 1 |",
-                    "| junk | content-free negatives (training/real/mix.py) | — | unrelated 3 | 0 |"]
+    assert rows == [
+        "| snli | CC BY-SA 4.0 | 19645 | unrelated 2, contradicts 1 | 1 |",
+        "| junk | content-free negatives (training/real/mix.py) | — | unrelated 3 | 0 |",
+    ]
     assert mix_table({"version": "2.13.0"}) == []
 
 
@@ -98,7 +119,7 @@ def test_the_default_preset_draws_what_the_shipped_model_was_trained_on() -> Non
     lines = card.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("| part | licence"))
     drawn = {}
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         cells = [c.strip() for c in line.strip("|").split("|")]

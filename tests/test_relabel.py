@@ -6,7 +6,7 @@ import asyncio
 import base64
 import json
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,9 +15,10 @@ import pytest
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Evidence, Pair, Prediction, Side
+from writegate.classifier.windows import alabel_pairs, classify_window, edge_line, label_pairs
+from writegate.cli.main import main
 from writegate.normalizer.errors import InputError
 from writegate.relabel import checkpoint
-from writegate.cli.main import main
 from writegate.relabel.command import LogProgress
 from writegate.relabel.engine import (
     LexicalIndex,
@@ -30,13 +31,17 @@ from writegate.relabel.engine import (
     subject_pairs,
     terms,
 )
-from writegate.classifier.windows import alabel_pairs, classify_window, edge_line, label_pairs
 
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def _line(id_: str = "m1", subject: str = "user:alice", text: str = "User works in EST",
-          observed_at: str = "2026-01-01", **extra: Any) -> str:
+def _line(
+    id_: str = "m1",
+    subject: str = "user:alice",
+    text: str = "User works in EST",
+    observed_at: str = "2026-01-01",
+    **extra: Any,
+) -> str:
     return json.dumps({"id": id_, "subject": subject, "text": text, "observed_at": observed_at, **extra})
 
 
@@ -74,7 +79,9 @@ BAD_LINES = [
 ]
 
 
-@pytest.mark.parametrize(("raw", "field", "message"), BAD_LINES, ids=[f"{f}-{i}" for i, (_, f, _) in enumerate(BAD_LINES)])
+@pytest.mark.parametrize(
+    ("raw", "field", "message"), BAD_LINES, ids=[f"{f}-{i}" for i, (_, f, _) in enumerate(BAD_LINES)]
+)
 def test_bad_line_is_rejected_naming_the_field(raw: str, field: str, message: str) -> None:
     with pytest.raises(InputError) as info:
         parse_record(raw, 3)
@@ -82,12 +89,20 @@ def test_bad_line_is_rejected_naming_the_field(raw: str, field: str, message: st
     assert message in info.value.message
 
 
-@pytest.mark.parametrize(("extra", "observed_at", "expected"), [
-    ({}, "2026-01-01", datetime(2026, 1, 1, tzinfo=timezone.utc)),
-    ({"provenance": "imported"}, "2026-01-01T10:00:00+02:00", datetime(2026, 1, 1, 8, tzinfo=timezone.utc)),
-    ({"provenance": {"kind": "inferred", "source": "s1"}}, "2026-01-01T10:00:00Z", datetime(2026, 1, 1, 10, tzinfo=timezone.utc)),
-    ({"metadata": {"anything": 1}}, "2026-01-01T10:00:00", datetime(2026, 1, 1, 10, tzinfo=timezone.utc)),
-], ids=["date-only", "offset-to-utc", "provenance-object", "extra-fields-ignored"])
+@pytest.mark.parametrize(
+    ("extra", "observed_at", "expected"),
+    [
+        ({}, "2026-01-01", datetime(2026, 1, 1, tzinfo=UTC)),
+        ({"provenance": "imported"}, "2026-01-01T10:00:00+02:00", datetime(2026, 1, 1, 8, tzinfo=UTC)),
+        (
+            {"provenance": {"kind": "inferred", "source": "s1"}},
+            "2026-01-01T10:00:00Z",
+            datetime(2026, 1, 1, 10, tzinfo=UTC),
+        ),
+        ({"metadata": {"anything": 1}}, "2026-01-01T10:00:00", datetime(2026, 1, 1, 10, tzinfo=UTC)),
+    ],
+    ids=["date-only", "offset-to-utc", "provenance-object", "extra-fields-ignored"],
+)
 def test_good_line(extra: dict[str, Any], observed_at: str, expected: datetime) -> None:
     rec = parse_record(_line(observed_at=observed_at, **extra), 1)
     assert (rec.id, rec.subject, rec.observed_at) == ("m1", "user:alice", expected)
@@ -104,8 +119,10 @@ def test_read_store_keeps_first_duplicate_and_numbers_every_reject() -> None:
 
 def test_invalid_utf8_is_a_reject_not_a_crash(tmp_path: Path, tiny_model_dir: Path) -> None:
     store = tmp_path / "store.jsonl"
-    store.write_bytes(_line("a").encode() + b"\n" + b'{"id": "b", "subject": "user:alice", "text": "caf\xe9", '
-                      b'"observed_at": "2026-01-01"}\n' + _line("c", text="User moved to London").encode() + b"\n")
+    store.write_bytes(
+        _line("a").encode() + b"\n" + b'{"id": "b", "subject": "user:alice", "text": "caf\xe9", '
+        b'"observed_at": "2026-01-01"}\n' + _line("c", text="User moved to London").encode() + b"\n"
+    )
     out = tmp_path / "out" / "edges.jsonl"
     assert main(["relabel", "--input", str(store), "--out", str(out), "--model", str(tiny_model_dir), "--quiet"]) == 0
     (reject,) = [json.loads(x) for x in (out.parent / "rejects.jsonl").read_text().splitlines()]
@@ -116,8 +133,17 @@ def test_invalid_utf8_is_a_reject_not_a_crash(tmp_path: Path, tiny_model_dir: Pa
 
 
 def test_terms() -> None:
-    assert terms("User moved to London, on 3 May (e-mail_me)!") == ["user", "moved", "to", "london", "on", "3",
-                                                                   "may", "mail", "me"]
+    assert terms("User moved to London, on 3 May (e-mail_me)!") == [
+        "user",
+        "moved",
+        "to",
+        "london",
+        "on",
+        "3",
+        "may",
+        "mail",
+        "me",
+    ]
 
 
 def test_lexical_index_ranks_by_cosine_and_skips_common_terms() -> None:
@@ -186,7 +212,9 @@ class RuleEngine:
     def model_info(self) -> dict[str, str]:
         return {"name": "rules", "version": "1"}
 
-    def label_chunks(self, chunks: Iterator[tuple[int, list[Pair]]], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
+    def label_chunks(
+        self, chunks: Iterator[tuple[int, list[Pair]]], plan: Plan
+    ) -> Iterator[tuple[int, list[Prediction]]]:
         for index, pairs in chunks:
             self.seen.append(index)
             yield index, [_pred(self.rules.get((p.existing.text, p.new.text), Label.UNRELATED)) for p in pairs]
@@ -213,12 +241,18 @@ RULES = {(ACME_1, ACME_2): Label.SUPERSEDES, (LYON, MARSEILLE): Label.CONTRADICT
 def test_roles_counts_and_conflicts(tmp_path: Path, keep_unrelated: bool) -> None:
     store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
     out = tmp_path / "edges.jsonl"
-    stats = relabel(RelabelOptions(input=store, out=out, k=4, keep_unrelated=keep_unrelated, chunk_size=2),
-                    RuleEngine(RULES))
+    stats = relabel(
+        RelabelOptions(input=store, out=out, k=4, keep_unrelated=keep_unrelated, chunk_size=2), RuleEngine(RULES)
+    )
     edges = [json.loads(x) for x in out.read_text().splitlines()]
     summary = json.loads((tmp_path / "summary.json").read_text())
-    assert summary["record_roles"] == {"r1": "historical", "r3": "in_conflict", "r5": "current",
-                                       "r4": "in_conflict", "r2": "current"}
+    assert summary["record_roles"] == {
+        "r1": "historical",
+        "r3": "in_conflict",
+        "r5": "current",
+        "r4": "in_conflict",
+        "r2": "current",
+    }
     assert summary["roles"] == {"current": 2, "historical": 1, "in_conflict": 2}
     assert summary["superseded_by"] == {"r1": ["r2"]}
     assert [(c["existing_id"], c["new_id"]) for c in summary["conflicts"]] == [("r3", "r4")]
@@ -287,12 +321,19 @@ def test_leftover_tmp_and_chunks_after_a_gap_are_discarded(tmp_path: Path) -> No
 def _pairs(n: int) -> list[Pair]:
     from writegate.normalizer.api import with_records_all
 
-    texts = ["User works in EST", "User moved to London last month and now works on UK time",
-             "Michelle owns the Acme account", "User prefers concise answers"]
+    texts = [
+        "User works in EST",
+        "User moved to London last month and now works on UK time",
+        "Michelle owns the Acme account",
+        "User prefers concise answers",
+    ]
     return with_records_all(
-        Pair(existing=Side(text=texts[i % 4], observed_at=T0),
-             new=Side(text=texts[(i * 3 + 1) % 4] + " " * (i % 3) + "!" * (i % 5), observed_at=T0 + timedelta(days=i)))
-        for i in range(n))
+        Pair(
+            existing=Side(text=texts[i % 4], observed_at=T0),
+            new=Side(text=texts[(i * 3 + 1) % 4] + " " * (i % 3) + "!" * (i % 5), observed_at=T0 + timedelta(days=i)),
+        )
+        for i in range(n)
+    )
 
 
 @pytest.fixture(scope="module")
@@ -321,11 +362,20 @@ def test_classify_window_is_deterministic(clf: Classifier) -> None:
 
 
 def test_edge_line_rounds_scores() -> None:
-    pred = Prediction(label=Label.SUPERSEDES, probabilities={"unrelated": 0.1234567891, "supersedes": 0.8765432109},
-                      slot_match=True, evidence=Evidence.STRUCTURE)
-    assert edge_line("n", "e", pred) == {"new_id": "n", "existing_id": "e", "label": "supersedes",
-                                         "scores": {"unrelated": 0.123457, "supersedes": 0.876543},
-                                         "evidence": "structure", "slot_match": True}
+    pred = Prediction(
+        label=Label.SUPERSEDES,
+        probabilities={"unrelated": 0.1234567891, "supersedes": 0.8765432109},
+        slot_match=True,
+        evidence=Evidence.STRUCTURE,
+    )
+    assert edge_line("n", "e", pred) == {
+        "new_id": "n",
+        "existing_id": "e",
+        "label": "supersedes",
+        "scores": {"unrelated": 0.123457, "supersedes": 0.876543},
+        "evidence": "structure",
+        "slot_match": True,
+    }
 
 
 async def _stream(items: Sequence[Any], fail_at: int | None = None) -> AsyncIterator[tuple[int, Pair]]:
@@ -336,8 +386,11 @@ async def _stream(items: Sequence[Any], fail_at: int | None = None) -> AsyncIter
         yield i, item
 
 
-@pytest.mark.parametrize(("n", "window", "depth"), [(0, 4, 1), (1, 4, 2), (37, 5, 2), (37, 64, 3)],
-                         ids=["empty", "one", "many-small-windows", "one-big-window"])
+@pytest.mark.parametrize(
+    ("n", "window", "depth"),
+    [(0, 4, 1), (1, 4, 2), (37, 5, 2), (37, 64, 3)],
+    ids=["empty", "one", "many-small-windows", "one-big-window"],
+)
 async def test_alabel_pairs_keeps_order_and_bounds_windows(n: int, window: int, depth: int) -> None:
     sizes: list[int] = []
 
@@ -366,12 +419,28 @@ async def test_alabel_pairs_reraises_stream_error_after_earlier_results() -> Non
 # -- the CLI -----------------------------------------------------------------------------------
 
 
-def test_cli_end_to_end_on_the_tiny_model(tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_end_to_end_on_the_tiny_model(
+    tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     store = tmp_path / "store.jsonl"
     store.write_text("".join(_line(*row) + "\n" for row in ROLE_STORE) + "garbage\n", encoding="utf-8")
     out = tmp_path / "o" / "edges.jsonl"
-    args = ["relabel", "--input", str(store), "--out", str(out), "--model", str(tiny_model_dir), "--keep-unrelated",
-            "-k", "4", "--chunk-size", "3", "--batch-size", "2"]
+    args = [
+        "relabel",
+        "--input",
+        str(store),
+        "--out",
+        str(out),
+        "--model",
+        str(tiny_model_dir),
+        "--keep-unrelated",
+        "-k",
+        "4",
+        "--chunk-size",
+        "3",
+        "--batch-size",
+        "2",
+    ]
     assert main(args) == 0
     first = {p.name: p.read_bytes() for p in out.parent.iterdir()}
     assert sorted(first) == ["edges.jsonl", "rejects.jsonl", "summary.json"]
@@ -384,23 +453,45 @@ def test_cli_end_to_end_on_the_tiny_model(tmp_path: Path, tiny_model_dir: Path, 
     assert "pairs" in err and "edges →" in err
 
 
-@pytest.mark.parametrize(("flags", "message"), [
-    (["--batch-size", "0"], "--batch-size: must be ≥ 1, got 0"),
-    (["-k", "0"], "--candidates-per-record: must be ≥ 1, got 0"),
-    (["--ray-address", "ray://h:10001"], "--ray-address: the --ray-* flags need --engine ray"),
-    (["--model", "/nonexistent/model"], "model: /nonexistent/model is not a directory"),
-], ids=["batch-size", "k", "ray-flag-without-ray", "missing-model"])
-def test_cli_bad_flags(tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str],
-                       flags: list[str], message: str) -> None:
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--batch-size", "0"], "--batch-size: must be ≥ 1, got 0"),
+        (["-k", "0"], "--candidates-per-record: must be ≥ 1, got 0"),
+        (["--ray-address", "ray://h:10001"], "--ray-address: the --ray-* flags need --engine ray"),
+        (["--model", "/nonexistent/model"], "model: /nonexistent/model is not a directory"),
+    ],
+    ids=["batch-size", "k", "ray-flag-without-ray", "missing-model"],
+)
+def test_cli_bad_flags(
+    tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
     store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
-    argv = ["relabel", "--input", str(store), "--out", str(tmp_path / "e.jsonl"), "--model", str(tiny_model_dir), *flags]
+    argv = [
+        "relabel",
+        "--input",
+        str(store),
+        "--out",
+        str(tmp_path / "e.jsonl"),
+        "--model",
+        str(tiny_model_dir),
+        *flags,
+    ]
     assert main(argv) == 2
     assert message in capsys.readouterr().err
 
 
 def test_cli_missing_input(tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["relabel", "--input", str(tmp_path / "nope.jsonl"), "--out", str(tmp_path / "e.jsonl"),
-            "--model", str(tiny_model_dir), "--quiet"]
+    argv = [
+        "relabel",
+        "--input",
+        str(tmp_path / "nope.jsonl"),
+        "--out",
+        str(tmp_path / "e.jsonl"),
+        "--model",
+        str(tiny_model_dir),
+        "--quiet",
+    ]
     assert main(argv) == 2
     assert f"--input: {tmp_path / 'nope.jsonl'} is not a file" in capsys.readouterr().err
 
@@ -455,15 +546,24 @@ def test_store_of_only_bad_lines_gives_empty_edges(tmp_path: Path, tiny_model_di
     assert [json.loads(x)["field"] for x in (tmp_path / "rejects.jsonl").read_text().splitlines()] == ["line", "id"]
 
 
-def test_ray_engine_without_ray_says_how_to_install(tmp_path: Path, tiny_model_dir: Path,
-                                                    monkeypatch: pytest.MonkeyPatch,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_ray_engine_without_ray_says_how_to_install(
+    tmp_path: Path, tiny_model_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import sys
 
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray → ImportError
     store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
-    argv = ["relabel", "--input", str(store), "--out", str(tmp_path / "e.jsonl"), "--model", str(tiny_model_dir),
-            "--engine", "ray"]
+    argv = [
+        "relabel",
+        "--input",
+        str(store),
+        "--out",
+        str(tmp_path / "e.jsonl"),
+        "--model",
+        str(tiny_model_dir),
+        "--engine",
+        "ray",
+    ]
     assert main(argv) == 2
     assert "--engine: ray is not installed: pip install 'writegate[ray]'" in capsys.readouterr().err
 
@@ -502,11 +602,17 @@ def test_a_line_too_deep_to_parse_is_a_reject_and_the_run_goes_on(tmp_path: Path
     assert [(r["line"], r["field"], r["error"]) for r in _rejects(out)] == [
         (2, "line", "is nested too deeply to parse"),
         (5, "line", "is nested too deeply to parse"),
-        (8, "line", "is not valid JSON: Exceeds the limit (4300 digits) for integer string conversion: "
-                    "value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit"),
+        (
+            8,
+            "line",
+            "is not valid JSON: Exceeds the limit (4300 digits) for integer string conversion: "
+            "value has 5000 digits; use sys.set_int_max_str_digits() to increase the limit",
+        ),
     ]
     assert {(e["existing_id"], e["new_id"]) for e in map(json.loads, out.read_text().splitlines())} == {
-        ("r1", "r2"), ("r3", "r4")}
+        ("r1", "r2"),
+        ("r3", "r4"),
+    }
 
 
 def test_an_unexpected_failure_on_one_record_is_a_reject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -525,7 +631,8 @@ def test_an_unexpected_failure_on_one_record_is_a_reject(tmp_path: Path, monkeyp
     stats = relabel(RelabelOptions(input=store, out=out, k=4), RuleEngine(RULES))
     assert (stats.records, stats.rejected) == (4, 1)
     assert [(r["line"], r["field"], r["error"]) for r in _rejects(out)] == [
-        (5, "text", "could not be processed (RuntimeError: boom)")]
+        (5, "text", "could not be processed (RuntimeError: boom)")
+    ]
 
 
 def test_invalid_utf8_rejects_keep_the_exact_bytes(tmp_path: Path) -> None:
@@ -537,7 +644,10 @@ def test_invalid_utf8_rejects_keep_the_exact_bytes(tmp_path: Path) -> None:
     relabel(RelabelOptions(input=store, out=out), RuleEngine(RULES))
     rejects = _rejects(out)
     assert [(r["line"], r["field"], r["error"][:22]) for r in rejects] == [
-        (2, "text", "contains invalid UTF-8"), (3, "line", "is not valid JSON: Exp"), (4, "subject", "is required")]
+        (2, "text", "contains invalid UTF-8"),
+        (3, "line", "is not valid JSON: Exp"),
+        (4, "subject", "is required"),
+    ]
     assert base64.b64decode(rejects[0]["raw_base64"], validate=True) == bad_text
     assert base64.b64decode(rejects[1]["raw_base64"], validate=True) == not_json  # without its \r\n
     assert "raw_base64" not in rejects[2]  # valid UTF-8: `raw` is the line
@@ -562,8 +672,13 @@ OVERWRITES: list[tuple[str, str, str, list[tuple[str, str, Callable[[Path, Path]
     ("rejects-name", "o/rejects.jsonl", "o/edges.jsonl", [], "the rejects"),
     ("tmp-name", "o/edges.jsonl.tmp", "o/edges.jsonl", [], "the edges (temporary file)"),
     ("summary-tmp-name", "o/summary.json.tmp", "o/edges.jsonl", [], "the summary (temporary file)"),
-    ("hardlinked-summary", "store.jsonl", "o/edges.jsonl", [("store.jsonl", "o/summary.json", _hardlink)],
-     "the summary"),
+    (
+        "hardlinked-summary",
+        "store.jsonl",
+        "o/edges.jsonl",
+        [("store.jsonl", "o/summary.json", _hardlink)],
+        "the summary",
+    ),
     ("symlinked-folder", "d/rejects.jsonl", "o/edges.jsonl", [("d", "o", _symlink)], "the rejects"),
     ("checkpoint-manifest", "o/.edges.jsonl.relabel/manifest.json", "o/edges.jsonl", [], None),
     ("checkpoint-lock", "o/.edges.jsonl.relabel/lock", "o/edges.jsonl", [], None),
@@ -573,8 +688,14 @@ OVERWRITES: list[tuple[str, str, str, list[tuple[str, str, Callable[[Path, Path]
 
 @pytest.mark.parametrize(("name", "input_rel", "out_rel", "links", "what"), OVERWRITES, ids=[c[0] for c in OVERWRITES])
 def test_an_out_that_would_overwrite_the_input_is_refused_before_any_work(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, input_rel: str,
-    out_rel: str, links: list[tuple[str, str, Callable[[Path, Path], None]]], what: str | None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    input_rel: str,
+    out_rel: str,
+    links: list[tuple[str, str, Callable[[Path, Path], None]]],
+    what: str | None,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     store = tmp_path / input_rel
@@ -592,8 +713,11 @@ def test_an_out_that_would_overwrite_the_input_is_refused_before_any_work(
         where = checkpoint.work_dir_for(out) if "done" not in input_rel else Path("o/.edges.jsonl.relabel.done")
         message = f"--out: relabel keeps its checkpoint in {where}, which holds the --input file: choose another --out"
     else:
-        path = {"the edges": out, "the summary": out.with_name("summary.json"),
-                "the rejects": out.with_name("rejects.jsonl")}[what.removesuffix(" (temporary file)")]
+        path = {
+            "the edges": out,
+            "the summary": out.with_name("summary.json"),
+            "the rejects": out.with_name("rejects.jsonl"),
+        }[what.removesuffix(" (temporary file)")]
         path = path.with_name(path.name + ".tmp") if what.endswith("(temporary file)") else path
         message = f"--out: relabel would write {what} to {path}, which is the --input file: choose another --out"
     assert (code, err) == (2, f"writegate relabel: error: {message}\n")
@@ -605,8 +729,9 @@ def test_relabel_refuses_to_write_over_its_input(tmp_path: Path) -> None:
     before = store.read_bytes()
     with pytest.raises(InputError) as info:
         relabel(RelabelOptions(input=store, out=store), RuleEngine(RULES))
-    assert str(info.value) == (f"--out: relabel would write the edges to {store}, which is the --input file: "
-                               "choose another --out")
+    assert str(info.value) == (
+        f"--out: relabel would write the edges to {store}, which is the --input file: choose another --out"
+    )
     assert store.read_bytes() == before
 
 
@@ -620,8 +745,9 @@ def test_a_locked_out_is_refused_before_the_store_is_read(tmp_path: Path) -> Non
             relabel(RelabelOptions(input=store, out=out, k=4), RuleEngine(RULES), progress=progress)
     finally:
         held.close()
-    assert str(info.value) == (f"--out: another relabel run is writing this output (lock held on "
-                               f"{checkpoint.work_dir_for(out)})")
+    assert str(info.value) == (
+        f"--out: another relabel run is writing this output (lock held on {checkpoint.work_dir_for(out)})"
+    )
     assert progress.calls == []  # no phase started: the store was not read
     relabel(RelabelOptions(input=store, out=out, k=4, restart=True), RuleEngine(RULES), progress=progress)
     assert out.exists() and not checkpoint.work_dir_for(out).exists()

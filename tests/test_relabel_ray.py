@@ -17,14 +17,28 @@ pytest.importorskip("ray.data", reason="the Ray engine needs Ray Data (ray[data]
 
 from writegate.relabel.ray_engine import RayEngine, decode_predictions, encode_chunk, model_bundle  # noqa: E402
 
-TEXTS = ["User works in EST", "User moved to London last month", "Michelle owns the Acme account",
-         "The Acme account was handed off to Marcus", "User prefers morning meetings", "User prefers concise answers",
-         "User has a dog named Biscuit", "User prefers meetings 9-10am on Tuesdays"]
+TEXTS = [
+    "User works in EST",
+    "User moved to London last month",
+    "Michelle owns the Acme account",
+    "The Acme account was handed off to Marcus",
+    "User prefers morning meetings",
+    "User prefers concise answers",
+    "User has a dog named Biscuit",
+    "User prefers meetings 9-10am on Tuesdays",
+]
 
 
 def _store(path: Path, n: int = 48) -> Path:
-    rows = [{"id": f"r{i:03d}", "subject": f"user:u{i % 3}", "text": TEXTS[(i * 5) % len(TEXTS)],
-             "observed_at": f"2026-{1 + i % 12:02d}-{1 + (i * 7) % 28:02d}"} for i in range(n)]
+    rows = [
+        {
+            "id": f"r{i:03d}",
+            "subject": f"user:u{i % 3}",
+            "text": TEXTS[(i * 5) % len(TEXTS)],
+            "observed_at": f"2026-{1 + i % 12:02d}-{1 + (i * 7) % 28:02d}",
+        }
+        for i in range(n)
+    ]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows) + "oops\n", encoding="utf-8")
     return path
 
@@ -40,8 +54,10 @@ def test_ray_engine_matches_local_and_resumes(tmp_path: Path, tiny_model_dir: Pa
     want = _files(local_out)
 
     ray_out = tmp_path / "ray" / "edges.jsonl"
-    stats = relabel(RelabelOptions(input=store, out=ray_out, chunk_size=16, keep_unrelated=True),
-                    RayEngine(tiny_model_dir, batch_size=64, num_cpus=2))
+    stats = relabel(
+        RelabelOptions(input=store, out=ray_out, chunk_size=16, keep_unrelated=True),
+        RayEngine(tiny_model_dir, batch_size=64, num_cpus=2),
+    )
     assert stats.pairs > 3 * 16
     assert _files(ray_out) == want
 
@@ -66,11 +82,17 @@ def test_chunk_round_trip_and_bundle(tiny_model_dir: Path) -> None:
     from writegate.classifier.labels import Label
     from writegate.classifier.types import Evidence, Pair, Prediction, Side
 
-    pair = Pair(existing=Side(text="User works in EST", observed_at="2026-01-01T10:00:00Z", subject="user:a"),
-                new=Side(text="User moved to London", observed_at="2026-02-01", subject="user:a"))
+    pair = Pair(
+        existing=Side(text="User works in EST", observed_at="2026-01-01T10:00:00Z", subject="user:a"),
+        new=Side(text="User moved to London", observed_at="2026-02-01", subject="user:a"),
+    )
     assert [Pair.model_validate(p) for p in json.loads(encode_chunk([pair]))] == [pair]
-    pred = Prediction(label=Label.SUPERSEDES, probabilities={"supersedes": 0.7, "unrelated": 0.3}, slot_match=True,
-                      evidence=Evidence.BOTH)
+    pred = Prediction(
+        label=Label.SUPERSEDES,
+        probabilities={"supersedes": 0.7, "unrelated": 0.3},
+        slot_match=True,
+        evidence=Evidence.BOTH,
+    )
     assert decode_predictions(json.dumps([pred.model_dump(mode="json")])) == [pred]
     onnx_files = model_bundle(tiny_model_dir, "onnx")
     assert "model.int8.onnx" in onnx_files and "writegate.json" in onnx_files

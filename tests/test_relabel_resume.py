@@ -21,14 +21,24 @@ import pytest
 from writegate.relabel.checkpoint import work_dir_for
 
 TEMPLATES = [
-    "User works in {tz}", "User moved to {city} last month", "{name} owns the {acct} account",
-    "The {acct} account was handed off to {name}", "User prefers {slot} meetings", "User prefers concise answers",
-    "User has a dog named {pet}", "User reports to {name}", "User prefers to be contacted by {channel}",
+    "User works in {tz}",
+    "User moved to {city} last month",
+    "{name} owns the {acct} account",
+    "The {acct} account was handed off to {name}",
+    "User prefers {slot} meetings",
+    "User prefers concise answers",
+    "User has a dog named {pet}",
+    "User reports to {name}",
+    "User prefers to be contacted by {channel}",
 ]
 VALUES = {
-    "tz": ["EST", "PST", "CET", "JST"], "city": ["London", "Singapore", "Berlin", "Tokyo"],
-    "name": ["Michelle", "Marcus", "Priya", "Tom"], "acct": ["Acme", "Globex", "Initech"],
-    "slot": ["morning", "afternoon", "evening"], "pet": ["Biscuit", "Rex"], "channel": ["email", "slack", "phone"],
+    "tz": ["EST", "PST", "CET", "JST"],
+    "city": ["London", "Singapore", "Berlin", "Tokyo"],
+    "name": ["Michelle", "Marcus", "Priya", "Tom"],
+    "acct": ["Acme", "Globex", "Initech"],
+    "slot": ["morning", "afternoon", "evening"],
+    "pet": ["Biscuit", "Rex"],
+    "channel": ["email", "slack", "phone"],
 }
 CHUNK = "24"
 
@@ -36,10 +46,13 @@ CHUNK = "24"
 def _store(path: Path, n: int = 150) -> Path:
     lines = []
     for i in range(n):
-        text = TEMPLATES[(i * 7) % len(TEMPLATES)].format(**{k: v[(i * 5 + len(k)) % len(v)] for k, v in VALUES.items()})
+        text = TEMPLATES[(i * 7) % len(TEMPLATES)].format(
+            **{k: v[(i * 5 + len(k)) % len(v)] for k, v in VALUES.items()}
+        )
         day = date(2025, 1, 1) + timedelta(days=(i * 37) % 400)
-        lines.append(json.dumps({"id": f"m{i:04d}", "subject": f"user:u{i % 4}", "text": text,
-                                 "observed_at": day.isoformat()}))
+        lines.append(
+            json.dumps({"id": f"m{i:04d}", "subject": f"user:u{i % 4}", "text": text, "observed_at": day.isoformat()})
+        )
         if i % 50 == 7:
             lines.append("{broken json")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -47,8 +60,25 @@ def _store(path: Path, n: int = 150) -> Path:
 
 
 def _run(store: Path, out: Path, model: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    argv = [sys.executable, "-m", "writegate.cli.main", "relabel", "--input", str(store), "--out", str(out),
-            "--model", str(model), "--chunk-size", CHUNK, "--batch-size", "8", "--keep-unrelated", "--quiet", *extra]
+    argv = [
+        sys.executable,
+        "-m",
+        "writegate.cli.main",
+        "relabel",
+        "--input",
+        str(store),
+        "--out",
+        str(out),
+        "--model",
+        str(model),
+        "--chunk-size",
+        CHUNK,
+        "--batch-size",
+        "8",
+        "--keep-unrelated",
+        "--quiet",
+        *extra,
+    ]
     return subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -11,7 +11,7 @@ from writegate.normalizer.context import Context
 from writegate.normalizer.schema import ProvenanceKind
 from writegate.normalizer.scope import Holder, holder, irrealis, past_state
 
-CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=timezone.utc), ProvenanceKind.STATED, DEFAULT_CONFIG)
+CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
 
 HOLDERS = [
     ("", "", Holder.SUBJECT, "note"),

@@ -13,6 +13,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from server_fakes import FakeClassifier, memory, running_server
+
 from writegate.client import AsyncClient, RetryPolicy
 from writegate.normalizer.errors import InputError
 from writegate.server import security
@@ -58,7 +59,7 @@ def _cert(subject_cn: str, key, issuer_cn: str, issuer_key, *, ca: bool, san: bo
     from cryptography.hazmat.primitives import hashes
     from cryptography.x509.oid import NameOID
 
-    now = dt.datetime.now(dt.timezone.utc)
+    now = dt.datetime.now(dt.UTC)
     builder = (
         x509.CertificateBuilder()
         .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, subject_cn)]))
@@ -93,7 +94,9 @@ def pki(tmp_path_factory: pytest.TempPathFactory) -> Pki:
     server_key, client_key, rogue_key = _key(), _key(), _key()
     return Pki(
         ca=_write_cert(d / "ca.pem", ca),
-        server_cert=_write_cert(d / "server.pem", _cert("localhost", server_key, "writegate test CA", ca_key, ca=False, san=True)),
+        server_cert=_write_cert(
+            d / "server.pem", _cert("localhost", server_key, "writegate test CA", ca_key, ca=False, san=True)
+        ),
         server_key=_write_key(d / "server.key", server_key),
         client_cert=_write_cert(d / "client.pem", _cert("store-1", client_key, "writegate test CA", ca_key, ca=False)),
         client_key=_write_key(d / "client.key", client_key),
@@ -160,8 +163,17 @@ async def test_mutual_tls_admits_only_clients_with_a_cert_of_the_client_ca(
         ({"cert": None, "key": None, "client_ca": "ca"}, "tls_client_ca", "needs --tls-cert and --tls-key"),
         ({"cert": "server_cert", "key": "server_key", "client_ca": "server_key"}, "tls_client_ca", "is not a PEM CA"),
     ],
-    ids=["cert-missing", "cert-not-pem", "key-not-pem", "key-mismatch", "key-encrypted", "key-absent", "cert-absent",
-         "ca-without-tls", "ca-not-pem"],
+    ids=[
+        "cert-missing",
+        "cert-not-pem",
+        "key-not-pem",
+        "key-mismatch",
+        "key-encrypted",
+        "key-absent",
+        "cert-absent",
+        "ca-without-tls",
+        "ca-not-pem",
+    ],
 )
 def test_bad_tls_files_are_clear_errors(pki: Pki, tmp_path: Path, args: dict, field: str, message: str) -> None:
     def path(name: str | None) -> Path | None:
@@ -184,7 +196,11 @@ def test_bad_tls_files_are_clear_errors(pki: Pki, tmp_path: Path, args: dict, fi
         ((), grpc.StatusCode.UNAUTHENTICATED, "missing 'authorization: Bearer <token>' metadata"),
         ((("authorization", f"Bearer {OTHER}"),), grpc.StatusCode.UNAUTHENTICATED, "the bearer token is not valid"),
         ((("authorization", f"Basic {TOKEN}"),), grpc.StatusCode.UNAUTHENTICATED, "missing 'authorization: Bearer"),
-        ((("authorization", f"Bearer {TOKEN[:-1]}"),), grpc.StatusCode.UNAUTHENTICATED, "the bearer token is not valid"),
+        (
+            (("authorization", f"Bearer {TOKEN[:-1]}"),),
+            grpc.StatusCode.UNAUTHENTICATED,
+            "the bearer token is not valid",
+        ),
         ((("authorization", f"Bearer {TOKEN}"),), grpc.StatusCode.OK, None),
         ((("authorization", f"bearer {TOKEN}"),), grpc.StatusCode.OK, None),
     ],
@@ -200,7 +216,8 @@ async def test_token_auth_on_every_writegate_rpc(metadata: tuple, code: grpc.Sta
                 "GetModelInfo": stub.GetModelInfo(pb.GetModelInfoRequest(), timeout=5, metadata=metadata),
                 "PrepareWrite": stub.PrepareWrite(
                     pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")]),
-                    timeout=5, metadata=metadata,
+                    timeout=5,
+                    metadata=metadata,
                 ),
             }
             for name, call in calls.items():
@@ -213,7 +230,8 @@ async def test_token_auth_on_every_writegate_rpc(metadata: tuple, code: grpc.Sta
                 assert info.value.details().startswith(details), info.value.details()
             relabel = stub.Relabel(
                 iter([pb.RelabelRequest(pair_id="p", existing=memory("e"), new=memory("n", "also"))]),
-                timeout=5, metadata=metadata,
+                timeout=5,
+                metadata=metadata,
             )
             if code == grpc.StatusCode.OK:
                 assert [r.pair_id async for r in relabel] == ["p"]
@@ -235,7 +253,9 @@ async def test_health_and_reflection_stay_open_without_a_token() -> None:
         async def ask():  # noqa: ANN202
             yield reflection_pb2.ServerReflectionRequest(list_services="")
 
-        answers = [a async for a in reflection_pb2_grpc.ServerReflectionStub(channel).ServerReflectionInfo(ask(), timeout=5)]
+        answers = [
+            a async for a in reflection_pb2_grpc.ServerReflectionStub(channel).ServerReflectionInfo(ask(), timeout=5)
+        ]
         assert "writegate.v1.WriteGate" in {s.name for s in answers[0].list_services_response.service}
 
 
@@ -295,7 +315,9 @@ def test_cli_refuses_a_missing_tokens_file(tmp_path: Path, capsys: pytest.Captur
     from writegate.cli.main import main
 
     # the model is checked first: give it a valid writegate.json so that the tokens file is what fails
-    modeldir.write_meta(tmp_path, modeldir.ModelMeta(name="m", version="1", input_format_version=1, labels=list(LABELS)))
+    modeldir.write_meta(
+        tmp_path, modeldir.ModelMeta(name="m", version="1", input_format_version=1, labels=list(LABELS))
+    )
     code = main(["serve", "--port", "0", "--auth-tokens", str(tmp_path / "none.txt"), "--model", str(tmp_path)])
     assert code == 2
     assert f"writegate serve: error: auth_tokens: {tmp_path / 'none.txt'} does not exist" in capsys.readouterr().err
@@ -365,10 +387,16 @@ def test_rebuild_handler_wraps_only_the_kinds_it_is_given() -> None:
 @pytest.mark.parametrize(
     ("interceptor", "open_method", "closed_method"),
     [
-        (security.AuthInterceptor(security.TokenSet([TOKEN])), "/grpc.health.v1.Health/Check",
-         "/writegate.v1.WriteGate/PrepareWrite"),
-        (security.DecodeGuardInterceptor(frozenset({"writegate.v1.WriteGate"})), "/grpc.health.v1.Health/Check",
-         "/writegate.v1.WriteGate/PrepareWrite"),
+        (
+            security.AuthInterceptor(security.TokenSet([TOKEN])),
+            "/grpc.health.v1.Health/Check",
+            "/writegate.v1.WriteGate/PrepareWrite",
+        ),
+        (
+            security.DecodeGuardInterceptor(frozenset({"writegate.v1.WriteGate"})),
+            "/grpc.health.v1.Health/Check",
+            "/writegate.v1.WriteGate/PrepareWrite",
+        ),
     ],
     ids=["auth", "decode-guard"],
 )
@@ -402,7 +430,10 @@ async def test_service_interceptors_touch_only_the_services_they_apply_to(
 async def test_message_over_max_message_bytes_is_refused_before_any_work() -> None:
     fake = FakeClassifier()
     normalized: list[str] = []
-    async with running_server(fake, max_message_bytes=4096) as (app, target), grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(fake, max_message_bytes=4096) as (app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         app.service.normalizer = lambda text, **kw: normalized.append(text) or []
         stub = pb_grpc.WriteGateStub(channel)
         n_batches = len(fake.batches)
@@ -413,7 +444,9 @@ async def test_message_over_max_message_bytes_is_refused_before_any_work() -> No
         assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         assert "larger than max" in info.value.details()
         assert len(fake.batches) == n_batches and normalized == []
-        ok = await stub.PrepareWrite(pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")]), timeout=5)
+        ok = await stub.PrepareWrite(
+            pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")]), timeout=5
+        )
         assert len(ok.relations) == 1
 
 
@@ -439,7 +472,10 @@ async def test_concurrent_rpc_limit_answers_resource_exhausted() -> None:
     gate = threading.Event()
     gate.set()
     fake = FakeClassifier(gate=gate)
-    async with running_server(fake, max_concurrent_rpcs=2) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(fake, max_concurrent_rpcs=2) as (_app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         stub = pb_grpc.WriteGateStub(channel)
         gate.clear()
         fake.entered.clear()

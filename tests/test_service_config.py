@@ -59,8 +59,20 @@ def test_config_file_from_env(tmp_path: Path) -> None:
         ({}, {"WRITEGATE_LOG_LEVEL": "loud"}, None, "WRITEGATE_LOG_LEVEL", "'DEBUG', 'INFO'"),
         ({}, {}, "grace_s = -1\n", "c.toml: grace_s", "greater than or equal to 0"),
     ],
-    ids=["flag-range", "env-type", "file-enum", "file-unknown-key", "file-syntax", "unknown-flag", "text-limit",
-         "flag-text", "flag-enum", "env-bool", "env-literal", "file-range"],
+    ids=[
+        "flag-range",
+        "env-type",
+        "file-enum",
+        "file-unknown-key",
+        "file-syntax",
+        "unknown-flag",
+        "text-limit",
+        "flag-text",
+        "flag-enum",
+        "env-bool",
+        "env-literal",
+        "file-range",
+    ],
 )
 def test_bad_settings_name_their_source(
     tmp_path: Path, flags: dict, env: dict, file_text: str | None, field: str, message: str
@@ -141,8 +153,21 @@ def test_serve_flags_reach_the_config_as_given() -> None:
 
     parser = argparse.ArgumentParser()
     serve.add_arguments(parser)
-    args = parser.parse_args(["--port", "6002", "--backend", "torch", "--max-wait-ms", "0.5", "--no-log-text",
-                              "--auth-tokens", "t.txt", "--model", "m"])
+    args = parser.parse_args(
+        [
+            "--port",
+            "6002",
+            "--backend",
+            "torch",
+            "--max-wait-ms",
+            "0.5",
+            "--no-log-text",
+            "--auth-tokens",
+            "t.txt",
+            "--model",
+            "m",
+        ]
+    )
     flags = {s.name: getattr(args, s.name) for s in SETTINGS}
     cfg = load_config(flags, env={"WRITEGATE_LOG_TEXT": "true", "WRITEGATE_PORT": "6001"})
     assert (cfg.port, cfg.backend, cfg.max_wait_ms, cfg.log_text) == (6002, BackendName.TORCH, 0.5, False)
@@ -211,8 +236,16 @@ def test_batch_workers_must_be_positive() -> None:
         ({}, {}, None, 1024),
         ({}, {}, 1e9, 65_536),
     ],
-    ids=["default-1.5s", "flag", "env-floored-at-max-candidates", "env", "explicit-wins", "explicit-env-wins",
-         "speed-unknown", "capped"],
+    ids=[
+        "default-1.5s",
+        "flag",
+        "env-floored-at-max-candidates",
+        "env",
+        "explicit-wins",
+        "explicit-env-wins",
+        "speed-unknown",
+        "capped",
+    ],
 )
 def test_queue_is_sized_from_the_measured_speed(
     settings: dict[str, object], env: dict[str, str], pairs_per_s: float | None, expected: int

@@ -79,7 +79,11 @@ def _cli(*args: str, **kwargs: object) -> subprocess.Popen:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen(
         [sys.executable, "-m", "writegate.cli.main", "serve", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, **kwargs,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        **kwargs,
     )
 
 
@@ -93,7 +97,9 @@ def test_cli_missing_model_is_a_clear_error_before_it_listens(tmp_path: Path) ->
     ]
 
 
-async def test_the_model_dir_is_checked_before_the_port_is_bound(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+async def test_the_model_dir_is_checked_before_the_port_is_bound(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from writegate.normalizer.errors import InputError
     from writegate.server.app import WriteGateServer
 
@@ -205,8 +211,9 @@ async def test_sigterm_under_load_answers_every_accepted_call(seed: int) -> None
         sizes = random.Random(seed * 1000 + c)
         for i in itertools.count():
             k = sizes.randint(1, 8)
-            req = pb.PrepareWriteRequest(memory=memory(f"n{c}-{i}", "she moved"),
-                                         candidates=[memory(f"c{j}") for j in range(k)])
+            req = pb.PrepareWriteRequest(
+                memory=memory(f"n{c}-{i}", "she moved"), candidates=[memory(f"c{j}") for j in range(k)]
+            )
             late = app.drain.draining
             try:
                 await stub.PrepareWrite(req, timeout=10)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import grpc
@@ -19,19 +19,24 @@ LABEL_NAMES = {1: "unrelated", 2: "corroborates", 3: "elaborates", 4: "contradic
 
 
 def at(day: str) -> datetime:
-    return datetime.fromisoformat(day).replace(tzinfo=timezone.utc)
+    return datetime.fromisoformat(day).replace(tzinfo=UTC)
 
 
 async def test_prepare_write_on_the_tiny_onnx_model(tiny_model_dir: Path) -> None:
     config = ServerConfig(port=0, model=tiny_model_dir, threads=1, max_wait_ms=0)
-    async with running_server(loader=lambda: load_classifier(config), model=tiny_model_dir, threads=1) as (
-        _app,
-        target,
-    ), grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(loader=lambda: load_classifier(config), model=tiny_model_dir, threads=1) as (
+            _app,
+            target,
+        ),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         stub = pb_grpc.WriteGateStub(channel)
         req = pb.PrepareWriteRequest(
             memory=memory("n", "User moved to London last month", at=at("2026-05-02")),
-            candidates=[memory(f"c{i}", t, at=at("2025-11-03")) for i, t in enumerate(["User works in EST", "User has a dog"])],
+            candidates=[
+                memory(f"c{i}", t, at=at("2025-11-03")) for i, t in enumerate(["User works in EST", "User has a dog"])
+            ],
         )
         resp = await stub.PrepareWrite(req, timeout=30)
         info = await stub.GetModelInfo(pb.GetModelInfoRequest(), timeout=5)
@@ -46,7 +51,13 @@ async def test_prepare_write_on_the_tiny_onnx_model(tiny_model_dir: Path) -> Non
 
 
 EXAMPLES = [  # labels.md
-    ("Michelle owns the Acme account", "2026-03-01", "Acme was handed off to Marcus in June", "2026-06-20", "supersedes"),
+    (
+        "Michelle owns the Acme account",
+        "2026-03-01",
+        "Acme was handed off to Marcus in June",
+        "2026-06-20",
+        "supersedes",
+    ),
     ("User prefers concise answers", "2026-01-01", "User's dog is named Biscuit", "2026-01-02", "unrelated"),
     ("User works in EST", "2025-11-03", "User moved to London last month", "2026-05-02", "supersedes"),
     ("User was born in Lyon", "2026-01-01", "User was born in Marseille", "2026-04-01", "contradicts"),
@@ -54,14 +65,23 @@ EXAMPLES = [  # labels.md
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not (SHIPPED / "writegate.json").is_file(), reason="the shipped model models/default is not present")
-@pytest.mark.parametrize(("existing", "e_at", "new", "n_at", "label"), EXAMPLES, ids=[e[4] + f"-{i}" for i, e in enumerate(EXAMPLES)])
-async def test_shipped_model_labels_the_design_examples(existing: str, e_at: str, new: str, n_at: str, label: str) -> None:
+@pytest.mark.skipif(
+    not (SHIPPED / "writegate.json").is_file(), reason="the shipped model models/default is not present"
+)
+@pytest.mark.parametrize(
+    ("existing", "e_at", "new", "n_at", "label"), EXAMPLES, ids=[e[4] + f"-{i}" for i, e in enumerate(EXAMPLES)]
+)
+async def test_shipped_model_labels_the_design_examples(
+    existing: str, e_at: str, new: str, n_at: str, label: str
+) -> None:
     config = ServerConfig(port=0, model=SHIPPED, max_wait_ms=0)
-    async with running_server(loader=lambda: load_classifier(config), model=SHIPPED) as (_app, target), grpc.aio.insecure_channel(
-        target
-    ) as channel:
+    async with (
+        running_server(loader=lambda: load_classifier(config), model=SHIPPED) as (_app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         stub = pb_grpc.WriteGateStub(channel)
-        req = pb.PrepareWriteRequest(memory=memory("n", new, at=at(n_at)), candidates=[memory("c", existing, at=at(e_at))])
+        req = pb.PrepareWriteRequest(
+            memory=memory("n", new, at=at(n_at)), candidates=[memory("c", existing, at=at(e_at))]
+        )
         resp = await stub.PrepareWrite(req, timeout=30)
     assert LABEL_NAMES[resp.relations[0].label] == label

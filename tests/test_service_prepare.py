@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from writegate.api.prepare import Relation, StateRole, plan_write, relations
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, Prediction
-from writegate.api.prepare import Relation, StateRole, plan_write, relations
 
 
 def rel(cid: str, label: Label) -> Relation:
@@ -18,12 +18,24 @@ def rel(cid: str, label: Label) -> Relation:
     [
         ([], [], [], StateRole.CURRENT),
         ([Label.SUPERSEDES], [StateRole.HISTORICAL], [("c0", Label.SUPERSEDES)], StateRole.CURRENT),
-        ([Label.CONTRADICTS, Label.UNRELATED], [StateRole.IN_CONFLICT, StateRole.CURRENT],
-         [("c0", Label.CONTRADICTS)], StateRole.IN_CONFLICT),
-        ([Label.UNRELATED, Label.ELABORATES, Label.CORROBORATES], [StateRole.CURRENT] * 3,
-         [("c1", Label.ELABORATES), ("c2", Label.CORROBORATES)], StateRole.CURRENT),
-        ([Label.SUPERSEDES, Label.CONTRADICTS], [StateRole.HISTORICAL, StateRole.IN_CONFLICT],
-         [("c0", Label.SUPERSEDES), ("c1", Label.CONTRADICTS)], StateRole.IN_CONFLICT),
+        (
+            [Label.CONTRADICTS, Label.UNRELATED],
+            [StateRole.IN_CONFLICT, StateRole.CURRENT],
+            [("c0", Label.CONTRADICTS)],
+            StateRole.IN_CONFLICT,
+        ),
+        (
+            [Label.UNRELATED, Label.ELABORATES, Label.CORROBORATES],
+            [StateRole.CURRENT] * 3,
+            [("c1", Label.ELABORATES), ("c2", Label.CORROBORATES)],
+            StateRole.CURRENT,
+        ),
+        (
+            [Label.SUPERSEDES, Label.CONTRADICTS],
+            [StateRole.HISTORICAL, StateRole.IN_CONFLICT],
+            [("c0", Label.SUPERSEDES), ("c1", Label.CONTRADICTS)],
+            StateRole.IN_CONFLICT,
+        ),
     ],
     ids=["no-candidates", "supersedes", "contradicts", "compatible", "mixed"],
 )
@@ -38,10 +50,21 @@ def test_plan_write(labels: list[Label], roles: list[StateRole], edges: list, ne
 
 
 def test_relations_pairs_ids_with_predictions_in_order() -> None:
-    preds = [Prediction(label=Label.ELABORATES, probabilities={"elaborates": 0.9, "unrelated": 0.1}, slot_match=True,
-                        evidence=Evidence.BOTH)]
+    preds = [
+        Prediction(
+            label=Label.ELABORATES,
+            probabilities={"elaborates": 0.9, "unrelated": 0.1},
+            slot_match=True,
+            evidence=Evidence.BOTH,
+        )
+    ]
     (r,) = relations(["c9"], preds)
     assert (r.candidate_id, r.label, r.scores, r.slot_match, r.evidence) == (
-        "c9", Label.ELABORATES, {"elaborates": 0.9, "unrelated": 0.1}, True, Evidence.BOTH)
+        "c9",
+        Label.ELABORATES,
+        {"elaborates": 0.9, "unrelated": 0.1},
+        True,
+        Evidence.BOTH,
+    )
     with pytest.raises(ValueError, match="2 candidates but 1 predictions"):
         relations(["a", "b"], preds)

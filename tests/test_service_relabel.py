@@ -36,11 +36,17 @@ async def _until(cond) -> None:  # noqa: ANN001
 async def test_a_failed_batch_is_an_error_for_its_pairs_and_the_stream_goes_on() -> None:
     # windows of one pair, batches of one pair (12+ tokens each, 16 a batch): only BOOM's batch fails
     fake = FakeClassifier(tokens_per_word=3)
-    async with running_server(fake, relabel_window=1, max_batch_tokens=16) as (_app, target), \
-            grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(fake, relabel_window=1, max_batch_tokens=16) as (_app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         stub = pb_grpc.WriteGateStub(channel)
         out = [r async for r in stub.Relabel(iter([pair(0), pair(1, f"a {BOOM} here"), pair(2)]), timeout=10)]
-    assert [(r.pair_id, r.WhichOneof("result")) for r in out] == [("p0", "relation"), ("p1", "error"), ("p2", "relation")]
+    assert [(r.pair_id, r.WhichOneof("result")) for r in out] == [
+        ("p0", "relation"),
+        ("p1", "error"),
+        ("p2", "relation"),
+    ]
     assert out[1].error.code == INTERNAL
     assert "RuntimeError: boom" in out[1].error.message
     assert [r.relation.label for r in (out[0], out[2])] == [pb.LABEL_SUPERSEDES] * 2
@@ -174,7 +180,11 @@ async def test_a_stream_closed_by_a_client_cancel_counts_as_cancelled(
         assert (await stream.__anext__()).pair_id == "p0"
         await stream.aclose()
     if observer == "metrics":
-        counts = {code: metrics.requests.labels(method="Relabel", code=code)._value.get() for code in ("CANCELLED", "UNKNOWN")}
+        counts = {
+            code: metrics.requests.labels(method="Relabel", code=code)._value.get() for code in ("CANCELLED", "UNKNOWN")
+        }
         assert counts == {"CANCELLED": 1, "UNKNOWN": 0}
     else:
-        assert [(r.levelno, r.getMessage().split(" ")[:2]) for r in caplog.records] == [(logging.INFO, ["Relabel", "CANCELLED"])]
+        assert [(r.levelno, r.getMessage().split(" ")[:2]) for r in caplog.records] == [
+            (logging.INFO, ["Relabel", "CANCELLED"])
+        ]

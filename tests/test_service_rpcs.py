@@ -61,7 +61,10 @@ async def test_prepare_write_roles_and_edges(
 
 async def test_classify_keeps_candidate_order_across_batches() -> None:
     fake = FakeClassifier()
-    async with running_server(fake, max_batch_tokens=64) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(fake, max_batch_tokens=64) as (_app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         stub = pb_grpc.WriteGateStub(channel)
         cands = [memory(f"c{i}", " ".join(["word"] * (1 + i % 9))) for i in range(40)]
         resp = await stub.Classify(pb.ClassifyRequest(memory=memory("n", "she moved"), candidates=cands), timeout=5)
@@ -73,11 +76,16 @@ async def test_concurrent_requests_share_batches() -> None:
     gate = threading.Event()
     gate.set()
     fake = FakeClassifier(gate=gate)
-    async with running_server(fake, max_batch_tokens=4096) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(fake, max_batch_tokens=4096) as (_app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         stub = pb_grpc.WriteGateStub(channel)
         gate.clear()
         fake.entered.clear()
-        first = asyncio.ensure_future(stub.Classify(pb.ClassifyRequest(memory=memory("n0", "hold"), candidates=[memory("c")]), timeout=10))
+        first = asyncio.ensure_future(
+            stub.Classify(pb.ClassifyRequest(memory=memory("n0", "hold"), candidates=[memory("c")]), timeout=10)
+        )
         assert await asyncio.to_thread(fake.entered.wait, 5)
         n_before = len(fake.batches)
         calls = [
@@ -103,8 +111,13 @@ async def test_two_batch_workers_run_two_requests_at_once() -> None:
         gate.clear()
         calls = []
         for i, text in enumerate(("she moved", "also has a cat")):
-            calls.append(asyncio.ensure_future(
-                stub.Classify(pb.ClassifyRequest(memory=memory(f"n{i}", text), candidates=[memory("c")]), timeout=10)))
+            calls.append(
+                asyncio.ensure_future(
+                    stub.Classify(
+                        pb.ClassifyRequest(memory=memory(f"n{i}", text), candidates=[memory("c")]), timeout=10
+                    )
+                )
+            )
             await asyncio.wait_for(_until(lambda i=i: fake.active == i + 1), 5)  # the 2nd does not wait for the 1st
         gate.set()
         results = await asyncio.gather(*calls)
@@ -143,6 +156,7 @@ class PairRecordingFake(FakeClassifier):
 
 def counting_normalizer(calls: list[str]):  # noqa: ANN201 - a Normalizer
     """`normalize`, noting each text it is called on."""
+
     def normalizer(text: str, **kwargs: Any) -> list[Record]:
         calls.append(text)
         return normalize(text, **kwargs)
@@ -156,14 +170,17 @@ async def test_each_memory_is_normalized_once_and_the_pairs_carry_its_records() 
         app.service.normalizer = counting_normalizer(calls)
         fake.pairs.clear()  # the warm-up's
         stub = pb_grpc.WriteGateStub(channel)
-        req = request("User works in EST", "User prefers concise answers", new_text="User moved to London, now on UK time")
+        req = request(
+            "User works in EST", "User prefers concise answers", new_text="User moved to London, now on UK time"
+        )
         resp = await stub.PrepareWrite(req, timeout=5)
         assert sorted(calls) == sorted([req.memory.text, *(c.text for c in req.candidates)])  # once each
         new_records = normalize(req.memory.text, subject="user:alice", observed_at=T0)
         assert [convert.record_from_proto(r) for r in resp.records] == new_records
         assert [p.new.records for p in fake.pairs] == [tuple(new_records)] * 2
         assert [p.existing.records for p in fake.pairs] == [
-            tuple(normalize(c.text, subject="user:alice", observed_at=T0)) for c in req.candidates]
+            tuple(normalize(c.text, subject="user:alice", observed_at=T0)) for c in req.candidates
+        ]
 
         calls.clear()
         await stub.Classify(pb.ClassifyRequest(memory=req.memory, candidates=req.candidates), timeout=5)
@@ -179,13 +196,17 @@ async def test_relabel_pairs_carry_their_records() -> None:
 
         async def requests():  # noqa: ANN202
             for i in range(6):
-                yield pb.RelabelRequest(pair_id=f"p{i}", existing=memory(f"e{i}", "User works in EST"),
-                                        new=memory(f"n{i}", f"User moved to London {i} weeks ago"))
+                yield pb.RelabelRequest(
+                    pair_id=f"p{i}",
+                    existing=memory(f"e{i}", "User works in EST"),
+                    new=memory(f"n{i}", f"User moved to London {i} weeks ago"),
+                )
 
         out = [r async for r in stub.Relabel(requests(), timeout=10)]
     assert [r.WhichOneof("result") for r in out] == ["relation"] * 6
-    assert [p.existing.records for p in fake.pairs] == [tuple(normalize("User works in EST", subject="user:alice",
-                                                                        observed_at=T0))] * 6
+    assert [p.existing.records for p in fake.pairs] == [
+        tuple(normalize("User works in EST", subject="user:alice", observed_at=T0))
+    ] * 6
     assert all(p.new.records and p.new.records[0].text == p.new.text for p in fake.pairs)
 
 
@@ -202,7 +223,10 @@ def test_record_cache_drops_the_least_recently_used() -> None:
 
 async def test_relabel_streams_in_request_order() -> None:
     texts = ["she moved", "never", "also this", "again", "nothing"] * 12
-    async with running_server(relabel_window=4, max_batch_tokens=64) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(relabel_window=4, max_batch_tokens=64) as (_app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         stub = pb_grpc.WriteGateStub(channel)
 
         async def requests():  # noqa: ANN202
@@ -239,10 +263,20 @@ async def test_failed_batch_is_internal_for_that_request_only() -> None:
         health = health_pb2_grpc.HealthStub(channel)
         gate.clear()
         fake.entered.clear()
-        hold = asyncio.ensure_future(stub.Classify(pb.ClassifyRequest(memory=memory("h", "hold"), candidates=[memory("c")]), timeout=10))
+        hold = asyncio.ensure_future(
+            stub.Classify(pb.ClassifyRequest(memory=memory("h", "hold"), candidates=[memory("c")]), timeout=10)
+        )
         assert await asyncio.to_thread(fake.entered.wait, 5)
-        bad = asyncio.ensure_future(stub.Classify(pb.ClassifyRequest(memory=memory("b", f"a {BOOM} here"), candidates=[memory("c")]), timeout=10))
-        good = asyncio.ensure_future(stub.Classify(pb.ClassifyRequest(memory=memory("g", "she moved here"), candidates=[memory("c")]), timeout=10))
+        bad = asyncio.ensure_future(
+            stub.Classify(
+                pb.ClassifyRequest(memory=memory("b", f"a {BOOM} here"), candidates=[memory("c")]), timeout=10
+            )
+        )
+        good = asyncio.ensure_future(
+            stub.Classify(
+                pb.ClassifyRequest(memory=memory("g", "she moved here"), candidates=[memory("c")]), timeout=10
+            )
+        )
         await asyncio.wait_for(_until(lambda: len(app.batcher._pending) == 2), 5)
         gate.set()
         await hold
@@ -284,7 +318,10 @@ async def test_health_goes_from_not_serving_to_serving_after_warm_up() -> None:
         assert release.wait(20)
         return fake
 
-    async with running_server(fake, loader=slow_loader, ready=False) as (app, target), grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(fake, loader=slow_loader, ready=False) as (app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         health = health_pb2_grpc.HealthStub(channel)
         stub = pb_grpc.WriteGateStub(channel)
         watch = health.Watch(health_pb2.HealthCheckRequest(service=""), timeout=10)
@@ -315,7 +352,10 @@ async def test_reflection_lists_the_service() -> None:
     assert {"writegate.v1.WriteGate", "grpc.health.v1.Health"} <= names
     from google.protobuf import descriptor_pb2
 
-    files = [descriptor_pb2.FileDescriptorProto.FromString(b) for b in answers[1].file_descriptor_response.file_descriptor_proto]
+    files = [
+        descriptor_pb2.FileDescriptorProto.FromString(b)
+        for b in answers[1].file_descriptor_response.file_descriptor_proto
+    ]
     assert any(f.name == "writegate/v1/writegate.proto" and f.service[0].name == "WriteGate" for f in files)
 
 
@@ -340,7 +380,10 @@ async def test_relabel_keeps_a_bounded_number_of_pairs_in_flight() -> None:
     gate.set()
     fake = FakeClassifier(gate=gate)
     window = 2
-    async with running_server(fake, relabel_window=window) as (app, target), grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(fake, relabel_window=window) as (app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         stub = pb_grpc.WriteGateStub(channel)
         submitted = 0
         real_submit = app.batcher.submit

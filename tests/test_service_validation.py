@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import grpc
 import pytest
@@ -39,7 +39,7 @@ def raw_ts(seconds: int, nanos: int = 0) -> object:
 
 
 def future(days: float) -> object:
-    return ts(datetime.now(timezone.utc) + timedelta(days=days))
+    return ts(datetime.now(UTC) + timedelta(days=days))
 
 
 def dup_ids() -> pb.PrepareWriteRequest:
@@ -62,16 +62,28 @@ CASES: dict[str, tuple[Callable[[], pb.PrepareWriteRequest], str]] = {
     "memory-unset": (lambda: pb.PrepareWriteRequest(candidates=cands(1)), "memory: is required"),
     "text-empty": (lambda: with_memory(text=""), "memory.text: is required (empty)"),
     "text-whitespace": (lambda: with_memory(text="  \n\t "), "memory.text: is empty or whitespace only"),
-    "text-over-limit": (lambda: with_memory(text="é" * 8193), "memory.text: is over the limit of 16384 bytes (16386 bytes)"),
-    "text-control-char": (lambda: with_memory(text="hello\x07world"), "memory.text: contains a control character (U+0007)"),
+    "text-over-limit": (
+        lambda: with_memory(text="é" * 8193),
+        "memory.text: is over the limit of 16384 bytes (16386 bytes)",
+    ),
+    "text-control-char": (
+        lambda: with_memory(text="hello\x07world"),
+        "memory.text: contains a control character (U+0007)",
+    ),
     "subject-missing": (lambda: with_memory(subject=""), "memory.subject: is required"),
     "subject-malformed": (lambda: with_memory(subject="Alice"), "memory.subject: must be an entity id"),
     "id-missing": (lambda: with_memory(id=""), "memory.id: is required"),
     "id-too-long": (lambda: with_memory(id="x" * 201), "memory.id: is over 200 characters"),
     "observed-unset": (lambda: with_memory(observed_at=None), "memory.observed_at: is required (unset)"),
-    "observed-before-year-1": (lambda: with_memory(observed_at=raw_ts(-62135596801)), "memory.observed_at: is before 0001-01-01T00:00:00Z"),
+    "observed-before-year-1": (
+        lambda: with_memory(observed_at=raw_ts(-62135596801)),
+        "memory.observed_at: is before 0001-01-01T00:00:00Z",
+    ),
     "observed-future": (lambda: with_memory(observed_at=future(2)), "memory.observed_at: is in the future"),
-    "observed-year-20000": (lambda: with_memory(observed_at=raw_ts(600_000_000_000)), "memory.observed_at: is in the future"),
+    "observed-year-20000": (
+        lambda: with_memory(observed_at=raw_ts(600_000_000_000)),
+        "memory.observed_at: is in the future",
+    ),
     "provenance-unknown": (lambda: with_memory(provenance=9), "memory.provenance: is not a known ProvenanceKind"),
     "candidate-id-missing": (lambda: cand_with(1, id=""), "candidates[1].id: is required"),
     "candidate-id-duplicate": (dup_ids, "candidates[2].id: duplicates candidates[0].id ('c0')"),
@@ -121,12 +133,21 @@ async def test_prepare_write_bad_inputs(
         ("Normalize", pb.NormalizeRequest(memory=memory(text="")), "memory.text: is required (empty)"),
         ("Classify", pb.ClassifyRequest(memory=memory(), candidates=[memory("")]), "candidates[0].id: is required"),
         ("Classify", pb.ClassifyRequest(memory=memory(subject="")), "memory.subject: is required"),
-        ("Classify", pb.ClassifyRequest(memory=memory("m\x00"), candidates=cands(1)),
-         "memory.id: contains a control character (U+0000)"),
+        (
+            "Classify",
+            pb.ClassifyRequest(memory=memory("m\x00"), candidates=cands(1)),
+            "memory.id: contains a control character (U+0000)",
+        ),
         ("Normalize", pb.NormalizeRequest(memory=memory("\x1b")), "memory.id: contains a control character (U+001B)"),
     ],
-    ids=["normalize-unset", "normalize-empty", "classify-candidate-id", "classify-subject", "classify-optional-id-nul",
-         "normalize-optional-id-esc"],
+    ids=[
+        "normalize-unset",
+        "normalize-empty",
+        "classify-candidate-id",
+        "classify-subject",
+        "classify-optional-id-nul",
+        "normalize-optional-id-esc",
+    ],
 )
 async def test_other_rpcs_bad_inputs(stub: pb_grpc.WriteGateStub, rpc: str, request_: object, expected: str) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as info:
@@ -159,8 +180,16 @@ RELABEL_CASES: dict[str, tuple[pb.RelabelRequest, str, str]] = {
     "pair-id-nul": (pair(1, pair_id="p\x001"), "p\x001", "requests[1].pair_id: contains a control character (U+0000)"),
     "pair-id-over-limit": (pair(1, pair_id="p" * 201), "p" * 201, "requests[1].pair_id: is over 200 characters (201)"),
     "existing-id-missing": (pair(1, existing_id=""), "p1", "requests[1].existing.id: is required"),
-    "existing-id-nul": (pair(1, existing_id="e\x00"), "p1", "requests[1].existing.id: contains a control character (U+0000)"),
-    "existing-id-newline": (pair(1, existing_id="e\n1"), "p1", "requests[1].existing.id: contains a control character (U+000A)"),
+    "existing-id-nul": (
+        pair(1, existing_id="e\x00"),
+        "p1",
+        "requests[1].existing.id: contains a control character (U+0000)",
+    ),
+    "existing-id-newline": (
+        pair(1, existing_id="e\n1"),
+        "p1",
+        "requests[1].existing.id: contains a control character (U+000A)",
+    ),
     "new-id-c1": (pair(1, new_id="n\x85"), "p1", "requests[1].new.id: contains a control character (U+0085)"),
     "existing-subject": (pair(1, existing_subject="Alice"), "p1", "requests[1].existing.subject: must be an entity id"),
     "new-unset": (pb.RelabelRequest(pair_id="p1", existing=memory("e1")), "p1", "requests[1].new: is required (unset)"),
@@ -177,7 +206,9 @@ async def test_relabel_bad_pair_gets_its_own_error_and_the_stream_goes_on(
     assert out[1].error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
     assert out[1].error.message.startswith(expected), out[1].error.message
     assert [(r.relation.candidate_id, r.relation.label) for r in (out[0], out[2])] == [
-        ("e0", pb.LABEL_SUPERSEDES), ("e2", pb.LABEL_SUPERSEDES)]
+        ("e0", pb.LABEL_SUPERSEDES),
+        ("e2", pb.LABEL_SUPERSEDES),
+    ]
 
 
 # -- candidate counts: the request's own limit, never "server busy" ------------------------------
@@ -195,8 +226,10 @@ async def test_ten_thousand_candidates_on_an_idle_default_server_is_invalid_argu
 
 
 async def test_max_candidates_over_the_queue_capacity_is_clamped_to_it() -> None:
-    async with running_server(max_candidates=64, max_queue_pairs=16) as (_app, target), \
-            grpc.aio.insecure_channel(target) as channel:
+    async with (
+        running_server(max_candidates=64, max_queue_pairs=16) as (_app, target),
+        grpc.aio.insecure_channel(target) as channel,
+    ):
         stub = pb_grpc.WriteGateStub(channel)
         with pytest.raises(grpc.aio.AioRpcError) as info:
             await stub.Classify(pb.ClassifyRequest(memory=memory("new"), candidates=cands(17)), timeout=5)

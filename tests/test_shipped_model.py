@@ -16,13 +16,21 @@ MODEL_DIR = Path(__file__).resolve().parents[1] / "models" / "default"
 
 pytestmark = [
     pytest.mark.slow,
-    pytest.mark.skipif(not (MODEL_DIR / "writegate.json").is_file() or not (MODEL_DIR / "model.int8.onnx").is_file(),
-                       reason=f"no shipped model yet: {MODEL_DIR} lacks writegate.json / model.int8.onnx "
-                              "(train it with `writegate train --preset default`)"),
+    pytest.mark.skipif(
+        not (MODEL_DIR / "writegate.json").is_file() or not (MODEL_DIR / "model.int8.onnx").is_file(),
+        reason=f"no shipped model yet: {MODEL_DIR} lacks writegate.json / model.int8.onnx "
+        "(train it with `writegate train --preset default`)",
+    ),
 ]
 
 CASES = [
-    ("Michelle owns the Acme account", "2026-03-01", "Acme was handed off to Marcus in June", "2026-06-20", "supersedes"),
+    (
+        "Michelle owns the Acme account",
+        "2026-03-01",
+        "Acme was handed off to Marcus in June",
+        "2026-06-20",
+        "supersedes",
+    ),
     ("User was born in Lyon", "2026-01-01", "User was born in Marseille", "2026-04-01", "contradicts"),
     ("User prefers concise answers", "2026-01-01", "User's dog is named Biscuit", "2026-01-02", "unrelated"),
     ("User has a dog named Biscuit", "2026-01-01", "User also has a cat", "2026-02-01", "elaborates"),
@@ -46,7 +54,9 @@ def test_model_info(clf) -> None:  # noqa: ANN001
 
 @pytest.mark.parametrize(("e", "te", "n", "tn", "label"), CASES, ids=[c[4] + f"-{i}" for i, c in enumerate(CASES)])
 def test_unambiguous_pairs(clf, e: str, te: str, n: str, tn: str, label: str) -> None:  # noqa: ANN001
-    [pred] = clf.predict(with_records_all([Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn))]))
+    [pred] = clf.predict(
+        with_records_all([Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn))])
+    )
     assert pred.label.value == label, pred.probabilities
     assert pred.probabilities[label] > 0.4
 
@@ -54,10 +64,14 @@ def test_unambiguous_pairs(clf, e: str, te: str, n: str, tn: str, label: str) ->
 def test_same_texts_flip_with_dates(clf) -> None:  # noqa: ANN001
     """labels.md: the same two texts are supersedes later, contradicts on the same day."""
     e, n = "Michelle owns the Acme account", "Marcus owns the Acme account"
-    later, same = clf.predict(with_records_all([
-        Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-09-01")),
-        Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-03-01")),
-    ]))
+    later, same = clf.predict(
+        with_records_all(
+            [
+                Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-09-01")),
+                Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-03-01")),
+            ]
+        )
+    )
     assert later.label.value == "supersedes" and same.label.value == "contradicts"
 
 
@@ -110,9 +124,14 @@ def test_int8_labels_barely_depend_on_batch_mates(clf, held_out_batches) -> None
     for b in held_out_batches:
         together = clf.run(b).argmax(1)
         lengths = b.attention_mask.sum(1)
-        alone = [clf.run(Batch(b.input_ids[i : i + 1, :n_i], b.attention_mask[i : i + 1, :n_i],
-                               b.token_type_ids[i : i + 1, :n_i]))[0].argmax()  # its own length: no padding
-                 for i, n_i in enumerate(lengths)]
+        alone = [
+            clf.run(
+                Batch(
+                    b.input_ids[i : i + 1, :n_i], b.attention_mask[i : i + 1, :n_i], b.token_type_ids[i : i + 1, :n_i]
+                )
+            )[0].argmax()  # its own length: no padding
+            for i, n_i in enumerate(lengths)
+        ]
         agree += int(np.sum(together == np.asarray(alone)))
         n += b.size
     assert agree / n >= 0.99

@@ -74,8 +74,13 @@ def test_export_smooths_only_the_int8_graph(tiny_model_dir: Path, tmp_path: Path
         graph = onnx.load(str(path)).graph
         mul_outputs = {o for n in graph.node if n.op_type == "Mul" for o in n.output}
         # the scale Mul feeds the activation quantizer (int8) or the MatMul (fp32)
-        return sum(1 for n in graph.node if n.op_type in ("MatMul", "DynamicQuantizeLinear", "MatMulInteger")
-                   and n.input and n.input[0] in mul_outputs)
+        return sum(
+            1
+            for n in graph.node
+            if n.op_type in ("MatMul", "DynamicQuantizeLinear", "MatMulInteger")
+            and n.input
+            and n.input[0] in mul_outputs
+        )
 
     assert muls_into_matmuls(smoothed / "model.onnx") == muls_into_matmuls(plain / "model.onnx")  # fp32 stays plain
     assert muls_into_matmuls(smoothed / "model.int8.onnx") > muls_into_matmuls(plain / "model.int8.onnx")
@@ -90,19 +95,27 @@ def test_onnx_export_leaves_the_model_in_eval_mode(tiny_model_dir: Path, tmp_pat
     assert not model.training  # a fresh wrapper is in training mode and export restores it, dropout included
 
 
-def test_auto_alpha_keeps_the_candidate_that_agrees_best_with_fp32(tiny_model_dir: Path, tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_auto_alpha_keeps_the_candidate_that_agrees_best_with_fp32(
+    tiny_model_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from writegate.training import export
 
     scores = {0.7: 0.91, 0.75: 0.95, 0.8: 0.97, 0.85: 0.97, 0.9: 0.96}  # a tie at the top: nearest to 0.75 wins
-    monkeypatch.setattr(export, "_selection_agreement", lambda model, model_dir, candidates: {a: scores[a] for a in candidates})
+    monkeypatch.setattr(
+        export, "_selection_agreement", lambda model, model_dir, candidates: {a: scores[a] for a in candidates}
+    )
     auto = export.export_onnx(tiny_model_dir, tmp_path / "auto")
     assert auto.smooth_alpha == 0.8 and auto.alpha_agreement == scores
-    assert "SmoothQuant α 0.8, chosen by int8 agreement with fp32 on 2048 generated pairs (0.7 91.00%" in auto.describe()
+    assert (
+        "SmoothQuant α 0.8, chosen by int8 agreement with fp32 on 2048 generated pairs (0.7 91.00%" in auto.describe()
+    )
     fixed = export.export_onnx(tiny_model_dir, tmp_path / "fixed", smooth_alpha=0.8)
     assert fixed.smooth_alpha == 0.8 and fixed.alpha_agreement == {}
     assert (tmp_path / "auto" / "model.int8.onnx").read_bytes() == (tmp_path / "fixed" / "model.int8.onnx").read_bytes()
-    assert export.export_onnx(tiny_model_dir, tmp_path / "plain", smooth_alpha=None).describe() == "plain int8 (no SmoothQuant)"
+    assert (
+        export.export_onnx(tiny_model_dir, tmp_path / "plain", smooth_alpha=None).describe()
+        == "plain int8 (no SmoothQuant)"
+    )
 
 
 def test_auto_alpha_measures_every_candidate_on_generated_pairs(tiny_model_dir: Path, tmp_path: Path) -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_training import small_data
 
 from writegate.cli.main import main
 from writegate.training.presets import PRESETS, Preset
-
-from test_training import small_data
 
 torch = pytest.importorskip("torch", reason="model soups need torch (the `train` extra)")
 soup = pytest.importorskip("writegate.training.soup")
@@ -26,11 +25,15 @@ def test_average_is_the_fp16_rounded_mean_of_the_fp16_weights() -> None:
     assert torch.equal(avg["ids"], a["ids"])  # integer buffers are taken as they are
 
 
-@pytest.mark.parametrize(("states", "message"), [
-    ([], "no state dicts to average"),
-    ([{"w": torch.zeros(2)}, {"v": torch.zeros(2)}], "state dict 1 has other keys than state dict 0"),
-    ([{"w": torch.zeros(2)}, {"w": torch.zeros(3)}], "w has different shapes across state dicts"),
-], ids=["none", "other-keys", "other-shapes"])
+@pytest.mark.parametrize(
+    ("states", "message"),
+    [
+        ([], "no state dicts to average"),
+        ([{"w": torch.zeros(2)}, {"v": torch.zeros(2)}], "state dict 1 has other keys than state dict 0"),
+        ([{"w": torch.zeros(2)}, {"w": torch.zeros(3)}], "w has different shapes across state dicts"),
+    ],
+    ids=["none", "other-keys", "other-shapes"],
+)
 def test_average_refuses_states_that_do_not_match(states: list[dict], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         soup.average_state_dicts(states)
@@ -66,9 +69,28 @@ def test_the_fingerprint_follows_recipe_order_data_and_base(tmp_path: Path) -> N
 def _argv(tiny_model_dir: Path, tmp_path: Path, out: str, *extra: str) -> list[str]:
     data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
     # 3 steps, one evaluation at the end: the best checkpoint is the last one, not the untrained start
-    return ["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out",
-            str(tmp_path / out), "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-3",
-            "--quiet", "--drop-fp32-onnx", *extra]
+    return [
+        "train",
+        "--data",
+        str(data),
+        "--dev",
+        str(dev),
+        "--base",
+        str(tiny_model_dir),
+        "--out",
+        str(tmp_path / out),
+        "--max-steps",
+        "3",
+        "--eval-steps",
+        "3",
+        "--batch-size",
+        "4",
+        "--lr",
+        "1e-3",
+        "--quiet",
+        "--drop-fp32-onnx",
+        *extra,
+    ]
 
 
 def _train(tiny_model_dir: Path, tmp_path: Path, out: str, *extra: str) -> Path:
@@ -79,8 +101,10 @@ def _train(tiny_model_dir: Path, tmp_path: Path, out: str, *extra: str) -> Path:
 def test_a_soup_is_the_average_of_its_members_and_a_rerun_reuses_them(tiny_model_dir: Path, tmp_path: Path) -> None:
     from safetensors.torch import load_file
 
-    singles = [load_file(str(_train(tiny_model_dir, tmp_path, name, *extra) / "model.safetensors"))
-               for name, extra in (("file-order", ()), ("seed7", ("--data-seed", "7")))]
+    singles = [
+        load_file(str(_train(tiny_model_dir, tmp_path, name, *extra) / "model.safetensors"))
+        for name, extra in (("file-order", ()), ("seed7", ("--data-seed", "7")))
+    ]
     work = tmp_path / "work"
     souped = _train(tiny_model_dir, tmp_path, "soup", "--soup", "7", "--work-dir", str(work))
     weights = load_file(str(souped / "model.safetensors"))
@@ -99,7 +123,10 @@ def test_a_soup_is_the_average_of_its_members_and_a_rerun_reuses_them(tiny_model
 def test_soup_members_need_their_own_data_seeds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = small_data(tmp_path / "train.jsonl", 8)
     assert main(["train", "--data", str(data), "--out", str(tmp_path / "o"), "--data-seed", "7", "--soup", "7"]) == 2
-    assert "--soup: value error, every member needs its own data seed, different from data_seed (7)" in capsys.readouterr().err
+    assert (
+        "--soup: value error, every member needs its own data seed, different from data_seed (7)"
+        in capsys.readouterr().err
+    )
     assert not (tmp_path / "o").exists()  # refused before any work
 
 
@@ -119,8 +146,22 @@ def test_members_trained_apart_make_the_same_soup(tiny_model_dir: Path, tmp_path
 
     together = _train(tiny_model_dir, tmp_path, "together", "--soup", "7", "--work-dir", str(tmp_path / "w0"))
     for index in (0, 1):
-        assert main(_argv(tiny_model_dir, tmp_path, f"unused{index}", "--soup", "7",
-                          "--work-dir", str(tmp_path / f"apart{index}"), "--member", str(index))) == 0
+        assert (
+            main(
+                _argv(
+                    tiny_model_dir,
+                    tmp_path,
+                    f"unused{index}",
+                    "--soup",
+                    "7",
+                    "--work-dir",
+                    str(tmp_path / f"apart{index}"),
+                    "--member",
+                    str(index),
+                )
+            )
+            == 0
+        )
         assert not (tmp_path / f"unused{index}").exists()  # a member alone is no model dir
         assert sorted(p.name for p in (tmp_path / f"apart{index}" / "members").iterdir()) == [str(index)]
         record = json.loads((soup.member_dir(tmp_path / f"apart{index}", index) / "member.json").read_text())
@@ -139,11 +180,20 @@ def test_the_card_names_where_a_member_was_trained_when_it_was_elsewhere(tmp_pat
 
     cfg = TrainConfig(data=small_data(tmp_path / "train.jsonl", 8), preset=Preset(soup=(7,)))
     here = soup.MemberRecord(fingerprint="a", data_seed=None, steps=4000, train_seconds=60.0, device="cpu (2 threads)")
-    there = soup.MemberRecord(fingerprint="b", data_seed=7, steps=4000, train_seconds=90.0, reused=True,
-                              device="cuda (NVIDIA H200, bf16 autocast)")
+    there = soup.MemberRecord(
+        fingerprint="b",
+        data_seed=7,
+        steps=4000,
+        train_seconds=90.0,
+        reused=True,
+        device="cuda (NVIDIA H200, bf16 autocast)",
+    )
     lines = "\n".join(training_provenance(cfg, n_train=10, n_dev=2, members=[here, there], device="cpu (2 threads)"))
     assert "file order (4000 steps, 1.0 min (60 s))" in lines
-    assert "data seed 7 (4000 steps, 1.5 min (90 s) on cuda (NVIDIA H200, bf16 autocast), reused from the work dir)" in lines
+    assert (
+        "data seed 7 (4000 steps, 1.5 min (90 s) on cuda (NVIDIA H200, bf16 autocast), reused from the work dir)"
+        in lines
+    )
     assert "training time: 2.5 min (150 s) on cpu (2 threads) and cuda (NVIDIA H200, bf16 autocast);" in lines
     both_there = [here.model_copy(update={"device": there.device}), there]
     lines = "\n".join(training_provenance(cfg, n_train=10, n_dev=2, members=both_there, device="cpu (2 threads)"))

@@ -21,7 +21,7 @@ CASES = [
     ("word-hyphen-minutes", "six forty-five pm", "6:45 pm"),
     ("word-after-past", "half past one in the afternoon", "1:30 in the afternoon"),
     ("night-pm", "8 in the night", "8 pm"),
-    ("night-oclock", 'half past 10 in the night', "10:30 pm"),
+    ("night-oclock", "half past 10 in the night", "10:30 pm"),
     ("night-quoted-oclock", '8 o"clock in the night', "8 pm"),
     ("night-small-hours", "2 at night", "2 am"),
     ("pod-first-morning", "morning 10:30", "10:30 am"),

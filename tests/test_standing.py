@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -12,7 +12,7 @@ from writegate.normalizer.context import Context
 from writegate.normalizer.schema import ProvenanceKind
 from writegate.normalizer.standing import is_one_off, is_someone_elses, states_standing_window
 
-CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=timezone.utc), ProvenanceKind.STATED, DEFAULT_CONFIG)
+CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
 
 NOT_STANDING = [
     ("date", "I want to pick it up at about 1 pm on March 10th."),
@@ -56,7 +56,9 @@ STANDING = [
 
 @pytest.mark.parametrize(("text", "cron", "minutes"), [s[1:] for s in STANDING], ids=[s[0] for s in STANDING])
 def test_standing(text: str, cron: str, minutes: int) -> None:
-    got = [(r.time_window.cron, r.time_window.duration_minutes) for r in time_windows.extract(text, CTX) if r.time_window]
+    got = [
+        (r.time_window.cron, r.time_window.duration_minutes) for r in time_windows.extract(text, CTX) if r.time_window
+    ]
     assert (cron, minutes) in got
 
 

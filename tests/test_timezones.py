@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given, settings
@@ -13,8 +13,8 @@ from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind
 
-CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=timezone.utc), ProvenanceKind.STATED, DEFAULT_CONFIG)
-S, I = "stated", "inferred"
+CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
+S, I = "stated", "inferred"  # noqa: E741
 
 
 def zones(text: str) -> list[tuple[str, str]]:
@@ -72,7 +72,11 @@ GOLDEN: list[tuple[str, str, list[tuple[str, str]]]] = [
     ("stale-used-to", "Sam used to be on PST, now EST.", [("America/New_York", S)]),
     ("stale-was-based", "Sam was based in Paris but now lives in Berlin.", [("Europe/Berlin", I)]),
     ("stated-beats-place", "Sam moved to London, so GMT from now on.", [("Europe/London", S)]),
-    ("two-zones", "Standup is at 10am ET. Sam relocated to Sydney.", [("America/New_York", S), ("Australia/Sydney", I)]),
+    (
+        "two-zones",
+        "Standup is at 10am ET. Sam relocated to Sydney.",
+        [("America/New_York", S), ("Australia/Sydney", I)],
+    ),
     # "timezone for <the subject>:" labels, zones stated with "hours", a dash between clauses
     ("tz-for-me-two-letter", "Timezone for me: ET", [("America/New_York", S)]),
     ("tz-for-the-user-abbr", "timezone for the user: CET", [("Europe/Berlin", S)]),
@@ -291,11 +295,31 @@ def test_find_timezone(text: str, expected: tuple[str, ProvenanceKind, tuple[int
         ("Santa Rosa", None, places.PlaceKind.CITY),
         ("San Jose", "America/Los_Angeles", places.PlaceKind.CITY),
     ],
-    ids=["city-biggest-of-two", "london-uk-not-ontario", "country-casefold", "country-spans-zones", "country-biggest-city",
-         "us-state", "alternate-allcaps", "alias-dotted-spans-zones", "state-not-cuban-town", "state-not-brazilian-town",
-         "state-not-honduran-town", "state-main-zone", "province-not-californian-city", "uk-country", "australian-state",
-         "canada-spans-zones", "australia-spans-zones", "brazil-spans-zones", "spain-one-clock-canaries-aside",
-         "georgia-country-or-state", "washington-state-or-dc", "city-name-on-two-clocks", "city-dominant-over-namesakes"],
+    ids=[
+        "city-biggest-of-two",
+        "london-uk-not-ontario",
+        "country-casefold",
+        "country-spans-zones",
+        "country-biggest-city",
+        "us-state",
+        "alternate-allcaps",
+        "alias-dotted-spans-zones",
+        "state-not-cuban-town",
+        "state-not-brazilian-town",
+        "state-not-honduran-town",
+        "state-main-zone",
+        "province-not-californian-city",
+        "uk-country",
+        "australian-state",
+        "canada-spans-zones",
+        "australia-spans-zones",
+        "brazil-spans-zones",
+        "spain-one-clock-canaries-aside",
+        "georgia-country-or-state",
+        "washington-state-or-dc",
+        "city-name-on-two-clocks",
+        "city-dominant-over-namesakes",
+    ],
 )
 def test_lookup_place(name: str, zone: str | None, kind: places.PlaceKind) -> None:
     place = places.lookup_place(name)
@@ -303,9 +327,20 @@ def test_lookup_place(name: str, zone: str | None, kind: places.PlaceKind) -> No
 
 
 @pytest.mark.parametrize(
-    "name", ["Sam", "Marketing", "Monday", "", "x", "The", "THE", "Time", "White House", "Nyc"],
-    ids=["name", "team", "day", "empty", "short", "article", "article-caps", "everyday-word", "multiword-alternate",
-         "allcaps-alternate-not-in-caps"],
+    "name",
+    ["Sam", "Marketing", "Monday", "", "x", "The", "THE", "Time", "White House", "Nyc"],
+    ids=[
+        "name",
+        "team",
+        "day",
+        "empty",
+        "short",
+        "article",
+        "article-caps",
+        "everyday-word",
+        "multiword-alternate",
+        "allcaps-alternate-not-in-caps",
+    ],
 )
 def test_lookup_place_misses(name: str) -> None:
     assert places.lookup_place(name) is None
@@ -321,7 +356,14 @@ def test_lookup_place_misses(name: str) -> None:
         ("Toronto", "Canada", "America/Toronto"),
         ("Florida", "USA", "America/New_York"),
     ],
-    ids=["city-in-state", "postal-code", "namesake-abroad", "ambiguous-city-qualified", "city-in-country", "state-in-country"],
+    ids=[
+        "city-in-state",
+        "postal-code",
+        "namesake-abroad",
+        "ambiguous-city-qualified",
+        "city-in-country",
+        "state-in-country",
+    ],
 )
 def test_lookup_place_in(name: str, qualifier: str, zone: str) -> None:
     place = places.lookup_place_in(name, qualifier)
@@ -341,10 +383,40 @@ def test_any_text_never_raises_and_validates(text: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(
-    ["moved", "to", "the", "London", "New", "York", "from", "PST", "EST", "ET", "UTC+8", "GMT-14", "time", "Eastern",
-     "is", "in", "was", "Sam's", "timezone", "Europe/Paris", "9am", "(", ")", ",", "."]
-), max_size=12).map(" ".join))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "moved",
+                "to",
+                "the",
+                "London",
+                "New",
+                "York",
+                "from",
+                "PST",
+                "EST",
+                "ET",
+                "UTC+8",
+                "GMT-14",
+                "time",
+                "Eastern",
+                "is",
+                "in",
+                "was",
+                "Sam's",
+                "timezone",
+                "Europe/Paris",
+                "9am",
+                "(",
+                ")",
+                ",",
+                ".",
+            ]
+        ),
+        max_size=12,
+    ).map(" ".join)
+)
 def test_zone_word_soup_never_raises(text: str) -> None:
     for rec in timezones.extract(text, CTX):
         assert rec.timezone is not None

@@ -9,16 +9,18 @@ import numpy as np
 import pytest
 
 from writegate.classifier.labels import LABEL2ID, LABELS
-from writegate.normalizer.errors import InputError
 from writegate.cli.main import main
+from writegate.normalizer.errors import InputError
 from writegate.training.calibrate import expected_calibration_error, fit_temperature, nll
 from writegate.training.datafile import DataFileError, read_examples
 from writegate.training.metrics import report
 from writegate.training.train import group_split
 
-GOOD = {"existing": {"text": "Michelle owns the Acme account", "observed_at": "2026-03-01"},
-        "new": {"text": "Acme was handed off to Marcus in June", "observed_at": "2026-06-20"},
-        "label": "supersedes"}
+GOOD = {
+    "existing": {"text": "Michelle owns the Acme account", "observed_at": "2026-03-01"},
+    "new": {"text": "Acme was handed off to Marcus in June", "observed_at": "2026-06-20"},
+    "label": "supersedes",
+}
 
 
 def _write(path: Path, rows: list[object]) -> Path:
@@ -42,9 +44,16 @@ def small_data(path: Path, n: int = 16) -> Path:
     for i in range(n):
         e, nw, date, label = TEMPLATES[i % 5]
         a, b, x = names[i % 6], names[(i + 1) % 6], ["Acme", "Globex", "Initech"][i % 3]
-        rows.append({"id": f"p{i}", "existing": {"text": e.format(a=a, b=b, x=x), "observed_at": "2026-03-01"},
-                     "new": {"text": nw.format(a=a, b=b, x=x), "observed_at": date}, "label": label,
-                     "family": f"fam{i % 5}-{i % 2}", "slot": f"slot{i % 5}"})
+        rows.append(
+            {
+                "id": f"p{i}",
+                "existing": {"text": e.format(a=a, b=b, x=x), "observed_at": "2026-03-01"},
+                "new": {"text": nw.format(a=a, b=b, x=x), "observed_at": date},
+                "label": label,
+                "family": f"fam{i % 5}-{i % 2}",
+                "slot": f"slot{i % 5}",
+            }
+        )
     return _write(path, rows)
 
 
@@ -66,15 +75,23 @@ def test_read_examples_reports_every_bad_line(tmp_path: Path) -> None:
         read_examples(_write(tmp_path / "d.jsonl", rows))
     msg = str(info.value)
     assert [n for n, _ in info.value.problems] == [2, 3, 4, 5, 6, 7, 8, 9]
-    for expected in ("8 bad line(s) of 10", "line 2: bad JSON", "line 3: label: unknown label 'refutes'",
-                     "line 4: existing.text: is missing", "line 5: new.observed_at: is missing",
-                     "line 6: new.observed_at: is not an ISO 8601", "line 7: line: must be a JSON object",
-                     "line 8: label: is missing", "line 9: existing.text: is empty"):
+    for expected in (
+        "8 bad line(s) of 10",
+        "line 2: bad JSON",
+        "line 3: label: unknown label 'refutes'",
+        "line 4: existing.text: is missing",
+        "line 5: new.observed_at: is missing",
+        "line 6: new.observed_at: is not an ISO 8601",
+        "line 7: line: must be a JSON object",
+        "line 8: label: is missing",
+        "line 9: existing.text: is empty",
+    ):
         assert expected in msg
 
 
-@pytest.mark.parametrize(("content", "message"), [(None, "does not exist"), ("\n\n", "has no examples")],
-                         ids=["missing", "empty"])
+@pytest.mark.parametrize(
+    ("content", "message"), [(None, "does not exist"), ("\n\n", "has no examples")], ids=["missing", "empty"]
+)
 def test_read_examples_file_errors(tmp_path: Path, content: str | None, message: str) -> None:
     path = tmp_path / "d.jsonl"
     if content is not None:
@@ -109,7 +126,9 @@ def test_temperature_scaling_fixes_overconfidence() -> None:
     assert nll(logits, labels, t) < nll(logits, labels, 1.0)
     from writegate.classifier.post import softmax
 
-    assert expected_calibration_error(softmax(logits, t), labels) < expected_calibration_error(softmax(logits), labels) / 2
+    assert (
+        expected_calibration_error(softmax(logits, t), labels) < expected_calibration_error(softmax(logits), labels) / 2
+    )
 
 
 def test_fit_temperature_empty() -> None:
@@ -123,7 +142,9 @@ def test_report_conflict_slice() -> None:
     rep = report(gold, pred)
     c = rep.conflict
     assert (c.n, c.sup_as_con, c.con_as_sup) == (5, 1, 1)
-    assert c.accuracy == pytest.approx(2 / 5) and c.detected == pytest.approx(4 / 5) and c.told_apart == pytest.approx(0.5)
+    assert (
+        c.accuracy == pytest.approx(2 / 5) and c.detected == pytest.approx(4 / 5) and c.told_apart == pytest.approx(0.5)
+    )
     assert rep.per_label["unrelated"].recall == pytest.approx(0.5) and rep.per_label["unrelated"].precision == 1.0
     assert rep.confusion[sup][con] == 1 and sum(map(sum, rep.confusion)) == 8
     assert rep.macro_f1 == pytest.approx(np.mean([s.f1 for n, s in rep.per_label.items() if n != "corroborates"]))
@@ -137,9 +158,30 @@ def trained(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> t
     data = small_data(tmp / "train.jsonl", 16)
     test = small_data(tmp / "test.jsonl", 10)
     out = tmp / "model"
-    rc = main(["train", "--data", str(data), "--test", str(test), "--dev-pairs", str(test), "--base",
-               str(tiny_model_dir), "--out", str(out), "--max-steps", "2", "--eval-steps", "1",
-               "--batch-size", "8", "--quiet", "--name", "tiny-trained"])
+    rc = main(
+        [
+            "train",
+            "--data",
+            str(data),
+            "--test",
+            str(test),
+            "--dev-pairs",
+            str(test),
+            "--base",
+            str(tiny_model_dir),
+            "--out",
+            str(out),
+            "--max-steps",
+            "2",
+            "--eval-steps",
+            "1",
+            "--batch-size",
+            "8",
+            "--quiet",
+            "--name",
+            "tiny-trained",
+        ]
+    )
     return out, test, rc
 
 
@@ -149,16 +191,31 @@ def test_train_writes_a_complete_model_dir(trained: tuple[Path, Path, int]) -> N
     from writegate.classifier import modeldir
     from writegate.classifier.model import Classifier
 
-    for name in (modeldir.ONNX_INT8, modeldir.ONNX_FP32, modeldir.SAFETENSORS, modeldir.CONFIG, modeldir.META_FILE,
-                 modeldir.MODEL_CARD, *modeldir.TOKENIZER_FILES):
+    for name in (
+        modeldir.ONNX_INT8,
+        modeldir.ONNX_FP32,
+        modeldir.SAFETENSORS,
+        modeldir.CONFIG,
+        modeldir.META_FILE,
+        modeldir.MODEL_CARD,
+        *modeldir.TOKENIZER_FILES,
+    ):
         assert (out / name).is_file(), name
     meta = modeldir.read_meta(out)
     from writegate.training.train import TrainConfig
 
     assert meta.name == "tiny-trained" and meta.temperature > 0
     assert meta.version == TrainConfig.model_fields["version"].default  # no --version: TrainConfig's default
-    for key in ("test.macro_f1", "dev_pairs.macro_f1", "dev.ece_before", "dev.ece_after", "train.steps",
-                "test.conflict_accuracy", "test.macro_f1_model_only", "test.macro_f1_fused"):
+    for key in (
+        "test.macro_f1",
+        "dev_pairs.macro_f1",
+        "dev.ece_before",
+        "dev.ece_after",
+        "train.steps",
+        "test.conflict_accuracy",
+        "test.macro_f1_model_only",
+        "test.macro_f1_fused",
+    ):
         assert key in meta.metrics, key
     assert meta.metrics["train.steps"] == 2
     card = (out / modeldir.MODEL_CARD).read_text()
@@ -193,8 +250,9 @@ def test_train_argument_errors(argv: list[str], message: str, capsys: pytest.Cap
     assert message in capsys.readouterr().err
 
 
-def test_train_init_rejects_a_dir_without_meta(tiny_model_dir: Path, tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_train_init_rejects_a_dir_without_meta(
+    tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import shutil
 
     d = tmp_path / "init"
@@ -218,12 +276,29 @@ def test_eval_cli(trained: tuple[Path, Path, int], tmp_path: Path, capsys: pytes
     assert report_json["model_only"]["n"] == 10 and len(report_json["predicted"]) == 10
 
 
-def test_eval_cli_compares_with_a_baseline(trained: tuple[Path, Path, int], tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_cli_compares_with_a_baseline(
+    trained: tuple[Path, Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out, test, _ = trained
     js = tmp_path / "r.json"
-    assert main(["eval", "--data", str(test), "--model", str(out), "--baseline", str(out), "--resamples", "100",
-                 "--json", str(js)]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--data",
+                str(test),
+                "--model",
+                str(out),
+                "--baseline",
+                str(out),
+                "--resamples",
+                "100",
+                "--json",
+                str(js),
+            ]
+        )
+        == 0
+    )
     text = " ".join(capsys.readouterr().out.split())  # rich wraps at the console width
     assert "vs baseline" in text and "not told apart from noise" in text and "McNemar p = 1" in text
     cmp = json.loads(js.read_text())["comparison"]
@@ -231,32 +306,57 @@ def test_eval_cli_compares_with_a_baseline(trained: tuple[Path, Path, int], tmp_
     assert cmp["model_only_right"] == cmp["baseline_only_right"] == 0
 
 
-def test_eval_cli_missing_baseline_fails_before_evaluating(trained: tuple[Path, Path, int], tmp_path: Path,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_cli_missing_baseline_fails_before_evaluating(
+    trained: tuple[Path, Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out, test, _ = trained
     assert main(["eval", "--data", str(test), "--model", str(out), "--baseline", str(tmp_path / "nope")]) == 2
     captured = capsys.readouterr()
     assert "nope" in captured.err and "macro-F1" not in captured.out
 
 
-def test_eval_cli_breaks_errors_down_by_group(trained: tuple[Path, Path, int], tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_cli_breaks_errors_down_by_group(
+    trained: tuple[Path, Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out, test, _ = trained
     js = tmp_path / "r.json"
-    assert main(["eval", "--data", str(test), "--model", str(out), "--by", "slot", "--by", "family", "--top", "3",
-                 "--json", str(js)]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                "--data",
+                str(test),
+                "--model",
+                str(out),
+                "--by",
+                "slot",
+                "--by",
+                "family",
+                "--top",
+                "3",
+                "--json",
+                str(js),
+            ]
+        )
+        == 0
+    )
     text = " ".join(capsys.readouterr().out.split())
     assert "errors by slot:" in text and "errors by family:" in text
     report_json = json.loads(js.read_text())
     by_slot = report_json["breakdown"]["slot"]
     assert {r["group"] for r in by_slot} == {f"slot{i}" for i in range(5)} and sum(r["pairs"] for r in by_slot) == 10
-    wrong = sum(g != p for g, p in zip((json.loads(x)["label"] for x in test.read_text().splitlines()),
-                                        report_json["predicted"], strict=True))
+    wrong = sum(
+        g != p
+        for g, p in zip(
+            (json.loads(x)["label"] for x in test.read_text().splitlines()), report_json["predicted"], strict=True
+        )
+    )
     assert sum(r["errors"] for r in by_slot) == wrong
 
 
-def test_eval_cli_by_without_groups_fails_before_loading_a_model(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_eval_cli_by_without_groups_fails_before_loading_a_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     data = _write(tmp_path / "d.jsonl", [GOOD, GOOD])
     assert main(["eval", "--data", str(data), "--model", str(tmp_path / "absent"), "--by", "family"]) == 2
     assert "--by: family: no pair in the data has a 'family' field" in capsys.readouterr().err
@@ -268,12 +368,22 @@ def test_eval_cli_bad_resamples(trained: tuple[Path, Path, int], capsys: pytest.
     assert "--resamples: must be at least 1, got 0" in capsys.readouterr().err
 
 
-def test_classify_cli_bad_lines(trained: tuple[Path, Path, int], tmp_path: Path,
-                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_classify_cli_bad_lines(
+    trained: tuple[Path, Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out, _, _ = trained
     pair = {"existing": GOOD["existing"], "new": GOOD["new"]}
-    inp = _write(tmp_path / "in.jsonl", [pair, "{oops", {"existing": GOOD["existing"]}, "",
-                                        {**pair, "new": {"text": "", "observed_at": "2026-01-01"}}, pair])
+    inp = _write(
+        tmp_path / "in.jsonl",
+        [
+            pair,
+            "{oops",
+            {"existing": GOOD["existing"]},
+            "",
+            {**pair, "new": {"text": "", "observed_at": "2026-01-01"}},
+            pair,
+        ],
+    )
     rc = main(["classify", "--input", str(inp), "--model", str(out)])
     captured = capsys.readouterr()
     lines = [json.loads(x) for x in captured.out.splitlines()]
@@ -293,16 +403,36 @@ def test_classify_cli_missing_model(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "is not a directory" in capsys.readouterr().err
 
 
-def test_domain_fine_tuning_mixes_default_data(trained: tuple[Path, Path, int], tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_domain_fine_tuning_mixes_default_data(
+    trained: tuple[Path, Path, int], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """--init a writegate model + user data: a share of default data is mixed in (here from a file)."""
     init, _, _ = trained
     user = small_data(tmp_path / "user.jsonl", 14)
     default = small_data(tmp_path / "default.jsonl", 30)
     out = tmp_path / "tuned"
-    rc = main(["train", "--data", str(user), "--init", str(init), "--default-data", str(default),
-               "--mix-default-share", "0.5", "--out", str(out), "--max-steps", "1", "--eval-steps", "1",
-               "--batch-size", "8", "--drop-fp32-onnx"])
+    rc = main(
+        [
+            "train",
+            "--data",
+            str(user),
+            "--init",
+            str(init),
+            "--default-data",
+            str(default),
+            "--mix-default-share",
+            "0.5",
+            "--out",
+            str(out),
+            "--max-steps",
+            "1",
+            "--eval-steps",
+            "1",
+            "--batch-size",
+            "8",
+            "--drop-fp32-onnx",
+        ]
+    )
     assert rc == 0
     err = capsys.readouterr().err
     from writegate.classifier import modeldir
@@ -313,7 +443,6 @@ def test_domain_fine_tuning_mixes_default_data(trained: tuple[Path, Path, int], 
     assert n_user_train is not None and meta.metrics["train.pairs"] == 2 * n_user_train
     assert "domain fine-tuning" in (out / modeldir.MODEL_CARD).read_text()
     assert not (out / modeldir.ONNX_FP32).exists() and (out / modeldir.ONNX_INT8).is_file()
-
 
 
 # -- data order ---------------------------------------------------------------------------------------
@@ -329,9 +458,33 @@ def test_a_data_seed_changes_the_run_and_the_same_seeds_repeat_it(tiny_model_dir
     for name, extra in (("file-order", []), ("seed7", ["--data-seed", "7"]), ("seed7-again", ["--data-seed", "7"])):
         out = tmp_path / name
         # 3 steps, one evaluation at the end: the best checkpoint is the last one, not the untrained start
-        assert main(["train", "--data", str(data), "--dev", str(dev), "--base", str(tiny_model_dir), "--out", str(out),
-                     "--max-steps", "3", "--eval-steps", "3", "--batch-size", "4", "--lr", "1e-3", "--quiet",
-                     "--drop-fp32-onnx", *extra]) == 0
+        assert (
+            main(
+                [
+                    "train",
+                    "--data",
+                    str(data),
+                    "--dev",
+                    str(dev),
+                    "--base",
+                    str(tiny_model_dir),
+                    "--out",
+                    str(out),
+                    "--max-steps",
+                    "3",
+                    "--eval-steps",
+                    "3",
+                    "--batch-size",
+                    "4",
+                    "--lr",
+                    "1e-3",
+                    "--quiet",
+                    "--drop-fp32-onnx",
+                    *extra,
+                ]
+            )
+            == 0
+        )
         runs[name] = _weights(out)
     assert any(not np.array_equal(runs["file-order"][k], runs["seed7"][k]) for k in runs["seed7"])
     assert all(np.array_equal(runs["seed7"][k], runs["seed7-again"][k]) for k in runs["seed7"])
@@ -343,11 +496,15 @@ def test_package_refuses_dev_logits_that_do_not_match_the_dev_split(tmp_path: Pa
     from writegate.training.datafile import parse_example
     from writegate.training.package import PackageInputs, package
 
-    row = {"existing": {"text": "Tz is EST", "observed_at": "2026-01-01"},
-           "new": {"text": "Tz is PST", "observed_at": "2026-02-01"}, "label": "supersedes"}
+    row = {
+        "existing": {"text": "Tz is EST", "observed_at": "2026-01-01"},
+        "new": {"text": "Tz is PST", "observed_at": "2026-02-01"},
+        "label": "supersedes",
+    }
     dev = [parse_example(row, 1), parse_example(row, 2)]
-    inp = PackageInputs(out=tmp_path, name="m", version="0", max_length=128, threads=1, dev=dev, provenance=[],
-                        started=0.0)
+    inp = PackageInputs(
+        out=tmp_path, name="m", version="0", max_length=128, threads=1, dev=dev, provenance=[], started=0.0
+    )
     with pytest.raises(ValueError, match=r"dev_logits has shape \(1, 5\), expected \(2, 5\)"):
         package(None, np.zeros((1, 5), dtype=np.float32), inp)
     assert not any(tmp_path.iterdir())  # refused before anything was written
@@ -357,25 +514,45 @@ def test_package_refuses_dev_logits_that_do_not_match_the_dev_split(tmp_path: Pa
 def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: Path, tmp_path: Path) -> None:
     """Under group_by_length, Trainer.predict returns its rows permuted (run 0.10.0 fitted T = 20 on them)."""
     import torch
-    from transformers import (AutoModelForSequenceClassification, AutoTokenizer, DataCollatorWithPadding, Trainer,
-                              TrainingArguments)
+    from transformers import (
+        AutoModelForSequenceClassification,
+        AutoTokenizer,
+        DataCollatorWithPadding,
+        Trainer,
+        TrainingArguments,
+    )
 
     from writegate.classifier import features
     from writegate.training.package import encode_examples
     from writegate.training.train import predict_in_order
 
-    rows = [{**GOOD, "existing": {**GOOD["existing"], "text": "Michelle owns the Acme account" + " again" * (i % 9)}}
-            for i in range(24)]  # nine lengths, so length grouping has something to reorder
+    rows = [
+        {**GOOD, "existing": {**GOOD["existing"], "text": "Michelle owns the Acme account" + " again" * (i % 9)}}
+        for i in range(24)
+    ]  # nine lengths, so length grouping has something to reorder
     dev = read_examples(_write(tmp_path / "dev.jsonl", rows))
     ds = encode_examples(features.PairEncoder.from_file(tiny_model_dir / "tokenizer.json", 128), dev)
     model = AutoModelForSequenceClassification.from_pretrained(str(tiny_model_dir), dtype=torch.float32).eval()
-    args = TrainingArguments(output_dir=str(tmp_path / "out"), per_device_eval_batch_size=4, use_cpu=True,
-                             train_sampling_strategy="group_by_length", report_to=[], disable_tqdm=True)
-    trainer = Trainer(model=model, args=args,
-                      data_collator=DataCollatorWithPadding(AutoTokenizer.from_pretrained(str(tiny_model_dir))))
+    args = TrainingArguments(
+        output_dir=str(tmp_path / "out"),
+        per_device_eval_batch_size=4,
+        use_cpu=True,
+        train_sampling_strategy="group_by_length",
+        report_to=[],
+        disable_tqdm=True,
+    )
+    trainer = Trainer(
+        model=model,
+        args=args,
+        data_collator=DataCollatorWithPadding(AutoTokenizer.from_pretrained(str(tiny_model_dir))),
+    )
     with torch.no_grad():
-        one_by_one = np.stack([model(**{k: torch.tensor([v]) for k, v in row.items() if k != "labels"}).logits[0].numpy()
-                               for row in ds.rows])
+        one_by_one = np.stack(
+            [
+                model(**{k: torch.tensor([v]) for k, v in row.items() if k != "labels"}).logits[0].numpy()
+                for row in ds.rows
+            ]
+        )
     got = predict_in_order(trainer, ds)
     assert got.shape == (24, len(LABELS))
     np.testing.assert_allclose(got, one_by_one, atol=1e-4)
@@ -383,12 +560,17 @@ def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: P
 
 
 # -- train flags out of range ---------------------------------------------------------------------
-@pytest.mark.parametrize(("flag", "value", "message"), [
-    ("--label-smoothing", "1.5", "--label-smoothing: input should be less than 1 (got 1.5)"),
-    ("--lr", "0", "--lr: input should be greater than 0 (got 0.0)"),
-], ids=["smoothing-above-1", "zero-lr"])
-def test_train_flags_out_of_range_name_the_flag(tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str,
-                                                value: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("--label-smoothing", "1.5", "--label-smoothing: input should be less than 1 (got 1.5)"),
+        ("--lr", "0", "--lr: input should be greater than 0 (got 0.0)"),
+    ],
+    ids=["smoothing-above-1", "zero-lr"],
+)
+def test_train_flags_out_of_range_name_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str, message: str
+) -> None:
     data = small_data(tmp_path / "train.jsonl", 8)
     assert main(["train", "--data", str(data), "--out", str(tmp_path / "o"), flag, value]) == 2
     assert message in capsys.readouterr().err

@@ -101,7 +101,9 @@ def test_missing_vllm_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path
     from writegate.classifier.backends.vllm import VllmBackend
 
     monkeypatch.setitem(sys.modules, "vllm", None)  # import fails
-    with pytest.raises(RuntimeError, match=r"the `gpu` extra installs: pip install 'writegate\[gpu\]'.*--backend torch"):
+    with pytest.raises(
+        RuntimeError, match=r"the `gpu` extra installs: pip install 'writegate\[gpu\]'.*--backend torch"
+    ):
         VllmBackend(tmp_path)
 
 
@@ -111,7 +113,11 @@ def test_requests_strip_padding_and_compress_token_types(fake_vllm: dict, tmp_pa
     backend = VllmBackend(tmp_path, max_length=64)
     kwargs = fake_vllm["llm"].kwargs
     assert (kwargs["runner"], kwargs["dtype"], kwargs["max_model_len"], kwargs["enable_prefix_caching"]) == (
-        "pooling", "bfloat16", 64, False)
+        "pooling",
+        "bfloat16",
+        64,
+        False,
+    )
     batch = Batch(
         input_ids=np.array([[101, 7, 102, 8, 102, 0], [101, 5, 6, 102, 9, 102]]),
         attention_mask=np.array([[1, 1, 1, 1, 1, 0], [1, 1, 1, 1, 1, 1]]),
@@ -191,8 +197,11 @@ def test_a_vllm_that_ignores_token_types_is_refused(fake_vllm: dict, type_sensit
 
 
 # -- the backend's calls against an installed vllm ---------------------------------------------------
-CHECK_BATCH = Batch(input_ids=np.array([[101, 7, 102, 8, 102, 0]]), attention_mask=np.array([[1, 1, 1, 1, 1, 0]]),
-                    token_type_ids=np.array([[0, 0, 0, 1, 1, 0]]))
+CHECK_BATCH = Batch(
+    input_ids=np.array([[101, 7, 102, 8, 102, 0]]),
+    attention_mask=np.array([[1, 1, 1, 1, 1, 0]]),
+    token_type_ids=np.array([[0, 0, 0, 1, 1, 0]]),
+)
 
 
 def _keywords(obj: Any) -> tuple[set[str], bool]:
@@ -246,7 +255,10 @@ def vllm_api_problems(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[s
 
     vllm = importlib.import_module("vllm")
     llm_cls, tokens_prompt = attr("vllm", "LLM"), attr("vllm.inputs", "TokensPrompt")
-    out_cls, request_out_cls = attr("vllm.outputs", "ClassificationOutput"), attr("vllm.outputs", "ClassificationRequestOutput")
+    out_cls, request_out_cls = (
+        attr("vllm.outputs", "ClassificationOutput"),
+        attr("vllm.outputs", "ClassificationRequestOutput"),
+    )
     attr("vllm", "PoolingParams")
     if problems:
         return problems
@@ -272,8 +284,10 @@ def vllm_api_problems(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[s
     engine = getattr(vllm, "EngineArgs", None)
     fields = {f.name for f in dataclasses.fields(engine)} if dataclasses.is_dataclass(engine) else set()
     if takes_more:
-        problems += [f"vllm.LLM(...): {k}= is neither a parameter of LLM nor a field of vllm.EngineArgs"
-                     for k in sorted(set(kwargs) - named - fields)]
+        problems += [
+            f"vllm.LLM(...): {k}= is neither a parameter of LLM nor a field of vllm.EngineArgs"
+            for k in sorted(set(kwargs) - named - fields)
+        ]
 
     try:
         prompts, params = backend.requests(CHECK_BATCH)
@@ -308,20 +322,30 @@ def vllm_api_problems(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[s
         problems.append("vllm.outputs.ClassificationRequestOutput has no outputs field")
 
     root = Path(vllm.__file__).parent if getattr(vllm, "__file__", None) else None
-    readers = [] if root is None else [
-        f for f in root.rglob("*.py")
-        if "worker" in f.relative_to(root).parts and TOKEN_TYPES_KEY in f.read_text(encoding="utf-8", errors="replace")
-    ]
+    readers = (
+        []
+        if root is None
+        else [
+            f
+            for f in root.rglob("*.py")
+            if "worker" in f.relative_to(root).parts
+            and TOKEN_TYPES_KEY in f.read_text(encoding="utf-8", errors="replace")
+        ]
+    )
     if not readers:
-        problems.append(f"no module of vllm's workers reads extra_kwargs[{TOKEN_TYPES_KEY!r}]: the token types "
-                        "would be dropped (the load-time parity check would then refuse to serve)")
+        problems.append(
+            f"no module of vllm's workers reads extra_kwargs[{TOKEN_TYPES_KEY!r}]: the token types "
+            "would be dropped (the load-time parity check would then refuse to serve)"
+        )
     return problems
 
 
 def test_installed_vllm_has_what_the_backend_calls(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Runs only where vllm is installed (the `gpu` extra); loads no model and needs no GPU."""
-    pytest.importorskip("vllm", reason="vllm is not installed (extra `gpu`): the backend's calls are checked "
-                                       "only against the stand-in below")
+    pytest.importorskip(
+        "vllm",
+        reason="vllm is not installed (extra `gpu`): the backend's calls are checked only against the stand-in below",
+    )
     assert vllm_api_problems(monkeypatch, tmp_path) == []
 
 
@@ -329,7 +353,7 @@ def test_installed_vllm_has_what_the_backend_calls(monkeypatch: pytest.MonkeyPat
 # (vllm/entrypoints/llm.py, pooling_params.py, inputs, outputs.py, v1/worker/gpu_model_runner.py): it
 # checks the check above, which CI can run on no real vllm.
 STANDIN = {
-    "vllm/__init__.py": '''
+    "vllm/__init__.py": """
         from __future__ import annotations
 
         from dataclasses import dataclass
@@ -355,8 +379,8 @@ STANDIN = {
             def classify(self, prompts, *, pooling_params=None, use_tqdm=True, lora_request=None,
                          tokenization_kwargs=None):
                 raise RuntimeError("the stand-in runs no model")
-    ''',
-    "vllm/pooling_params.py": '''
+    """,
+    "vllm/pooling_params.py": """
         from __future__ import annotations
 
         from dataclasses import dataclass
@@ -377,16 +401,16 @@ STANDIN = {
                 bad = [k for k in ("dimensions", "normalize", "use_activation") if k not in valid and getattr(self, k) is not None]
                 if bad:
                     raise ValueError(f"Task {task} does not support {bad} parameters")
-    ''',
-    "vllm/inputs/__init__.py": '''
+    """,
+    "vllm/inputs/__init__.py": """
         from typing import NotRequired, TypedDict
 
 
         class TokensPrompt(TypedDict):
             prompt_token_ids: list[int]
             cache_salt: NotRequired[str]
-    ''',
-    "vllm/outputs.py": '''
+    """,
+    "vllm/outputs.py": """
         from __future__ import annotations
 
         from dataclasses import dataclass
@@ -407,12 +431,12 @@ STANDIN = {
 
         class ClassificationRequestOutput(PoolingRequestOutput[ClassificationOutput]):
             pass
-    ''',
-    "vllm/v1/worker/gpu_model_runner.py": '''
+    """,
+    "vllm/v1/worker/gpu_model_runner.py": """
         def token_type_ids(pooling_params, seq_len):
             k = pooling_params.extra_kwargs.get("compressed_token_type_ids")
             return [int(i >= k) for i in range(seq_len)]
-    ''',
+    """,
 }
 
 
@@ -440,32 +464,75 @@ def install_standin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
             del sys.modules[name]
 
 
-def test_the_api_check_passes_on_a_standin_with_vllms_signatures(install_standin: Callable[..., None],
-                                                                monkeypatch: pytest.MonkeyPatch,
-                                                                tmp_path: Path) -> None:
+def test_the_api_check_passes_on_a_standin_with_vllms_signatures(
+    install_standin: Callable[..., None], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     install_standin()
     assert vllm_api_problems(monkeypatch, tmp_path) == []
 
 
-@pytest.mark.parametrize(("edits", "problem"), [
-    ([("vllm/__init__.py", 'runner: str = "auto"', 'task: str = "auto"'),
-      ("vllm/__init__.py", 'runner="auto", convert="auto"', 'task="auto"')], "vllm.LLM(...): runner= is neither"),
-    ([("vllm/pooling_params.py", "use_activation: bool | None = None", "activation: bool | None = None")],
-     "building the requests failed: TypeError"),
-    ([("vllm/pooling_params.py", '"classify": ["use_activation"]', '"classify": ["activation"]')],
-     "PoolingParams.verify('classify') refuses"),
-    ([("vllm/inputs/__init__.py", "class TokensPrompt", "class TokenIdsPrompt")], "vllm.inputs.TokensPrompt is missing"),
-    ([("vllm/inputs/__init__.py", "prompt_token_ids: list[int]", "token_ids: list[int]")], "no prompt_token_ids key"),
-    ([("vllm/__init__.py", "def classify(self, prompts, *, pooling_params=None,", "def classify(self, prompts, /, *,")],
-     "vllm.LLM.classify(...): got an unexpected keyword argument 'pooling_params'"),
-    ([("vllm/__init__.py", "def classify(", "def encode(")], "vllm.LLM has no classify method"),
-    ([("vllm/outputs.py", "probs: list[float]", "data: list[float]")], "ClassificationOutput has no probs field"),
-    ([("vllm/v1/worker/gpu_model_runner.py", '"compressed_token_type_ids"', '"token_type_ids"')],
-     "no module of vllm's workers reads"),
-], ids=["task-not-runner", "no-use-activation", "use-activation-invalid", "no-tokens-prompt", "prompt-key",
-        "classify-without-pooling-params", "no-classify", "no-probs", "token-types-not-read"])
-def test_the_api_check_names_what_a_vllm_lacks(install_standin: Callable[..., None], monkeypatch: pytest.MonkeyPatch,
-                                               tmp_path: Path, edits: list[tuple[str, str, str]], problem: str) -> None:
+@pytest.mark.parametrize(
+    ("edits", "problem"),
+    [
+        (
+            [
+                ("vllm/__init__.py", 'runner: str = "auto"', 'task: str = "auto"'),
+                ("vllm/__init__.py", 'runner="auto", convert="auto"', 'task="auto"'),
+            ],
+            "vllm.LLM(...): runner= is neither",
+        ),
+        (
+            [("vllm/pooling_params.py", "use_activation: bool | None = None", "activation: bool | None = None")],
+            "building the requests failed: TypeError",
+        ),
+        (
+            [("vllm/pooling_params.py", '"classify": ["use_activation"]', '"classify": ["activation"]')],
+            "PoolingParams.verify('classify') refuses",
+        ),
+        (
+            [("vllm/inputs/__init__.py", "class TokensPrompt", "class TokenIdsPrompt")],
+            "vllm.inputs.TokensPrompt is missing",
+        ),
+        (
+            [("vllm/inputs/__init__.py", "prompt_token_ids: list[int]", "token_ids: list[int]")],
+            "no prompt_token_ids key",
+        ),
+        (
+            [
+                (
+                    "vllm/__init__.py",
+                    "def classify(self, prompts, *, pooling_params=None,",
+                    "def classify(self, prompts, /, *,",
+                )
+            ],
+            "vllm.LLM.classify(...): got an unexpected keyword argument 'pooling_params'",
+        ),
+        ([("vllm/__init__.py", "def classify(", "def encode(")], "vllm.LLM has no classify method"),
+        ([("vllm/outputs.py", "probs: list[float]", "data: list[float]")], "ClassificationOutput has no probs field"),
+        (
+            [("vllm/v1/worker/gpu_model_runner.py", '"compressed_token_type_ids"', '"token_type_ids"')],
+            "no module of vllm's workers reads",
+        ),
+    ],
+    ids=[
+        "task-not-runner",
+        "no-use-activation",
+        "use-activation-invalid",
+        "no-tokens-prompt",
+        "prompt-key",
+        "classify-without-pooling-params",
+        "no-classify",
+        "no-probs",
+        "token-types-not-read",
+    ],
+)
+def test_the_api_check_names_what_a_vllm_lacks(
+    install_standin: Callable[..., None],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    edits: list[tuple[str, str, str]],
+    problem: str,
+) -> None:
     """A stand-in changed where vLLM versions differ (file, old, new): the check reports the difference."""
     install_standin(*edits)
     problems = vllm_api_problems(monkeypatch, tmp_path)

@@ -54,7 +54,7 @@ def group_of(ex: Example, by: GroupBy) -> str | None:
     if ex.family is None or by == "family":
         return ex.family
     prefix = f"{ex.slot}."
-    return ex.family[len(prefix):] if ex.slot and ex.family.startswith(prefix) else ex.family
+    return ex.family[len(prefix) :] if ex.slot and ex.family.startswith(prefix) else ex.family
 
 
 def check_groupable(examples: Sequence[Example], by: GroupBy) -> None:
@@ -85,9 +85,18 @@ def error_breakdown(examples: Sequence[Example], predicted: Sequence[str], by: G
     for group, n in pairs.items():
         conf = confusions[group]
         errors = sum(conf.values())
-        rows.append(GroupErrors(group=group, pairs=n, errors=errors, error_rate=errors / n,
-                                confusions=[Confusion(gold=g, predicted=p, count=c)
-                                            for (g, p), c in sorted(conf.items(), key=lambda kv: (-kv[1], kv[0]))]))
+        rows.append(
+            GroupErrors(
+                group=group,
+                pairs=n,
+                errors=errors,
+                error_rate=errors / n,
+                confusions=[
+                    Confusion(gold=g, predicted=p, count=c)
+                    for (g, p), c in sorted(conf.items(), key=lambda kv: (-kv[1], kv[0]))
+                ],
+            )
+        )
     return sorted(rows, key=lambda r: (-r.errors, -r.error_rate, r.group))
 
 
@@ -99,8 +108,10 @@ def render_breakdown(rows: Sequence[GroupErrors], by: GroupBy, top: int, console
     con: Console = console if isinstance(console, Console) else Console()
     total = sum(r.errors for r in rows)
     shown = [r for r in rows if r.errors][:top]
-    t = Table(title=f"errors by {by}: the {len(shown)} of {len(rows)} groups with the most ({total} errors in all)",
-              caption="confusions: gold→predicted, labels by their first three letters (unr cor ela con sup)")
+    t = Table(
+        title=f"errors by {by}: the {len(shown)} of {len(rows)} groups with the most ({total} errors in all)",
+        caption="confusions: gold→predicted, labels by their first three letters (unr cor ela con sup)",
+    )
     t.add_column("group", no_wrap=True)
     for col in ("errors", "pairs", "rate", "share"):
         t.add_column(col, justify="right")
@@ -170,8 +181,11 @@ def confident_errors(
         raise InputError("--errors", f"must be at least 1, got {n}")
     n_sources = len(examples) if sources is None else len(sources)
     if not len(examples) == len(predicted) == len(probability) == n_sources:
-        raise InputError("predicted", f"need one label, probability and source per pair: {len(examples)} pairs, "
-                         f"{len(predicted)} labels, {len(probability)} probabilities, {n_sources} sources")
+        raise InputError(
+            "predicted",
+            f"need one label, probability and source per pair: {len(examples)} pairs, "
+            f"{len(predicted)} labels, {len(probability)} probabilities, {n_sources} sources",
+        )
     cells: defaultdict[tuple[str, str], list[tuple[float, int]]] = defaultdict(list)
     for i, (ex, pred, prob) in enumerate(zip(examples, predicted, probability, strict=True)):
         if pred != ex.label.value:
@@ -179,16 +193,21 @@ def confident_errors(
 
     def mistake(prob: float, i: int) -> Mistake:
         pair = examples[i].pair
-        return Mistake(source=None if sources is None else sources[i], id=examples[i].id, probability=prob,
-                       existing=MistakeSide(text=pair.existing.text, date=iso_date(pair.existing.observed_at)),
-                       new=MistakeSide(text=pair.new.text, date=iso_date(pair.new.observed_at)))
+        return Mistake(
+            source=None if sources is None else sources[i],
+            id=examples[i].id,
+            probability=prob,
+            existing=MistakeSide(text=pair.existing.text, date=iso_date(pair.existing.observed_at)),
+            new=MistakeSide(text=pair.new.text, date=iso_date(pair.new.observed_at)),
+        )
 
     order = {name: k for k, name in enumerate(LABELS)}
     out = []
     for (gold, pred), hits in cells.items():
         ranked = sorted(hits, key=lambda h: (-h[0], h[1]))
-        out.append(CellErrors(gold=gold, predicted=pred, count=len(hits),
-                              mistakes=[mistake(p, i) for p, i in ranked[:n]]))
+        out.append(
+            CellErrors(gold=gold, predicted=pred, count=len(hits), mistakes=[mistake(p, i) for p, i in ranked[:n]])
+        )
     return sorted(out, key=lambda c: (-c.count, -c.mistakes[0].probability, order[c.gold], order[c.predicted]))
 
 
@@ -205,8 +224,10 @@ def render_errors(cells: Sequence[CellErrors], n: int, console: object | None = 
         con.print("no mistakes")
         return
     total = sum(c.count for c in cells)
-    con.print(f"most confident mistakes: up to {n} per gold → predicted cell ({total} mistakes in {len(cells)} cells)",
-              markup=False)
+    con.print(
+        f"most confident mistakes: up to {n} per gold → predicted cell ({total} mistakes in {len(cells)} cells)",
+        markup=False,
+    )
     several = any(m.source is not None for c in cells for m in c.mistakes)
     for c in cells:
         t = Table(title=f"{c.gold} → {c.predicted}: {len(c.mistakes)} of {c.count}", title_justify="left")
@@ -217,7 +238,10 @@ def render_errors(cells: Sequence[CellErrors], n: int, console: object | None = 
         t.add_column("existing")
         t.add_column("new")
         for m in c.mistakes:
-            row = [f"{m.probability:.3f}"] + ([Text(m.source or "")] if several else []) + [
-                Text(m.id), Text(f"{m.existing.date}  {m.existing.text}"), Text(f"{m.new.date}  {m.new.text}")]
+            row = (
+                [f"{m.probability:.3f}"]
+                + ([Text(m.source or "")] if several else [])
+                + [Text(m.id), Text(f"{m.existing.date}  {m.existing.text}"), Text(f"{m.new.date}  {m.new.text}")]
+            )
             t.add_row(*row)
         wide_enough(con, t, cap=160).print(t)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from writegate.api.jsonl import JsonLineError, open_lines, read_json_lines
-from writegate.api.pairs import json_kind, parse_pair
+from writegate.api.pairs import parse_pair
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.types import Pair, Side
 from writegate.normalizer.errors import InputError
@@ -40,11 +40,16 @@ class Example:
 
     def to_json(self) -> dict[str, Any]:
         """The JSONL form (inverse of `parse_example`)."""
+
         def side(s: Side) -> dict[str, str]:
             return {"text": s.text, "observed_at": s.observed_at.isoformat(), "subject": s.subject}
 
-        out: dict[str, Any] = {"id": self.id, "existing": side(self.pair.existing), "new": side(self.pair.new),
-                               "label": self.label.value}
+        out: dict[str, Any] = {
+            "id": self.id,
+            "existing": side(self.pair.existing),
+            "new": side(self.pair.new),
+            "label": self.label.value,
+        }
         if self.family is not None:
             out["family"] = self.family
         if self.slot is not None:

@@ -30,11 +30,18 @@ class Evaluation(BaseModel):
     model_only: Report
     fused: Report
     ece: float = Field(description="Expected calibration error of the (temperature-scaled) model-only probabilities.")
-    evidence: dict[str, int] = Field(description="Served predictions per deciding evidence (model/structure/both, or a guard).")
+    evidence: dict[str, int] = Field(
+        description="Served predictions per deciding evidence (model/structure/both, or a guard)."
+    )
     slot_match: int = Field(description="Pairs where both sides normalized to the same slot.")
-    predicted: list[str] = Field(default_factory=list, description="Label per example as served (fusion per the model).")
-    confidence: list[float] = Field(default_factory=list, exclude=True,
-                                    description="Served probability of each predicted label (not in the JSON report).")
+    predicted: list[str] = Field(
+        default_factory=list, description="Label per example as served (fusion per the model)."
+    )
+    confidence: list[float] = Field(
+        default_factory=list,
+        exclude=True,
+        description="Served probability of each predicted label (not in the JSON report).",
+    )
 
     def served(self, fusion: bool) -> Report:
         """The report for the chosen fusion setting."""
@@ -73,8 +80,9 @@ def evaluate(clf: Classifier, examples: Sequence[Example], name: str = "eval", b
     from writegate.normalizer.api import with_records_all
 
     logits, items = clf.logits(with_records_all(ex.pair for ex in examples), batch_size=batch_size)
-    return evaluate_logits(logits, items, [LABEL2ID[ex.label.value] for ex in examples], clf.temperature,
-                           name, served_fusion=clf.fusion)
+    return evaluate_logits(
+        logits, items, [LABEL2ID[ex.label.value] for ex in examples], clf.temperature, name, served_fusion=clf.fusion
+    )
 
 
 def evaluate_logits(
@@ -89,8 +97,9 @@ def evaluate_logits(
     gold_arr = np.asarray(gold, dtype=np.int64)
     p_model, pred_model, _ = decode_all(logits, items, temperature, fusion=False, guards=False)
     p_fused, pred_fused, evidence = decode_all(logits, items, temperature, fusion=True)
-    p_served, served, _ = ((p_fused, pred_fused, evidence) if served_fusion
-                           else decode_all(logits, items, temperature, fusion=False))
+    p_served, served, _ = (
+        (p_fused, pred_fused, evidence) if served_fusion else decode_all(logits, items, temperature, fusion=False)
+    )
     return Evaluation(
         name=name,
         model_only=report(gold_arr.tolist(), pred_model.tolist()),
@@ -133,8 +142,9 @@ def render(ev: Evaluation, fusion: bool, console: object | None = None) -> None:
     ct = Table(title="conflict slice (gold supersedes or contradicts)")
     for col in ("pairs", "accuracy", "detected as conflict", "told apart", "sup→con", "con→sup"):
         ct.add_column(col, justify="right")
-    ct.add_row(str(c.n), f"{c.accuracy:.3f}", f"{c.detected:.3f}", f"{c.told_apart:.3f}", str(c.sup_as_con),
-               str(c.con_as_sup))
+    ct.add_row(
+        str(c.n), f"{c.accuracy:.3f}", f"{c.detected:.3f}", f"{c.told_apart:.3f}", str(c.sup_as_con), str(c.con_as_sup)
+    )
     con.print(ct)
 
     cmp = Table(title="model only vs fused")
@@ -162,8 +172,10 @@ def render_comparison(cmp: PairedComparison, model: str, baseline: str, console:
         t.add_row(name, f"{iv.model:.4f}", f"{iv.baseline:.4f}", f"{iv.delta:+.4f}", f"[{iv.low:+.4f}, {iv.high:+.4f}]")
     con.print(t)
     verdict = "the interval excludes 0" if cmp.significant else "the interval includes 0: not told apart from noise"
-    con.print(f"bootstrap over {unit} ({cmp.resamples} resamples): {verdict} · only the model right: "
-              f"{cmp.model_only_right}, only the baseline: {cmp.baseline_only_right}, McNemar p = {cmp.mcnemar_p:.3g}")
+    con.print(
+        f"bootstrap over {unit} ({cmp.resamples} resamples): {verdict} · only the model right: "
+        f"{cmp.model_only_right}, only the baseline: {cmp.baseline_only_right}, McNemar p = {cmp.mcnemar_p:.3g}"
+    )
 
 
 def _num(x: float | None, fmt: str = ".3f") -> str:
@@ -213,8 +225,10 @@ def render_sources(
 
     con: Console = console if isinstance(console, Console) else Console()
     mode = "fused with structure" if fusion else "model only"
-    caption = ("macro-F1 over the labels each source holds; conflict: accuracy on gold supersedes/contradicts "
-               "(mean over the sources that have any)")
+    caption = (
+        "macro-F1 over the labels each source holds; conflict: accuracy on gold supersedes/contradicts "
+        "(mean over the sources that have any)"
+    )
     if cmp is not None:
         caption += f"; Δ = model − baseline, {cmp.confidence:.0%} bootstrap interval below it"
     t = Table(title=f"{mean.sources} sources, {mean.pairs} pairs, {mode}", caption=caption, box=box.SIMPLE_HEAD)
@@ -245,23 +259,26 @@ def render_sources(
     mean_row: list[str | Text] = [f"mean of {mean.sources}", str(mean.pairs), "", f"{mean.macro_f1:.3f}"]
     if cmp is not None:
         mean_row += [_num(cmp.mean_macro_f1.baseline), _delta(cmp.mean_macro_f1, interval=True)]
-    mean_row.append(_num(mean.conflict_accuracy) + ("" if mean.conflict_accuracy is None
-                                                     else f"\nof {mean.conflict_sources}"))
+    mean_row.append(
+        _num(mean.conflict_accuracy) + ("" if mean.conflict_accuracy is None else f"\nof {mean.conflict_sources}")
+    )
     if cmp is not None:
         mc = cmp.mean_conflict_accuracy
         mean_row += [_num(mc.baseline if mc else None), _delta(mc, interval=True)]
     t.add_row(*mean_row)
     wide_enough(con, t).print(t)
     if cmp is not None:
-        verdict = ("the interval excludes 0" if cmp.significant
-                   else "the interval includes 0: not told apart from noise")
+        verdict = "the interval excludes 0" if cmp.significant else "the interval includes 0: not told apart from noise"
         m, mc = cmp.mean_macro_f1, cmp.mean_conflict_accuracy
-        conflict = (f" · mean conflict-slice Δ {mc.delta:+.4f} [{mc.low:+.4f}, {mc.high:+.4f}]"
-                    if mc is not None else "")
-        con.print(f"bootstrap over pairs within each source ({cmp.resamples} resamples): mean macro-F1 Δ "
-                  f"{m.delta:+.4f} [{m.low:+.4f}, {m.high:+.4f}], {verdict}{conflict} · only the model right: "
-                  f"{cmp.model_only_right}, only the baseline: {cmp.baseline_only_right}, McNemar p = "
-                  f"{cmp.mcnemar_p:.3g}", markup=False, highlight=False)
+        conflict = f" · mean conflict-slice Δ {mc.delta:+.4f} [{mc.low:+.4f}, {mc.high:+.4f}]" if mc is not None else ""
+        con.print(
+            f"bootstrap over pairs within each source ({cmp.resamples} resamples): mean macro-F1 Δ "
+            f"{m.delta:+.4f} [{m.low:+.4f}, {m.high:+.4f}], {verdict}{conflict} · only the model right: "
+            f"{cmp.model_only_right}, only the baseline: {cmp.baseline_only_right}, McNemar p = "
+            f"{cmp.mcnemar_p:.3g}",
+            markup=False,
+            highlight=False,
+        )
 
 
 def plot_confusion(rep: Report, path: str | Path, title: str = "confusion matrix") -> Path:

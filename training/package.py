@@ -49,8 +49,14 @@ def encode_examples(encoder: features.PairEncoder, examples: Sequence[Example], 
         pairs = with_records_all(ex.pair for ex in chunk)
         texts = [features.render_pair(p, features.compare_pair(p)) for p in pairs]
         for ex, (ids, types) in zip(chunk, encoder.encode(texts), strict=True):
-            rows.append({"input_ids": ids, "token_type_ids": types, "attention_mask": [1] * len(ids),
-                         "labels": LABEL2ID[ex.label.value]})
+            rows.append(
+                {
+                    "input_ids": ids,
+                    "token_type_ids": types,
+                    "attention_mask": [1] * len(ids),
+                    "labels": LABEL2ID[ex.label.value],
+                }
+            )
         if progress is not None:
             progress(len(chunk))
     return PairDataset(rows)
@@ -129,9 +135,16 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
     model.config.id2label = dict(enumerate(LABELS))
     model.config.label2id = dict(LABEL2ID)
     model.save_pretrained(str(out), safe_serialization=True)
-    meta = modeldir.ModelMeta(name=inp.name, version=inp.version, input_format_version=features.INPUT_FORMAT_VERSION,
-                              max_length=inp.max_length, labels=list(LABELS), temperature=round(temperature, 6),
-                              fusion=inp.fusion != "off", metrics={})
+    meta = modeldir.ModelMeta(
+        name=inp.name,
+        version=inp.version,
+        input_format_version=features.INPUT_FORMAT_VERSION,
+        max_length=inp.max_length,
+        labels=list(LABELS),
+        temperature=round(temperature, 6),
+        fusion=inp.fusion != "off",
+        metrics={},
+    )
     modeldir.write_meta(out, meta)
     exported = export_onnx(out)
 
@@ -145,11 +158,15 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
     fusion = {"on": True, "off": False}.get(inp.fusion, evals["dev"].fused.macro_f1 >= evals["dev"].model_only.macro_f1)
     par = int8_parity(out, clf, (inp.test or inp.dev)[:1000])
 
-    metrics: dict[str, float] = {"dev.temperature": round(temperature, 4), "dev.ece_before": round(ece_before, 4),
-                                 "dev.ece_after": round(ece_after, 4), **inp.metrics,
-                                 "export.fp32_max_abs_diff": float(f"{par.fp32_max_abs_diff:.3g}"),
-                                 "export.int8_argmax_agreement": round(par.int8_argmax_agreement or 0.0, 4),
-                                 **({"export.smooth_alpha": exported.smooth_alpha} if exported.smooth_alpha is not None else {})}
+    metrics: dict[str, float] = {
+        "dev.temperature": round(temperature, 4),
+        "dev.ece_before": round(ece_before, 4),
+        "dev.ece_after": round(ece_after, 4),
+        **inp.metrics,
+        "export.fp32_max_abs_diff": float(f"{par.fp32_max_abs_diff:.3g}"),
+        "export.int8_argmax_agreement": round(par.int8_argmax_agreement or 0.0, 4),
+        **({"export.smooth_alpha": exported.smooth_alpha} if exported.smooth_alpha is not None else {}),
+    }
     for ev in evals.values():
         metrics |= ev.flat(fusion)
     meta = meta.model_copy(update={"fusion": fusion, "metrics": metrics})
@@ -157,15 +174,32 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
 
     # 4. model card
     total = time.monotonic() - inp.started
-    write_card(out, CardInputs(meta=meta, provenance=inp.provenance, evaluations=list(evals.values()), parity=par,
-                               total_seconds=total, ece_before=ece_before, ece_after=ece_after,
-                               int8_export=exported.describe()))
+    write_card(
+        out,
+        CardInputs(
+            meta=meta,
+            provenance=inp.provenance,
+            evaluations=list(evals.values()),
+            parity=par,
+            total_seconds=total,
+            ece_before=ece_before,
+            ece_after=ece_after,
+            int8_export=exported.describe(),
+        ),
+    )
     if inp.drop_fp32_onnx:  # keeps models/ small: int8 for onnx serving, fp16 safetensors for torch/--init
         (out / modeldir.ONNX_FP32).unlink(missing_ok=True)
     for ev in evals.values():
         render(ev, fusion, console)
-    return Packaged(out=out, temperature=temperature, ece_before=ece_before, ece_after=ece_after, fusion=fusion,
-                    metrics=metrics, total_seconds=total)
+    return Packaged(
+        out=out,
+        temperature=temperature,
+        ece_before=ece_before,
+        ece_after=ece_after,
+        fusion=fusion,
+        metrics=metrics,
+        total_seconds=total,
+    )
 
 
 def int8_parity(out: Path, clf: Any, examples: Sequence[Example]) -> Any:

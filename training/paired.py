@@ -53,7 +53,9 @@ class PairedComparison(BaseModel):
     resamples: int = Field(description="Bootstrap resamples.")
     grouped: bool = Field(description="Whether whole groups (template families) were resampled rather than pairs.")
     macro_f1: Interval
-    conflict_accuracy: Interval | None = Field(description="Exact accuracy on gold supersedes/contradicts; None without such pairs.")
+    conflict_accuracy: Interval | None = Field(
+        description="Exact accuracy on gold supersedes/contradicts; None without such pairs."
+    )
     model_only_right: int = Field(description="Pairs the model gets right and the baseline wrong.")
     baseline_only_right: int = Field(description="Pairs the baseline gets right and the model wrong.")
     mcnemar_p: float = Field(description="Two-sided exact McNemar p-value on those discordant pairs.")
@@ -101,7 +103,9 @@ def _resamples(n: int, groups: Sequence[str] | None, resamples: int, rng: np.ran
     for i, grp in enumerate(groups):
         members.setdefault(grp, []).append(i)
     blocks = [np.asarray(v, dtype=np.int64) for v in members.values()]
-    return [np.concatenate([blocks[j] for j in rng.integers(0, len(blocks), size=len(blocks))]) for _ in range(resamples)]
+    return [
+        np.concatenate([blocks[j] for j in rng.integers(0, len(blocks), size=len(blocks))]) for _ in range(resamples)
+    ]
 
 
 def compare_predictions(
@@ -155,9 +159,17 @@ def compare_predictions(
 
     only_a = int(np.sum(right_a & ~right_b))
     only_b = int(np.sum(~right_a & right_b))
-    return PairedComparison(n=len(g), confidence=confidence, resamples=resamples, grouped=groups is not None,
-                            macro_f1=macro, conflict_accuracy=conflict, model_only_right=only_a,
-                            baseline_only_right=only_b, mcnemar_p=mcnemar_exact(only_a, only_b))
+    return PairedComparison(
+        n=len(g),
+        confidence=confidence,
+        resamples=resamples,
+        grouped=groups is not None,
+        macro_f1=macro,
+        conflict_accuracy=conflict,
+        model_only_right=only_a,
+        baseline_only_right=only_b,
+        mcnemar_p=mcnemar_exact(only_a, only_b),
+    )
 
 
 class SourceDelta(BaseModel):
@@ -166,8 +178,9 @@ class SourceDelta(BaseModel):
     name: str
     pairs: int
     macro_f1: Interval = Field(description="Macro-F1 over the source's gold labels, with its bootstrap interval.")
-    conflict_accuracy: Interval | None = Field(description="Conflict-slice accuracy; None without conflict pairs "
-                                               "(or when no resample drew one).")
+    conflict_accuracy: Interval | None = Field(
+        description="Conflict-slice accuracy; None without conflict pairs (or when no resample drew one)."
+    )
 
 
 class SourcesComparison(BaseModel):
@@ -178,8 +191,9 @@ class SourcesComparison(BaseModel):
     resamples: int
     sources: list[SourceDelta]
     mean_macro_f1: Interval = Field(description="Mean over sources of their macro-F1.")
-    mean_conflict_accuracy: Interval | None = Field(description="Mean over the sources with conflict pairs of their "
-                                                    "conflict-slice accuracy; None without any.")
+    mean_conflict_accuracy: Interval | None = Field(
+        description="Mean over the sources with conflict pairs of their conflict-slice accuracy; None without any."
+    )
     model_only_right: int
     baseline_only_right: int
     mcnemar_p: float = Field(description="Two-sided exact McNemar p-value on the discordant pairs of all sources.")
@@ -248,8 +262,11 @@ def compare_sources(
         InputError: mismatched lengths, an empty source, no source, or a bad `resamples`/`confidence`.
     """
     if not (len(names) == len(gold) == len(model) == len(baseline)):
-        raise InputError("sources", f"need one name, gold and two predictions per source, got {len(names)}, "
-                         f"{len(gold)}, {len(model)} and {len(baseline)}")
+        raise InputError(
+            "sources",
+            f"need one name, gold and two predictions per source, got {len(names)}, "
+            f"{len(gold)}, {len(model)} and {len(baseline)}",
+        )
     if not names:
         raise InputError("sources", "no source to compare")
     if resamples < 1:
@@ -266,8 +283,9 @@ def compare_sources(
     for name, gs, ms, bs in zip(names, gold, model, baseline, strict=True):
         g, a, b = (np.asarray(x, dtype=np.int64) for x in (gs, ms, bs))
         if not (len(g) == len(a) == len(b)):
-            raise InputError(f"sources.{name}",
-                             f"need one prediction per gold label, got {len(g)}, {len(a)} and {len(b)}")
+            raise InputError(
+                f"sources.{name}", f"need one prediction per gold label, got {len(g)}, {len(a)} and {len(b)}"
+            )
         if len(g) == 0:
             raise InputError(f"sources.{name}", "no pairs to compare")
         only_a += int(np.sum((a == g) & (b != g)))
@@ -293,7 +311,14 @@ def compare_sources(
     if point_conflict:  # NaN in any source leaves the draw out (np.mean propagates it)
         acc_model, acc_baseline = np.mean(point_conflict, axis=0).tolist()
         mean_conflict = _interval_of(acc_model, acc_baseline, np.mean(conflict_diffs, axis=0), confidence)
-    return SourcesComparison(n=sum(d.pairs for d in deltas), confidence=confidence, resamples=resamples,
-                             sources=deltas, mean_macro_f1=mean_f1, mean_conflict_accuracy=mean_conflict,
-                             model_only_right=only_a, baseline_only_right=only_b,
-                             mcnemar_p=mcnemar_exact(only_a, only_b))
+    return SourcesComparison(
+        n=sum(d.pairs for d in deltas),
+        confidence=confidence,
+        resamples=resamples,
+        sources=deltas,
+        mean_macro_f1=mean_f1,
+        mean_conflict_accuracy=mean_conflict,
+        model_only_right=only_a,
+        baseline_only_right=only_b,
+        mcnemar_p=mcnemar_exact(only_a, only_b),
+    )

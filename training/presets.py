@@ -32,41 +32,93 @@ class Preset(BaseModel):
     patience: int = Field(default=4, ge=1, description="Early-stopping patience, in evaluations.")
     max_length: int = Field(default=128, ge=16, le=512)
     seed: int = 13
-    data_seed: int | None = Field(default=None, description=(
-        "Shuffles the training pairs before the sampler sees them, so runs with the same `seed` (the same "
-        "initialisation and dropout stream) see the data in another order; None keeps the file order."))
+    data_seed: int | None = Field(
+        default=None,
+        description=(
+            "Shuffles the training pairs before the sampler sees them, so runs with the same `seed` (the same "
+            "initialisation and dropout stream) see the data in another order; None keeps the file order."
+        ),
+    )
     generate_n: int | None = Field(default=None, description="Pairs to generate (None = the generator's default).")
-    mix: dict[str, int] = Field(default_factory=dict, description=(
-        "Train pairs per part of the mix (training/real/mix.py): a human-written source of training/real "
-        "(`snli`, `timeqa`…) or `generated`; a weight over a source's size repeats it. Empty = the generated "
-        "data alone. A research-only source (licence) makes a model that must not ship."))
+    mix: dict[str, int] = Field(
+        default_factory=dict,
+        description=(
+            "Train pairs per part of the mix (training/real/mix.py): a human-written source of training/real "
+            "(`snli`, `timeqa`…) or `generated`; a weight over a source's size repeats it. Empty = the generated "
+            "data alone. A research-only source (licence) makes a model that must not ship."
+        ),
+    )
     mix_dev_cap: int = Field(default=400, ge=1, description="Dev pairs per part of the mix, at most.")
     junk_pairs: int = Field(default=0, ge=0, description="Content-free negatives added to a mix (`unrelated`).")
-    soup: tuple[int, ...] = Field(default=(), description=(
-        "Data seeds of further runs whose weights are averaged with this one's (training/soup.py): the same "
-        "recipe and `seed` over other orders of the same pairs; () = a single run."))
+    soup: tuple[int, ...] = Field(
+        default=(),
+        description=(
+            "Data seeds of further runs whose weights are averaged with this one's (training/soup.py): the same "
+            "recipe and `seed` over other orders of the same pairs; () = a single run."
+        ),
+    )
 
     @field_validator("soup")
     @classmethod
     def _members_differ(cls, soup: tuple[int, ...], info: ValidationInfo) -> tuple[int, ...]:
         orders = [info.data.get("data_seed"), *soup]
         if len(set(orders)) != len(orders):
-            raise ValueError(f"every member needs its own data seed, different from data_seed "
-                             f"({info.data.get('data_seed')}) and from each other")
+            raise ValueError(
+                f"every member needs its own data seed, different from data_seed "
+                f"({info.data.get('data_seed')}) and from each other"
+            )
         return soup
 
 
 PRESETS: dict[str, Preset] = {
-    "generated": Preset(epochs=4.0, max_steps=4000, batch_size=32, lr=5e-5, label_smoothing=0.1, eval_steps=250,
-                      dev_subsample=1200, patience=6, seed=13, generate_n=96000, soup=(7,)),
+    "generated": Preset(
+        epochs=4.0,
+        max_steps=4000,
+        batch_size=32,
+        lr=5e-5,
+        label_smoothing=0.1,
+        eval_steps=250,
+        dev_subsample=1200,
+        patience=6,
+        seed=13,
+        generate_n=96000,
+        soup=(7,),
+    ),
     # Human-written sources (shippable licences) + generated pairs + content-free negatives; one run.
-    "default": Preset(epochs=2.0, max_steps=3000, batch_size=32, lr=5e-5, label_smoothing=0.1, eval_steps=250,
-                   dev_subsample=1200, patience=6, seed=13, generate_n=96000,
-                   mix={"generated": 40000, "snli": 12000, "oie_nli": 12000, "timeqa": 5000, "sgd_changes": 5000,
-                        "prosecco": 1200}, mix_dev_cap=400, junk_pairs=3000),
+    "default": Preset(
+        epochs=2.0,
+        max_steps=3000,
+        batch_size=32,
+        lr=5e-5,
+        label_smoothing=0.1,
+        eval_steps=250,
+        dev_subsample=1200,
+        patience=6,
+        seed=13,
+        generate_n=96000,
+        mix={
+            "generated": 40000,
+            "snli": 12000,
+            "oie_nli": 12000,
+            "timeqa": 5000,
+            "sgd_changes": 5000,
+            "prosecco": 1200,
+        },
+        mix_dev_cap=400,
+        junk_pairs=3000,
+    ),
     # For quick checks of a setup: a short run on a small generated set.
-    "smoke": Preset(epochs=1.0, max_steps=60, batch_size=16, lr=1e-4, eval_steps=30, dev_subsample=200,
-                    patience=2, seed=13, generate_n=3000),
+    "smoke": Preset(
+        epochs=1.0,
+        max_steps=60,
+        batch_size=16,
+        lr=1e-4,
+        eval_steps=30,
+        dev_subsample=200,
+        patience=2,
+        seed=13,
+        generate_n=3000,
+    ),
 }
 
 

@@ -97,7 +97,9 @@ def _get(module: torch.nn.Module, name: str) -> torch.nn.Module | None:
         return None
 
 
-def activation_maxima(model: Any, layers: Sequence[torch.nn.Module], batches: Iterable[Batch]) -> dict[tuple[int, str], torch.Tensor]:
+def activation_maxima(
+    model: Any, layers: Sequence[torch.nn.Module], batches: Iterable[Batch]
+) -> dict[tuple[int, str], torch.Tensor]:
     """Per-channel max |input| of each group's first linear over `batches` (padding included, as served)."""
     maxima: dict[tuple[int, str], torch.Tensor] = {}
 
@@ -105,15 +107,22 @@ def activation_maxima(model: Any, layers: Sequence[torch.nn.Module], batches: It
         def record(_module: torch.nn.Module, inputs: tuple[torch.Tensor, ...], _out: torch.Tensor) -> None:
             x = inputs[0].detach().abs().reshape(-1, inputs[0].shape[-1]).amax(0).float()
             maxima[key] = torch.maximum(maxima[key], x) if key in maxima else x
+
         return record
 
-    handles = [_get(layer, group[0]).register_forward_hook(hook((i, group[0])))  # type: ignore[union-attr]
-               for i, layer in enumerate(layers) for group in GROUPS]
+    handles = [
+        _get(layer, group[0]).register_forward_hook(hook((i, group[0])))  # type: ignore[union-attr]
+        for i, layer in enumerate(layers)
+        for group in GROUPS
+    ]
     try:
         with torch.no_grad():
             for b in batches:
-                model(input_ids=torch.from_numpy(b.input_ids), attention_mask=torch.from_numpy(b.attention_mask),
-                      token_type_ids=torch.from_numpy(b.token_type_ids))
+                model(
+                    input_ids=torch.from_numpy(b.input_ids),
+                    attention_mask=torch.from_numpy(b.attention_mask),
+                    token_type_ids=torch.from_numpy(b.token_type_ids),
+                )
     finally:
         for h in handles:
             h.remove()
@@ -142,8 +151,9 @@ def smooth(model: Any, batches: Sequence[Batch], alpha: float) -> int:
     return wrapped
 
 
-def calibration_batches(model_dir: Any, n: int = CALIBRATION_PAIRS, batch_size: int = 64,
-                        seed: int = CALIBRATION_SEED) -> list[Batch]:
+def calibration_batches(
+    model_dir: Any, n: int = CALIBRATION_PAIRS, batch_size: int = 64, seed: int = CALIBRATION_SEED
+) -> list[Batch]:
     """`n` generated pairs (training generator, fixed seed) encoded with `model_dir`'s tokenizer and input format.
 
     Generated pairs, not a user's data, so that `writegate export` and `writegate train` smooth
@@ -158,10 +168,11 @@ def calibration_batches(model_dir: Any, n: int = CALIBRATION_PAIRS, batch_size: 
     from writegate.training.datafile import parse_example
 
     model_dir = Path(model_dir)
-    max_length = modeldir.read_meta(model_dir).max_length if (model_dir / modeldir.META_FILE).is_file() else features.MAX_LENGTH
+    max_length = (
+        modeldir.read_meta(model_dir).max_length if (model_dir / modeldir.META_FILE).is_file() else features.MAX_LENGTH
+    )
     encoder = features.PairEncoder.from_file(modeldir.require_file(model_dir, modeldir.TOKENIZER), max_length)
     pairs = with_records_all(parse_example(row, i + 1).pair for i, row in enumerate(generate(n, seed)[:n]))
     texts = [features.render_pair(p, features.compare_pair(p)) for p in pairs]
     items = [Encoded(ids, types, None) for ids, types in encoder.encode(texts)]
     return [collate([items[i] for i in idx], encoder.pad_id) for idx in length_ordered_chunks(items, batch_size)]
-

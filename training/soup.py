@@ -33,8 +33,9 @@ class MemberRecord(BaseModel):
     data_seed: int | None = Field(description="Its data order; None = file order.")
     steps: int = Field(ge=0, description="Optimizer steps run.")
     train_seconds: float = Field(ge=0)
-    device: str | None = Field(default=None,
-                               description="Where it was trained, e.g. 'cpu (2 threads)' (None: not recorded).")
+    device: str | None = Field(
+        default=None, description="Where it was trained, e.g. 'cpu (2 threads)' (None: not recorded)."
+    )
     reused: bool = Field(default=False, description="Loaded from the work dir instead of trained in this run.")
 
 
@@ -72,8 +73,13 @@ def average_state_dicts(states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def fingerprint(preset: Any, data_seed: int | None, train_rows: Sequence[Mapping[str, Any]],
-                dev_rows: Sequence[Mapping[str, Any]], source_weights: Path) -> str:
+def fingerprint(
+    preset: Any,
+    data_seed: int | None,
+    train_rows: Sequence[Mapping[str, Any]],
+    dev_rows: Sequence[Mapping[str, Any]],
+    source_weights: Path,
+) -> str:
     """sha256 over a member's recipe, its data order, the encoded train/dev pairs and the starting weights."""
     h = hashlib.sha256()
     recipe = preset.model_dump(mode="json", exclude={"soup", "data_seed"})
@@ -100,8 +106,10 @@ def save_member(path: Path, state: Mapping[str, Any], record: MemberRecord) -> N
 
     path.mkdir(parents=True, exist_ok=True)
     (path / MEMBER_FILE).unlink(missing_ok=True)
-    tensors = {k: (v.detach().to("cpu", torch.float16) if v.is_floating_point() else v.detach().cpu()).contiguous()
-               for k, v in state.items()}
+    tensors = {
+        k: (v.detach().to("cpu", torch.float16) if v.is_floating_point() else v.detach().cpu()).contiguous()
+        for k, v in state.items()
+    }
     save_file(tensors, str(path / WEIGHTS_FILE), metadata={"format": "pt"})
     (path / MEMBER_FILE).write_text(record.model_dump_json(indent=2) + "\n", encoding="utf-8")
 

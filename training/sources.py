@@ -130,7 +130,8 @@ class MeanScore(BaseModel):
     macro_f1: float = Field(description="Mean of the sources' macro-F1.")
     conflict_sources: int = Field(description="Sources with at least one conflict pair.")
     conflict_accuracy: float | None = Field(
-        description="Mean conflict-slice accuracy over those sources; None without any.")
+        description="Mean conflict-slice accuracy over those sources; None without any."
+    )
 
 
 def score_source(name: str, gold: Sequence[int], pred: Sequence[int]) -> SourceScore:

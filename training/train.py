@@ -65,9 +65,15 @@ class TrainConfig(BaseModel):
     command: str = Field(default="", description="The command line, for the model card.")
     data_manifest: dict[str, Any] | None = Field(default=None, description="The generator's manifest.json, if any.")
     work_dir: Path | None = Field(default=None, description="Checkpoints go here (default: a temp dir).")
-    member: int | None = Field(default=None, ge=0, description="Train only this soup member into work_dir "
-                               "(`train_member`; 0 = the preset's data order, 1.. = its soup's).")
-    drop_fp32_onnx: bool = Field(default=False, description="Delete model.onnx after the parity check (ship int8 only).")
+    member: int | None = Field(
+        default=None,
+        ge=0,
+        description="Train only this soup member into work_dir "
+        "(`train_member`; 0 = the preset's data order, 1.. = its soup's).",
+    )
+    drop_fp32_onnx: bool = Field(
+        default=False, description="Delete model.onnx after the parity check (ship int8 only)."
+    )
     quiet: bool = False
 
 
@@ -156,8 +162,11 @@ def save_tokenizer(src: Path, out: Path) -> None:
     elif not (out / "vocab.txt").is_file():
         vocab = sorted(tok.get_vocab().items(), key=lambda kv: kv[1])
         (out / "vocab.txt").write_text("".join(f"{t}\n" for t, _ in vocab), encoding="utf-8")
-    special = {k: getattr(tok, k) for k in ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
-               if getattr(tok, k, None)}
+    special = {
+        k: getattr(tok, k)
+        for k in ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+        if getattr(tok, k, None)
+    }
     (out / "special_tokens_map.json").write_text(json.dumps(special, indent=2) + "\n", encoding="utf-8")
 
 
@@ -177,8 +186,9 @@ def predict_in_order(trainer: Any, dataset: Any) -> np.ndarray:
     """
     from torch.utils.data import DataLoader
 
-    loader = DataLoader(dataset, batch_size=trainer.args.per_device_eval_batch_size, shuffle=False,
-                        collate_fn=trainer.data_collator)
+    loader = DataLoader(
+        dataset, batch_size=trainer.args.per_device_eval_batch_size, shuffle=False, collate_fn=trainer.data_collator
+    )
     return _logits(trainer.evaluation_loop(loader, "predict", prediction_loss_only=False).predictions)
 
 
@@ -191,7 +201,14 @@ def _metrics_fn(eval_pred: Any) -> dict[str, float]:
 
 def _rich_callback(quiet: bool) -> Any:
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     from transformers import TrainerCallback
 
     class RichProgress(TrainerCallback):
@@ -203,9 +220,16 @@ def _rich_callback(quiet: bool) -> Any:
             self.task: Any = None
 
         def on_train_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
-            self.progress = Progress(TextColumn("[bold]train"), BarColumn(), MofNCompleteColumn(),
-                                     TextColumn("{task.fields[info]}"), TimeElapsedColumn(), TimeRemainingColumn(),
-                                     console=self.console, transient=False)
+            self.progress = Progress(
+                TextColumn("[bold]train"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[info]}"),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+                console=self.console,
+                transient=False,
+            )
             self.progress.start()
             self.task = self.progress.add_task("train", total=state.max_steps, info="")
 
@@ -219,7 +243,9 @@ def _rich_callback(quiet: bool) -> Any:
                 if not self.console.is_terminal:  # a log file gets plain lines instead of a live bar
                     self.console.print(f"step {state.global_step}/{state.max_steps}: loss {logs['loss']:.3f}")
 
-        def on_evaluate(self, args: Any, state: Any, control: Any, metrics: dict[str, float] | None = None, **kw: Any) -> None:
+        def on_evaluate(
+            self, args: Any, state: Any, control: Any, metrics: dict[str, float] | None = None, **kw: Any
+        ) -> None:
             if metrics:
                 self.console.print(
                     f"step {state.global_step}: dev macro-F1 {metrics.get('eval_macro_f1', 0):.3f}, "
@@ -248,8 +274,11 @@ def check_member(member: int | None, preset: Preset, work_dir: Path | None) -> N
     if member is None:
         return
     if not 0 <= member <= len(preset.soup):
-        raise InputError("member", f"{member} is not a member of this run: it has {len(preset.soup) + 1} "
-                                   "(0 = the preset's own data order, 1.. = --soup's data seeds)")
+        raise InputError(
+            "member",
+            f"{member} is not a member of this run: it has {len(preset.soup) + 1} "
+            "(0 = the preset's own data order, 1.. = --soup's data seeds)",
+        )
     if work_dir is None:
         raise InputError("member", "needs --work-dir: the member is saved there for a later run to reuse")
 
@@ -287,8 +316,10 @@ class _Setup:
             console.print(f"mixing in {len(mixed)} default pairs ({cfg.mix_default_share:.0%} share)")
             train_ex = train_ex + mixed
         self.train_ex, self.dev_ex = train_ex, dev_ex
-        console.print(f"train {len(train_ex)} · dev {len(dev_ex)} · test {len(self.test_ex) if self.test_ex else 0} "
-                      f"pairs; from {src}")
+        console.print(
+            f"train {len(train_ex)} · dev {len(dev_ex)} · test {len(self.test_ex) if self.test_ex else 0} "
+            f"pairs; from {src}"
+        )
 
         import torch
         import transformers
@@ -320,8 +351,15 @@ class _Setup:
         from transformers import AutoTokenizer
 
         hf_tok = AutoTokenizer.from_pretrained(str(tok_dir), local_files_only=True)
-        self.fitter = _Fitter(cfg=cfg, src=src, hf_tok=hf_tok, train_rows=train_ds.rows, dev_sub=dev_sub,
-                              work=self.work, threads=self.threads)
+        self.fitter = _Fitter(
+            cfg=cfg,
+            src=src,
+            hf_tok=hf_tok,
+            train_rows=train_ds.rows,
+            dev_sub=dev_sub,
+            work=self.work,
+            threads=self.threads,
+        )
 
 
 def train(cfg: TrainConfig) -> TrainResult:
@@ -347,19 +385,46 @@ def train(cfg: TrainConfig) -> TrainResult:
     from writegate.training.model_card import training_provenance
 
     dev_logits = predict_in_order(trainer, setup.dev_ds)  # the full dev split, in file order
-    done = package(trainer.model, dev_logits, PackageInputs(
-        out=cfg.out, name=cfg.name, version=cfg.version, max_length=p.max_length, fusion=cfg.fusion,
-        threads=setup.threads, dev=setup.dev_ex, test=setup.test_ex, dev_pairs=setup.dev_pairs,
-        provenance=training_provenance(cfg, n_train=len(setup.train_ex), n_dev=len(setup.dev_ex), members=members,
-                                       device=fitter.device),
-        metrics={"train.seconds": round(train_seconds, 1), "train.steps": float(steps),
-                 "train.pairs": float(len(setup.train_ex)), "train.members": float(len(members))},
-        started=setup.t0, drop_fp32_onnx=cfg.drop_fp32_onnx, quiet=cfg.quiet))
+    done = package(
+        trainer.model,
+        dev_logits,
+        PackageInputs(
+            out=cfg.out,
+            name=cfg.name,
+            version=cfg.version,
+            max_length=p.max_length,
+            fusion=cfg.fusion,
+            threads=setup.threads,
+            dev=setup.dev_ex,
+            test=setup.test_ex,
+            dev_pairs=setup.dev_pairs,
+            provenance=training_provenance(
+                cfg, n_train=len(setup.train_ex), n_dev=len(setup.dev_ex), members=members, device=fitter.device
+            ),
+            metrics={
+                "train.seconds": round(train_seconds, 1),
+                "train.steps": float(steps),
+                "train.pairs": float(len(setup.train_ex)),
+                "train.members": float(len(members)),
+            },
+            started=setup.t0,
+            drop_fp32_onnx=cfg.drop_fp32_onnx,
+            quiet=cfg.quiet,
+        ),
+    )
     if cfg.work_dir is None:
         shutil.rmtree(setup.work, ignore_errors=True)
-    return TrainResult(out=cfg.out, steps=steps, train_seconds=train_seconds, total_seconds=done.total_seconds,
-                       temperature=done.temperature, ece_before=done.ece_before, ece_after=done.ece_after,
-                       fusion=done.fusion, metrics=done.metrics)
+    return TrainResult(
+        out=cfg.out,
+        steps=steps,
+        train_seconds=train_seconds,
+        total_seconds=done.total_seconds,
+        temperature=done.temperature,
+        ece_before=done.ece_before,
+        ece_after=done.ece_after,
+        fusion=done.fusion,
+        metrics=done.metrics,
+    )
 
 
 def train_member(cfg: TrainConfig) -> MemberRecord:
@@ -384,22 +449,46 @@ def train_member(cfg: TrainConfig) -> MemberRecord:
 class _Fitter:
     """Fine-tunes one member: the preset's recipe and initialisation (`seed`) over one order of the train rows."""
 
-    def __init__(self, *, cfg: TrainConfig, src: Path, hf_tok: Any, train_rows: list[dict[str, Any]],
-                 dev_sub: PairDataset, work: Path, threads: int) -> None:
+    def __init__(
+        self,
+        *,
+        cfg: TrainConfig,
+        src: Path,
+        hf_tok: Any,
+        train_rows: list[dict[str, Any]],
+        dev_sub: PairDataset,
+        work: Path,
+        threads: int,
+    ) -> None:
         import torch
 
-        self.cfg, self.src, self.hf_tok, self.train_rows, self.dev_sub, self.work = cfg, src, hf_tok, train_rows, dev_sub, work
+        self.cfg, self.src, self.hf_tok, self.train_rows, self.dev_sub, self.work = (
+            cfg,
+            src,
+            hf_tok,
+            train_rows,
+            dev_sub,
+            work,
+        )
         self.use_cuda = torch.cuda.is_available()
         self.bf16 = self.use_cuda and torch.cuda.is_bf16_supported()
-        self.device = (f"cuda ({torch.cuda.get_device_name(0)}{', bf16 autocast' if self.bf16 else ''})"
-                       if self.use_cuda else f"cpu ({threads} threads)")
+        self.device = (
+            f"cuda ({torch.cuda.get_device_name(0)}{', bf16 autocast' if self.bf16 else ''})"
+            if self.use_cuda
+            else f"cpu ({threads} threads)"
+        )
         self.weights = next(src / n for n in WEIGHT_FILES if (src / n).is_file())
 
     def trainer(self, index: int, data_seed: int | None) -> Any:
         """A Trainer over a freshly initialised model (seeded: every member starts from the same weights)."""
         import torch
-        from transformers import (AutoModelForSequenceClassification, DataCollatorWithPadding,
-                                  EarlyStoppingCallback, Trainer, TrainingArguments)
+        from transformers import (
+            AutoModelForSequenceClassification,
+            DataCollatorWithPadding,
+            EarlyStoppingCallback,
+            Trainer,
+            TrainingArguments,
+        )
         from transformers.trainer_callback import PrinterCallback
 
         cfg, p = self.cfg, self.cfg.preset
@@ -408,8 +497,13 @@ class _Fitter:
             random.Random(data_seed).shuffle(rows)
         _seed_everything(p.seed)
         model = AutoModelForSequenceClassification.from_pretrained(
-            str(self.src), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=dict(LABEL2ID),
-            dtype=torch.float32, local_files_only=True, ignore_mismatched_sizes=cfg.init is None,
+            str(self.src),
+            num_labels=len(LABELS),
+            id2label=dict(enumerate(LABELS)),
+            label2id=dict(LABEL2ID),
+            dtype=torch.float32,
+            local_files_only=True,
+            ignore_mismatched_sizes=cfg.init is None,
         )
         args = TrainingArguments(
             output_dir=str(self.work / "checkpoints" / str(index) if p.soup else self.work / "checkpoints"),
@@ -458,8 +552,9 @@ class _Fitter:
         t_train = time.monotonic()
         state = trainer.train()
         seconds = time.monotonic() - t_train
-        return trainer, MemberRecord(fingerprint="", data_seed=data_seed, steps=state.global_step,
-                                     train_seconds=seconds, device=self.device)
+        return trainer, MemberRecord(
+            fingerprint="", data_seed=data_seed, steps=state.global_step, train_seconds=seconds, device=self.device
+        )
 
 
 def _fit_or_reuse(fitter: _Fitter, index: int, console: Any) -> tuple[dict[str, Any], MemberRecord]:

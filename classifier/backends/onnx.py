@@ -8,7 +8,6 @@ import numpy as np
 
 from writegate.classifier.backends.base import Batch
 
-
 ARENA_SHRINK = ("memory.enable_memory_arena_shrinkage", "cpu:0")
 """Run option: at the end of the run, free the CPU arena's regions no tensor uses."""
 

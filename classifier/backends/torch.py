@@ -14,8 +14,14 @@ import numpy as np
 from writegate.classifier.backends.base import Batch
 from writegate.normalizer.errors import InputError
 
-_PRECISIONS = {"fp32": "float32", "float32": "float32", "bf16": "bfloat16", "bfloat16": "bfloat16",
-               "fp16": "float16", "float16": "float16"}
+_PRECISIONS = {
+    "fp32": "float32",
+    "float32": "float32",
+    "bf16": "bfloat16",
+    "bfloat16": "bfloat16",
+    "fp16": "float16",
+    "float16": "float16",
+}
 
 
 class TorchBackend:
@@ -65,7 +71,11 @@ class TorchBackend:
         with torch.inference_mode():
             out = self.model(
                 input_ids=torch.from_numpy(np.ascontiguousarray(batch.input_ids, dtype=np.int64)).to(self.device),
-                attention_mask=torch.from_numpy(np.ascontiguousarray(batch.attention_mask, dtype=np.int64)).to(self.device),
-                token_type_ids=torch.from_numpy(np.ascontiguousarray(batch.token_type_ids, dtype=np.int64)).to(self.device),
+                attention_mask=torch.from_numpy(np.ascontiguousarray(batch.attention_mask, dtype=np.int64)).to(
+                    self.device
+                ),
+                token_type_ids=torch.from_numpy(np.ascontiguousarray(batch.token_type_ids, dtype=np.int64)).to(
+                    self.device
+                ),
             )
         return out.logits.float().cpu().numpy()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,14 @@ Loose enough for bf16 rounding, tight enough that a misread input fails.
 """
 LOGIT_TOLERANCE = 0.1
 """Max error (logits) of the token types' effect on the probe batch: loose enough for bf16 rounding of the logits."""
-_DTYPES = {"bf16": "bfloat16", "bfloat16": "bfloat16", "fp16": "float16", "float16": "float16",
-           "fp32": "float32", "float32": "float32"}
+_DTYPES = {
+    "bf16": "bfloat16",
+    "bfloat16": "bfloat16",
+    "fp16": "float16",
+    "float16": "float16",
+    "fp32": "float32",
+    "float32": "float32",
+}
 
 
 def import_vllm() -> Any:
@@ -170,13 +177,13 @@ def check_parity(
 
 def probe_batch(model_dir: Path, max_length: int) -> Batch:
     """A batch in our real input format (dates, gaps, both segments) to check a backend with."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from writegate.classifier import features
     from writegate.classifier.model import Encoded, collate
 
     encoder = features.PairEncoder.from_file(Path(model_dir) / "tokenizer.json", max_length)
-    t0, t1 = datetime(2026, 3, 1, tzinfo=timezone.utc), datetime(2026, 6, 20, tzinfo=timezone.utc)
+    t0, t1 = datetime(2026, 3, 1, tzinfo=UTC), datetime(2026, 6, 20, tzinfo=UTC)
     pairs = [
         ("Michelle owns the Acme account", "Acme was handed off to Marcus in June"),
         ("User prefers morning meetings", "User prefers meetings 9-10am on Tuesdays"),

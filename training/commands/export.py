@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import argparse
+from datetime import UTC
 from pathlib import Path
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's flags."""
     from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
+
     p.add_argument("--model", default=default_model_dir(), help=MODEL_HELP + ", with config.json + model.safetensors")
     p.add_argument("--out", default=None, help="output directory (default: in place)")
     p.add_argument("--no-int8", action="store_true", help="skip the int8 quantization")
     smooth = p.add_mutually_exclusive_group()
-    smooth.add_argument("--smooth-alpha", type=_alpha, default="auto",
-                        help="SmoothQuant strength for the int8 graph, 0..1, or auto (default: the best of 0.7-0.9 by "
-                             "int8 agreement with fp32 on generated pairs; see training/smoothquant.py)")
+    smooth.add_argument(
+        "--smooth-alpha",
+        type=_alpha,
+        default="auto",
+        help="SmoothQuant strength for the int8 graph, 0..1, or auto (default: the best of 0.7-0.9 by "
+        "int8 agreement with fp32 on generated pairs; see training/smoothquant.py)",
+    )
     smooth.add_argument("--no-smooth", action="store_true", help="quantize the plain fp32 graph (no SmoothQuant)")
-    p.add_argument("--int8-fp32-ffn", action="store_true",
-                   help="keep the FFN output projections in fp32 (closer to fp32, but slower and a larger file)")
+    p.add_argument(
+        "--int8-fp32-ffn",
+        action="store_true",
+        help="keep the FFN output projections in fp32 (closer to fp32, but slower and a larger file)",
+    )
 
 
 def _alpha(raw: str) -> float | str:
@@ -41,7 +50,9 @@ def run(args: argparse.Namespace) -> int:
     src = Path(args.model)
     check_model_dir(src)
     alpha = None if args.no_smooth else args.smooth_alpha
-    exported = export_onnx(src, args.out, quantize=not args.no_int8, fp32_ffn_out=args.int8_fp32_ffn, smooth_alpha=alpha)
+    exported = export_onnx(
+        src, args.out, quantize=not args.no_int8, fp32_ffn_out=args.int8_fp32_ffn, smooth_alpha=alpha
+    )
     for path in exported.paths:
         print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
     if not args.no_int8:
@@ -49,17 +60,25 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else src
     if (out / "writegate.json").is_file() and (out / "tokenizer.json").is_file():
         clf = Classifier.load(out, "onnx", precision="fp32", fusion=False)
-        from datetime import datetime, timezone
+        from datetime import datetime
 
         from writegate.classifier.types import Pair, Side
 
-        probe = [Pair(existing=Side(text="Michelle owns the Acme account", observed_at=datetime(2026, 3, 1, tzinfo=timezone.utc)),
-                      new=Side(text="Acme was handed off to Marcus in June", observed_at=datetime(2026, 6, 20, tzinfo=timezone.utc))),
-                 Pair(existing=Side(text="User prefers concise answers", observed_at=datetime(2026, 1, 1, tzinfo=timezone.utc)),
-                      new=Side(text="User's dog is named Biscuit", observed_at=datetime(2026, 1, 2, tzinfo=timezone.utc)))]
+        probe = [
+            Pair(
+                existing=Side(text="Michelle owns the Acme account", observed_at=datetime(2026, 3, 1, tzinfo=UTC)),
+                new=Side(text="Acme was handed off to Marcus in June", observed_at=datetime(2026, 6, 20, tzinfo=UTC)),
+            ),
+            Pair(
+                existing=Side(text="User prefers concise answers", observed_at=datetime(2026, 1, 1, tzinfo=UTC)),
+                new=Side(text="User's dog is named Biscuit", observed_at=datetime(2026, 1, 2, tzinfo=UTC)),
+            ),
+        ]
         from writegate.normalizer.api import with_records_all
 
         r = parity(out, clf.collate(clf.encode(with_records_all(probe))))
         agree = "n/a" if r.int8_argmax_agreement is None else f"{r.int8_argmax_agreement:.0%}"
-        print(f"parity vs torch fp32 on {r.n} probe pairs: fp32 max |Δlogit| {r.fp32_max_abs_diff:.2e}; int8 argmax agreement {agree}")
+        print(
+            f"parity vs torch fp32 on {r.n} probe pairs: fp32 max |Δlogit| {r.fp32_max_abs_diff:.2e}; int8 argmax agreement {agree}"
+        )
     return 0

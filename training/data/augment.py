@@ -27,7 +27,7 @@ def _forms(path: Path, key: str, text: str) -> tuple[str, str]:
     """A "third person / first person" entry of the synonym table."""
     third, sep, first = text.partition(" / ")
     if not sep or not third.strip() or not first.strip():
-        raise PhraseDataError(path, key, f"{text!r}: expected \"third person / first person\"")
+        raise PhraseDataError(path, key, f'{text!r}: expected "third person / first person"')
     return third.strip(), first.strip()
 
 
@@ -50,14 +50,22 @@ def synonym_table(lists: PhraseLists) -> dict[tuple[str, str], tuple[tuple[str, 
 
 
 SYNONYMS = synonym_table(_LISTS)  # predicate synonyms, shared by every split
-_SYN_RX = re.compile(r"\b(I )?(" + "|".join(sorted({re.escape(w) for k in SYNONYMS for w in k}, key=len, reverse=True)) + r")\b")
-_SYN_INDEX: dict[str, tuple[int, tuple[tuple[str, str], ...]]] = {w: (i, alts) for k, alts in SYNONYMS.items() for i, w in enumerate(k)}
+_SYN_RX = re.compile(
+    r"\b(I )?(" + "|".join(sorted({re.escape(w) for k in SYNONYMS for w in k}, key=len, reverse=True)) + r")\b"
+)
+_SYN_INDEX: dict[str, tuple[int, tuple[tuple[str, str], ...]]] = {
+    w: (i, alts) for k, alts in SYNONYMS.items() for i, w in enumerate(k)
+}
 
 
 def synonyms(text: str, rng: random.Random) -> str:
     """Replace one predicate by a synonym, keeping its person ("prefers" → "favors", "I prefer" → "I favor")."""
-    hits = [m for m in _SYN_RX.finditer(text) if (m.group(1) is not None) == (_SYN_INDEX[m.group(2)][0] == 1)
-            and not text.startswith((" to ", " being", " that", "-"), m.end(2))]
+    hits = [
+        m
+        for m in _SYN_RX.finditer(text)
+        if (m.group(1) is not None) == (_SYN_INDEX[m.group(2)][0] == 1)
+        and not text.startswith((" to ", " being", " that", "-"), m.end(2))
+    ]
     if not hits:
         return text
     m = rng.choice(hits)
@@ -66,8 +74,10 @@ def synonyms(text: str, rng: random.Random) -> str:
     return text[: m.start(2)] + rep + text[m.end(2) :]
 
 
-_COMMON_TYPO_WORDS = re.compile(r"\b(the|prefers|prefer|works|meetings|account|manager|reports|because|about|"
-                                 r"usually|should|which|their|with|from|office|team|their|likes|really|always)\b")
+_COMMON_TYPO_WORDS = re.compile(
+    r"\b(the|prefers|prefer|works|meetings|account|manager|reports|because|about|"
+    r"usually|should|which|their|with|from|office|team|their|likes|really|always)\b"
+)
 _SKIP_LEAD = re.compile(r"[:—?]")
 
 

@@ -50,8 +50,10 @@ NOWSAME_PRE, NOWSAME_POST = _LISTS["nowsame_pre"], _LISTS["nowsame_post"]
 NARRATIVE = _LISTS["narrative"]
 _SHARED = _LISTS.table("shared")  # drawn in every split
 RELATIONS: tuple[tuple[str, str | None], ...] = tuple(
-    (rel, gender) for key, gender in (("relations_f", "f"), ("relations_m", "m"), ("relations_any", None))
-    for rel in _SHARED[key])
+    (rel, gender)
+    for key, gender in (("relations_f", "f"), ("relations_m", "m"), ("relations_any", None))
+    for rel in _SHARED[key]
+)
 TOPICS, NOTE_LEAD = _SHARED["topics"], _SHARED["note_lead"]
 CONTRAST_SHARE = 0.25  # share of temporal/marker/implicit changes of a single value that end in a contrast_post cue
 
@@ -82,7 +84,9 @@ def groups(d: Domain, label: str) -> tuple[str, ...]:
     if label == "contradicts":
         if d.kind == "multi":
             return ("deny", "correct")
-        return ("source", "deny", "correct", "older", "laterdeny") + (("later", "restate") if d.kind == "immutable" else ())
+        return ("source", "deny", "correct", "older", "laterdeny") + (
+            ("later", "restate") if d.kind == "immutable" else ()
+        )
     if label == "elaborates":
         g = ("detail",) + (("reason",) if d.kind != "immutable" else ()) + (("narrow",) if d.general else ())
         g += ("contrast",)  # one paraphrase (corroborates) vs the paraphrase + one extra detail (elaborates)
@@ -114,8 +118,23 @@ class Builder:
         self.domains = domains
         self.used_slots: set[str] = set()
         self._cur: tuple[Person | None, Subj, Subj] | None = None
-        lists = [getattr(d, f) for d in domains for f in ("state", "change", "stop", "neg", "elab", "general", "negre", "also")]
-        generic = [ATTRIB_PRE, TEMPORAL_PRE, MARKER_PRE, IMPLICIT_PRE, STILL_PRE, DENY_PRE, CORRECT_PRE, STOP_PRE, ADD_PRE, ADD_MARK]
+        lists = [
+            getattr(d, f)
+            for d in domains
+            for f in ("state", "change", "stop", "neg", "elab", "general", "negre", "also")
+        ]
+        generic = [
+            ATTRIB_PRE,
+            TEMPORAL_PRE,
+            MARKER_PRE,
+            IMPLICIT_PRE,
+            STILL_PRE,
+            DENY_PRE,
+            CORRECT_PRE,
+            STOP_PRE,
+            ADD_PRE,
+            ADD_MARK,
+        ]
         self.common = common_starts(lists + generic + [NARRATIVE])
 
     # ------------------------------------------------------------ helpers
@@ -126,10 +145,18 @@ class Builder:
     def glob(self) -> dict[str, str]:
         """Fresh generic values: {month}, {q}, {yr}, {wd}, {N}, {city}, {season}, {topic}, {proj}, {co}."""
         r = self.rng
-        return {"month": r.choice(MONTHS), "q": str(r.randint(1, 4)), "yr": str(r.randint(2019, 2026)),
-                "wd": r.choice(WEEKDAYS), "N": self.p.person().first, "city": self.p.city(),
-                "season": r.choice(("spring", "summer", "fall", "winter")), "topic": r.choice(TOPICS),
-                "proj": self.p.codename(), "co": self.p.company()}
+        return {
+            "month": r.choice(MONTHS),
+            "q": str(r.randint(1, 4)),
+            "yr": str(r.randint(2019, 2026)),
+            "wd": r.choice(WEEKDAYS),
+            "N": self.p.person().first,
+            "city": self.p.city(),
+            "season": r.choice(("spring", "summer", "fall", "winter")),
+            "topic": r.choice(TOPICS),
+            "proj": self.p.codename(),
+            "co": self.p.company(),
+        }
 
     def subjects(self, c: Ctx) -> tuple[Subj, Subj]:
         """Same subject, referred to independently on each side."""
@@ -151,7 +178,10 @@ class Builder:
             g = g or self.rng.choice("fm")
             owner = se if se.first or c.person is None or self.rng.random() < 0.5 else named(c.person, "pron")
             sub = relative(owner, rel, g)
-            if rel in ("colleague", "manager", "neighbor", "roommate", "teammate", "friend", "mentor") and self.rng.random() < 0.4:
+            if (
+                rel in ("colleague", "manager", "neighbor", "roommate", "teammate", "friend", "mentor")
+                and self.rng.random() < 0.4
+            ):
                 other = self.p.person()
                 sub = third(f"{owner.P} {rel} {other.first}", other.gender)
             return sub
@@ -194,7 +224,13 @@ class Builder:
                 ex[e] = e = self.compound(e, person, se) if self.rng.random() < 0.12 else e
             if b.label in ("supersedes", "contradicts", "unrelated") and self.rng.random() < 0.1:
                 n = self.compound(n, person, sn)
-            if b.label == "unrelated" and group != "narrative" and self.rng.random() < 0.15 and ":" not in n[:30] and "?" not in n:
+            if (
+                b.label == "unrelated"
+                and group != "narrative"
+                and self.rng.random() < 0.15
+                and ":" not in n[:30]
+                and "?" not in n
+            ):
                 # "Update:" / "These days" on another person's or another topic's news is no change of e
                 n = render(self.t(MARKER_PRE + IMPLICIT_PRE), self.glob(), sn) + " " + lower_first(n, self.common)
             res.append(Built(e, n, b.when, b.label))
@@ -207,12 +243,20 @@ class Builder:
         options = [x for x in self.domains if x.slot not in self.used_slots and x.person_subject]
         od = self.rng.choice(options)
         oc = od.sample(self.p)
-        pron = Subj(s.pr, s.pp, s.po, s.pr, s.pp, s.po, first=s.first) if s.S not in ("the user", "User") or self.rng.random() < 0.5 else s
+        pron = (
+            Subj(s.pr, s.pp, s.po, s.pr, s.pp, s.po, first=s.first)
+            if s.S not in ("the user", "User") or self.rng.random() < 0.5
+            else s
+        )
         clause = render(self.t(od.state), {**self.glob(), **oc.a()}, pron)
         if not clause.lower().startswith((pron.S.lower() + " ", pron.P.lower() + " ")):
             return text  # only clauses that open with the subject read naturally
         joiner = self.rng.choice(("; ", ", and ", ". ", " — "))
-        body = clause if joiner == ". " or s.first and clause.startswith("I ") else lower_first(clause, self.common | {pron.S.lower()})
+        body = (
+            clause
+            if joiner == ". " or s.first and clause.startswith("I ")
+            else lower_first(clause, self.common | {pron.S.lower()})
+        )
         return text.rstrip(".") + joiner + body
 
     def frame(self, d: Domain) -> Frame:
@@ -344,8 +388,15 @@ class Frame:
         sfx = render("x" + self.t(suffixes), ctx, self.sn)[1:]
         return text.rstrip(".") + sfx + ("" if sfx.endswith((".", "!", "?")) else ".")
 
-    def cue(self, prefixes: tuple[str, ...], suffixes: tuple[str, ...], text: str, ctx: dict[str, str], p_pre: float,
-            questions_pre: bool = False) -> str:
+    def cue(
+        self,
+        prefixes: tuple[str, ...],
+        suffixes: tuple[str, ...],
+        text: str,
+        ctx: dict[str, str],
+        p_pre: float,
+        questions_pre: bool = False,
+    ) -> str:
         """`text` with a phrasing of `prefixes` before it or of `suffixes` after it.
 
         Args:
@@ -364,7 +415,7 @@ class Frame:
         return self.post(suffixes, text, ctx)
 
     def contrast(self, text: str) -> str:
-        """", not {old}" on some changes of a single value."""
+        """ ", not {old}" on some changes of a single value."""
         if self.d.kind != "multi" and self.rng.random() < CONTRAST_SHARE:
             return self.post(CONTRAST_POST, text, self.B)
         return text
@@ -483,7 +534,9 @@ def _contradicts_older(f: Frame) -> list[Built]:
 @family("contradicts", "laterdeny")
 def _contradicts_laterdeny(f: Frame) -> list[Built]:
     """Much later, but the new record denies or corrects: it reports no change."""
-    return f.one(f.cue(LATERDENY_PRE, LATERDENY_POST, f.new_state(f.B, 0.3), f.B, 0.55, questions_pre=True), LONG, "contradicts")
+    return f.one(
+        f.cue(LATERDENY_PRE, LATERDENY_POST, f.new_state(f.B, 0.3), f.B, 0.55, questions_pre=True), LONG, "contradicts"
+    )
 
 
 @family("contradicts", "later")
@@ -544,8 +597,10 @@ def _elaborates_swap(f: Frame) -> list[Built]:
     if not ok:
         return []
     gtpl = f.rng.choice(ok)
-    return [Built(render(f.etpl, f.A, f.se), render(gtpl, f.A, f.sn), NEUTRAL, "corroborates"),
-            Built(render(gtpl, f.A, f.se), render(f.etpl, f.A, f.sn), NEUTRAL, "elaborates")]
+    return [
+        Built(render(f.etpl, f.A, f.se), render(gtpl, f.A, f.sn), NEUTRAL, "corroborates"),
+        Built(render(gtpl, f.A, f.se), render(f.etpl, f.A, f.sn), NEUTRAL, "elaborates"),
+    ]
 
 
 @family("elaborates", "contrast")
@@ -650,8 +705,13 @@ def _othersubj_entity(f: Frame) -> list[Built]:
 
 def _other_topic(f: Frame, changeable: bool) -> tuple[Domain, Ctx]:
     """A slot of another coarse topic about the same subject (changeable only, if asked) and its fact."""
-    od = f.rng.choice([x for x in f.b.domains if x.topic != f.d.topic and x.person_subject
-                       and (not changeable or x.kind != "immutable")])
+    od = f.rng.choice(
+        [
+            x
+            for x in f.b.domains
+            if x.topic != f.d.topic and x.person_subject and (not changeable or x.kind != "immutable")
+        ]
+    )
     f.b.used_slots.add(od.slot)
     oc = od.sample(f.b.p)
     oc.person = f.c.person
@@ -679,7 +739,11 @@ def _unrelated_othertopic(f: Frame) -> list[Built]:
 def _unrelated_topicchange(f: Frame) -> list[Built]:
     """The same subject, a change cue about another (changeable) topic's slot, mostly long gaps."""
     od, oc = _other_topic(f, changeable=True)
-    s = f.sn if f.d.person_subject or f.c.person is None else named(f.c.person, f.rng.choice(("first", "first", "full")))
+    s = (
+        f.sn
+        if f.d.person_subject or f.c.person is None
+        else named(f.c.person, f.rng.choice(("first", "first", "full")))
+    )
     octx = {**f.b.glob(), **oc.b()}
     x = f.rng.random()
     if (od.change or od.stop) and od.kind != "multi" and x < 0.4:
@@ -705,8 +769,10 @@ def _unrelated_narrative(f: Frame) -> list[Built]:
 _CONTRACT = (
     (re.compile(r"\b([Ss]he|[Hh]e|[Ii]t|[Tt]hat|[Tt]here|[Ww]ho|[Ww]hat) is\b"), r"\1's"),
     (re.compile(r"\bI am\b"), "I'm"),
-    (re.compile(r"\b([Ss]he|[Hh]e|I|[Ww]e) (has|have) (been|got|never|moved|switched|started)\b"),
-     lambda m: f"{m.group(1)}'{'s' if m.group(2) == 'has' else 've'} {m.group(3)}"),
+    (
+        re.compile(r"\b([Ss]he|[Hh]e|I|[Ww]e) (has|have) (been|got|never|moved|switched|started)\b"),
+        lambda m: f"{m.group(1)}'{'s' if m.group(2) == 'has' else 've'} {m.group(3)}",
+    ),
     (re.compile(r"\bis not\b"), "isn't"),
     (re.compile(r"\bdoes not\b"), "doesn't"),
     (re.compile(r"\bdo not\b"), "don't"),

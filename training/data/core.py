@@ -59,7 +59,7 @@ class Subj:
 
     S: str
     P: str
-    O: str
+    O: str  # noqa: E741 - the {O} of the template syntax
     pr: str
     pp: str
     po: str
@@ -102,7 +102,14 @@ def third(name: str, gender: str) -> Subj:
     return Subj(name, f"{name}'s", name, pr, pp, po)
 
 
-_FIRST_MAP = {"has": "I have", "is": "I am", "doesn't": "I don't", "isn't": "I'm not", "hasn't": "I haven't", "was not": "I wasn't"}
+_FIRST_MAP = {
+    "has": "I have",
+    "is": "I am",
+    "doesn't": "I don't",
+    "isn't": "I'm not",
+    "hasn't": "I haven't",
+    "was not": "I wasn't",
+}
 _FIRST_FIX = re.compile(r"\bI (has|is|doesn't|isn't|hasn't|was not)\b")
 _Q_FIX = re.compile(r"\b(does|is|has) I\b")
 _Q_MAP = {"does": "do I", "is": "am I", "has": "have I"}
@@ -140,8 +147,31 @@ def render(template: str, ctx: dict[str, str], subj: Subj) -> str:
     return text[:1].upper() + text[1:] if text else text
 
 
-_LOWER_OK = {"the", "she", "he", "her", "his", "my", "user", "no", "our", "all", "every", "a", "an",
-             "meetings", "it", "there", "they", "nobody", "someone", "approvals", "deploys", "since", "as"}
+_LOWER_OK = {
+    "the",
+    "she",
+    "he",
+    "her",
+    "his",
+    "my",
+    "user",
+    "no",
+    "our",
+    "all",
+    "every",
+    "a",
+    "an",
+    "meetings",
+    "it",
+    "there",
+    "they",
+    "nobody",
+    "someone",
+    "approvals",
+    "deploys",
+    "since",
+    "as",
+}
 
 
 def lower_first(text: str, common: frozenset[str] = frozenset()) -> str:

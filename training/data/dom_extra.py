@@ -11,8 +11,20 @@ from writegate.training.data.core import Ctx, Domain
 from writegate.training.data.phrasebook import domains
 from writegate.training.data.pools import WEEKDAYS, Pools, date_text
 
-MEETINGS = ("weekly sync", "standup", "retro", "sprint planning", "team lunch", "all-hands", "design review",
-            "pipeline review", "office hours", "board prep", "1:1 with the CEO", "ops review")
+MEETINGS = (
+    "weekly sync",
+    "standup",
+    "retro",
+    "sprint planning",
+    "team lunch",
+    "all-hands",
+    "design review",
+    "pipeline review",
+    "office hours",
+    "board prep",
+    "1:1 with the CEO",
+    "ops review",
+)
 
 
 def _slot_time(p: Pools) -> tuple[str, str, int]:
@@ -37,10 +49,18 @@ def s_meeting(p: Pools) -> Ctx:
     # compare the time, not its text ("11am" and "11:00" are the same slot)
     while _same_day(d1, d2) and m1 == m2:
         d2, t2, m2 = _slot_time(p)
-    base = {"mt": p.pick(MEETINGS), "room": p.pick(("the big room", "Zoom", "the 4th floor", "room " + str(p.rng.randint(100, 450))))}
-    return Ctx(base, {"v": f"{d1} at {t1}", "d": d1, "t": t1}, {"v": f"{d2} at {t2}", "d": d2, "t": t2}, person=p.person(),
-               other_base={**base, "mt": p.pick(MEETINGS, base["mt"])},
-               extra={"len": p.pick(("30 minutes", "an hour", "45 minutes", "15 minutes")), "host": p.person().first})
+    base = {
+        "mt": p.pick(MEETINGS),
+        "room": p.pick(("the big room", "Zoom", "the 4th floor", "room " + str(p.rng.randint(100, 450)))),
+    }
+    return Ctx(
+        base,
+        {"v": f"{d1} at {t1}", "d": d1, "t": t1},
+        {"v": f"{d2} at {t2}", "d": d2, "t": t2},
+        person=p.person(),
+        other_base={**base, "mt": p.pick(MEETINGS, base["mt"])},
+        extra={"len": p.pick(("30 minutes", "an hour", "45 minutes", "15 minutes")), "host": p.person().first},
+    )
 
 
 def s_contact(p: Pools) -> Ctx:
@@ -53,12 +73,26 @@ def s_contact(p: Pools) -> Ctx:
         b = f"{person.first[0].lower()}{person.last.lower()}@{fk.domain_name()}"
     else:
         a, b = fk.phone_number(), fk.phone_number()
-    return Ctx({"what": "email" if kind == "email" else p.pick(("phone number", "cell", "mobile number"))}, {"v": a}, {"v": b},
-               person=person, extra={"hrs": p.pick(("before 6pm", "on weekdays", "for urgent things only"))})
+    return Ctx(
+        {"what": "email" if kind == "email" else p.pick(("phone number", "cell", "mobile number"))},
+        {"v": a},
+        {"v": b},
+        person=person,
+        extra={"hrs": p.pick(("before 6pm", "on weekdays", "for urgent things only"))},
+    )
 
 
 FAV = {
-    "coffee order": ("flat white", "oat latte", "cortado", "black coffee", "chai latte", "espresso", "cold brew", "cappuccino"),
+    "coffee order": (
+        "flat white",
+        "oat latte",
+        "cortado",
+        "black coffee",
+        "chai latte",
+        "espresso",
+        "cold brew",
+        "cappuccino",
+    ),
     "color": None,
     "restaurant": None,
     "sports team": None,
@@ -84,8 +118,17 @@ def s_fav(p: Pools) -> Ctx:
         b = p.pick(pool, a)
     if a == b:
         b = b + " (decaf)" if cat == "coffee order" else "something else entirely"
-    return Ctx({"cat": cat}, {"v": a}, {"v": b}, person=p.person(),
-               extra={"why": p.pick(("since a trip years ago", "it reminds them of home", "no real reason", "after a friend's tip"))})
+    return Ctx(
+        {"cat": cat},
+        {"v": a},
+        {"v": b},
+        person=p.person(),
+        extra={
+            "why": p.pick(
+                ("since a trip years ago", "it reminds them of home", "no real reason", "after a friend's tip")
+            )
+        },
+    )
 
 
 def s_kids(p: Pools) -> Ctx:
@@ -96,16 +139,28 @@ def s_kids(p: Pools) -> Ctx:
     def kids(n: int) -> str:
         return "no kids" if n == 0 else ("one kid" if n == 1 else f"{words[n]} kids")
 
-    return Ctx({}, {"v": kids(a), "n": str(a)}, {"v": kids(b), "n": str(b)}, person=p.person(),
-               extra={"ages": p.pick(("in primary school", "both teenagers", "under five", "in college")), "kid": p.person().first})
+    return Ctx(
+        {},
+        {"v": kids(a), "n": str(a)},
+        {"v": kids(b), "n": str(b)},
+        person=p.person(),
+        extra={
+            "ages": p.pick(("in primary school", "both teenagers", "under five", "in college")),
+            "kid": p.person().first,
+        },
+    )
 
 
 def s_ooo(p: Pools) -> Ctx:
     d = p.date(2019, 2026)
     d2 = d + dt.timedelta(days=p.rng.choice((-10, -5, -3, -2, 2, 3, 4, 7, 14)))
-    return Ctx({"why": p.pick(("parental leave", "vacation", "a conference", "medical leave", "a family visit"))},
-               {"v": date_text(d, p.rng, with_year=False)}, {"v": date_text(d2, p.rng, with_year=False)}, person=p.person(),
-               extra={"cover": p.person().first, "city": p.city()})
+    return Ctx(
+        {"why": p.pick(("parental leave", "vacation", "a conference", "medical leave", "a family visit"))},
+        {"v": date_text(d, p.rng, with_year=False)},
+        {"v": date_text(d2, p.rng, with_year=False)},
+        person=p.person(),
+        extra={"cover": p.person().first, "city": p.city()},
+    )
 
 
 SAMPLERS = {

@@ -10,34 +10,76 @@ from writegate.training.data.core import Ctx, Domain
 from writegate.training.data.phrasebook import domains
 from writegate.training.data.pools import Pools
 
-INSTRUMENTS = ("the piano", "the guitar", "the violin", "the drums", "the cello", "the saxophone", "the flute",
-               "the ukulele", "the bass", "the trumpet", "the harmonica", "the accordion")
+INSTRUMENTS = (
+    "the piano",
+    "the guitar",
+    "the violin",
+    "the drums",
+    "the cello",
+    "the saxophone",
+    "the flute",
+    "the ukulele",
+    "the bass",
+    "the trumpet",
+    "the harmonica",
+    "the accordion",
+)
 
 
 def s_instrument(p: Pools) -> Ctx:
     a = p.pick(INSTRUMENTS)
     c = p.pick(INSTRUMENTS, a)
-    return Ctx({}, {"v": a}, {"v": c}, C={"v": c}, person=p.person(),
-               extra={"band": p.codename(), "yrs": str(p.rng.randint(2, 30)), "where": p.city()})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": c},
+        C={"v": c},
+        person=p.person(),
+        extra={"band": p.codename(), "yrs": str(p.rng.randint(2, 30)), "where": p.city()},
+    )
 
 
-CERTS = ("AWS Solutions Architect", "PMP", "CISSP", "Google Cloud Professional", "Scrum Master", "CPA", "CFA Level II",
-         "Kubernetes CKA", "Six Sigma Green Belt", "ITIL Foundation", "Azure Administrator", "Terraform Associate")
+CERTS = (
+    "AWS Solutions Architect",
+    "PMP",
+    "CISSP",
+    "Google Cloud Professional",
+    "Scrum Master",
+    "CPA",
+    "CFA Level II",
+    "Kubernetes CKA",
+    "Six Sigma Green Belt",
+    "ITIL Foundation",
+    "Azure Administrator",
+    "Terraform Associate",
+)
 
 
 def s_cert(p: Pools) -> Ctx:
     a = p.pick(CERTS)
     c = p.pick(CERTS, a)
-    return Ctx({}, {"v": a}, {"v": c}, C={"v": c}, person=p.person(),
-               extra={"yr": str(p.rng.randint(2012, 2026)), "co": p.company()})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": c},
+        C={"v": c},
+        person=p.person(),
+        extra={"yr": str(p.rng.randint(2012, 2026)), "co": p.company()},
+    )
 
 
 def s_visited(p: Pools) -> Ctx:
     a, c = p.country(), p.country()
     while c == a:
         c = p.country()
-    return Ctx({}, {"v": a}, {"v": c}, C={"v": c}, person=p.person(),
-               extra={"yr": str(p.rng.randint(2005, 2026)), "city": p.city()})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": c},
+        C={"v": c},
+        person=p.person(),
+        extra={"yr": str(p.rng.randint(2005, 2026)), "city": p.city()},
+    )
 
 
 def s_native(p: Pools) -> Ctx:
@@ -51,8 +93,16 @@ def s_native(p: Pools) -> Ctx:
 def s_joined(p: Pools) -> Ctx:
     y = p.rng.randint(2005, 2025)
     y2 = y + p.rng.choice((-3, -2, -1, 1, 2, 3))
-    return Ctx({"co": p.company()}, {"v": str(y)}, {"v": str(y2)}, person=p.person(),
-               extra={"team": p.pick(("sales", "support", "platform", "finance", "design", "research")), "mgr": p.person().first})
+    return Ctx(
+        {"co": p.company()},
+        {"v": str(y)},
+        {"v": str(y2)},
+        person=p.person(),
+        extra={
+            "team": p.pick(("sales", "support", "platform", "finance", "design", "research")),
+            "mgr": p.person().first,
+        },
+    )
 
 
 def s_wedding(p: Pools) -> Ctx:
@@ -62,8 +112,13 @@ def s_wedding(p: Pools) -> Ctx:
 
     d = p.date(2000, 2024)
     d2 = d + dt.timedelta(days=p.rng.choice((-400, -365, -30, -7, -2, 2, 7, 30, 365, 400)))
-    return Ctx({}, {"v": date_text(d, p.rng, True)}, {"v": date_text(d2, p.rng, True)}, person=p.person(),
-               extra={"place": p.city(), "sp": p.person().first})
+    return Ctx(
+        {},
+        {"v": date_text(d, p.rng, True)},
+        {"v": date_text(d2, p.rng, True)},
+        person=p.person(),
+        extra={"place": p.city(), "sp": p.person().first},
+    )
 
 
 def s_school(p: Pools) -> Ctx:

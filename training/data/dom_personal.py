@@ -20,9 +20,16 @@ DIETS = ("vegetarian", "vegan", "pescatarian", "gluten-free", "keto", "halal", "
 def s_diet(p: Pools) -> Ctx:
     a = p.pick(DIETS)
     b = p.pick(DIETS, a, *(("vegan",) if a == "vegetarian" else ()), *(("vegetarian",) if a == "vegan" else ()))
-    return Ctx({}, {"v": a}, {"v": b}, person=p.person(),
-               extra={"why": p.pick(("for health reasons", "since college", "for ethical reasons", "on doctor's orders")),
-                      "food": p.pick(("eggs", "fish on Fridays", "cheese", "rice dishes", "spicy food"))})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": b},
+        person=p.person(),
+        extra={
+            "why": p.pick(("for health reasons", "since college", "for ethical reasons", "on doctor's orders")),
+            "food": p.pick(("eggs", "fish on Fridays", "cheese", "rice dishes", "spicy food")),
+        },
+    )
 
 
 def s_family(p: Pools) -> Ctx:
@@ -34,19 +41,45 @@ def s_family(p: Pools) -> Ctx:
     b = p.other_person(a)
     while want and b.gender != want:
         b = p.other_person(a)
-    return Ctx({"rel": rel}, {"v": a.first}, {"v": b.first}, person=p.person(),
-               extra={"job": p.job().lower(), "yrs": str(p.rng.randint(2, 20)), "kid": p.person().first})
+    return Ctx(
+        {"rel": rel},
+        {"v": a.first},
+        {"v": b.first},
+        person=p.person(),
+        extra={"job": p.job().lower(), "yrs": str(p.rng.randint(2, 20)), "kid": p.person().first},
+    )
 
 
-CARS = ("Tesla Model 3", "Honda Civic", "Toyota Prius", "Subaru Outback", "Ford F-150", "VW Golf", "BMW 3 Series",
-        "Mazda CX-5", "Volvo XC60", "Kia EV6", "Jeep Wrangler", "Hyundai Ioniq 5", "Toyota RAV4")
+CARS = (
+    "Tesla Model 3",
+    "Honda Civic",
+    "Toyota Prius",
+    "Subaru Outback",
+    "Ford F-150",
+    "VW Golf",
+    "BMW 3 Series",
+    "Mazda CX-5",
+    "Volvo XC60",
+    "Kia EV6",
+    "Jeep Wrangler",
+    "Hyundai Ioniq 5",
+    "Toyota RAV4",
+)
 
 
 def s_vehicle(p: Pools) -> Ctx:
     a = p.pick(CARS)
     b = p.pick(CARS, a)
-    return Ctx({}, {"v": a}, {"v": b}, person=p.person(),
-               extra={"col": p.pick(("blue", "white", "black", "red", "silver", "grey")), "yr": str(p.rng.randint(2008, 2025))})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": b},
+        person=p.person(),
+        extra={
+            "col": p.pick(("blue", "white", "black", "red", "silver", "grey")),
+            "yr": str(p.rng.randint(2008, 2025)),
+        },
+    )
 
 
 def _uni(p: Pools) -> str:
@@ -57,16 +90,29 @@ def _uni(p: Pools) -> str:
 def s_grad(p: Pools) -> Ctx:
     y = p.rng.randint(1985, 2022)
     y2 = y + p.rng.choice((-4, -3, -2, -1, 1, 2, 3, 5))
-    return Ctx({"uni": _uni(p)}, {"v": str(y)}, {"v": str(y2)}, person=p.person(),
-               extra={"deg": p.pick(("computer science", "economics", "history", "biology", "mechanical engineering", "an MBA", "physics"))})
+    return Ctx(
+        {"uni": _uni(p)},
+        {"v": str(y)},
+        {"v": str(y2)},
+        person=p.person(),
+        extra={
+            "deg": p.pick(
+                ("computer science", "economics", "history", "biology", "mechanical engineering", "an MBA", "physics")
+            )
+        },
+    )
 
 
 def s_bday(p: Pools) -> Ctx:
     d = p.date(1960, 2000)
     d2 = d + dt.timedelta(days=p.rng.choice((-30, -7, -3, -1, 1, 2, 5, 10, 31, 60)))
-    return Ctx({}, {"v": date_text(d, p.rng, with_year=False), "m": MONTHS[d.month - 1]},
-               {"v": date_text(d2, p.rng, with_year=False), "m": MONTHS[d2.month - 1]}, person=p.person(),
-               extra={"yr": str(d.year), "cake": p.pick(("chocolate cake", "no fuss", "a team lunch", "carrot cake"))})
+    return Ctx(
+        {},
+        {"v": date_text(d, p.rng, with_year=False), "m": MONTHS[d.month - 1]},
+        {"v": date_text(d2, p.rng, with_year=False), "m": MONTHS[d2.month - 1]},
+        person=p.person(),
+        extra={"yr": str(d.year), "cake": p.pick(("chocolate cake", "no fuss", "a team lunch", "carrot cake"))},
+    )
 
 
 def s_birthplace(p: Pools) -> Ctx:
@@ -85,26 +131,65 @@ def s_citizen(p: Pools) -> Ctx:
 
 # ---------------------------------------------------------------- multi-valued
 
-PETS = ("a dog", "a cat", "a parrot", "two cats", "a rabbit", "a hamster", "a tortoise", "a golden retriever", "a beagle", "fish")
+PETS = (
+    "a dog",
+    "a cat",
+    "a parrot",
+    "two cats",
+    "a rabbit",
+    "a hamster",
+    "a tortoise",
+    "a golden retriever",
+    "a beagle",
+    "fish",
+)
 
 
 def s_pets(p: Pools) -> Ctx:
     a = p.pick(PETS)
     c = p.pick(PETS, a)
     nm = p.rng.choice(("Biscuit", "Luna", "Max", "Pepper", "Milo", "Nala", "Olive", p.person().first))
-    return Ctx({}, {"v": a, "nm": nm}, {"v": c, "nm": nm}, C={"v": c}, person=p.person(),
-               extra={"age": str(p.rng.randint(1, 14))})
+    return Ctx(
+        {},
+        {"v": a, "nm": nm},
+        {"v": c, "nm": nm},
+        C={"v": c},
+        person=p.person(),
+        extra={"age": str(p.rng.randint(1, 14))},
+    )
 
 
-HOBBIES = ("rock climbing", "pottery", "chess", "running", "baking", "photography", "gardening", "sailing", "woodworking",
-           "painting", "cycling", "birdwatching", "knitting", "surfing", "yoga", "board games")
+HOBBIES = (
+    "rock climbing",
+    "pottery",
+    "chess",
+    "running",
+    "baking",
+    "photography",
+    "gardening",
+    "sailing",
+    "woodworking",
+    "painting",
+    "cycling",
+    "birdwatching",
+    "knitting",
+    "surfing",
+    "yoga",
+    "board games",
+)
 
 
 def s_hobby(p: Pools) -> Ctx:
     a = p.pick(HOBBIES)
     c = p.pick(HOBBIES, a)
-    return Ctx({}, {"v": a}, {"v": c}, C={"v": c}, person=p.person(),
-               extra={"where": p.city(), "freq": p.pick(("on weekends", "twice a week", "every Sunday", "most evenings"))})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": c},
+        C={"v": c},
+        person=p.person(),
+        extra={"where": p.city(), "freq": p.pick(("on weekends", "twice a week", "every Sunday", "most evenings"))},
+    )
 
 
 def s_spoken(p: Pools) -> Ctx:
@@ -112,41 +197,103 @@ def s_spoken(p: Pools) -> Ctx:
 
     a = p.pick(LANGS)
     c = p.pick(LANGS, a)
-    return Ctx({}, {"v": a}, {"v": c}, C={"v": c}, person=p.person(),
-               extra={"lvl": p.pick(("fluently", "at a basic level", "natively", "conversationally"))})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": c},
+        C={"v": c},
+        person=p.person(),
+        extra={"lvl": p.pick(("fluently", "at a basic level", "natively", "conversationally"))},
+    )
 
 
 def s_teams(p: Pools) -> Ctx:
     a = p.pick(TEAMS)
     c = p.pick(TEAMS, a)
-    return Ctx({}, {"v": a}, {"v": c}, C={"v": c}, person=p.person(),
-               extra={"lead": p.person().first, "wd": p.pick(("Mondays", "Thursdays", "Fridays"))})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": c},
+        C={"v": c},
+        person=p.person(),
+        extra={"lead": p.person().first, "wd": p.pick(("Mondays", "Thursdays", "Fridays"))},
+    )
 
 
-ALLERGIES = ("peanuts", "shellfish", "gluten", "dairy", "penicillin", "cats", "pollen", "tree nuts", "latex", "eggs", "bee stings")
+ALLERGIES = (
+    "peanuts",
+    "shellfish",
+    "gluten",
+    "dairy",
+    "penicillin",
+    "cats",
+    "pollen",
+    "tree nuts",
+    "latex",
+    "eggs",
+    "bee stings",
+)
 
 
 def s_allergy(p: Pools) -> Ctx:
     a = p.pick(ALLERGIES)
     c = p.pick(ALLERGIES, a)
-    return Ctx({}, {"v": a}, {"v": c}, C={"v": c}, person=p.person(),
-               extra={"sev": p.pick(("severely", "mildly", "badly")), "pen": p.pick(("carries an EpiPen", "takes antihistamines"))})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": c},
+        C={"v": c},
+        person=p.person(),
+        extra={
+            "sev": p.pick(("severely", "mildly", "badly")),
+            "pen": p.pick(("carries an EpiPen", "takes antihistamines")),
+        },
+    )
 
 
 # ---------------------------------------------------------------- long tail
 
-RELS = ("coach", "captain", "CEO", "landlord", "dentist", "accountant", "agent", "lawyer", "mentor", "sponsor",
-        "editor", "advisor", "doctor", "tutor", "publisher", "manager")
+RELS = (
+    "coach",
+    "captain",
+    "CEO",
+    "landlord",
+    "dentist",
+    "accountant",
+    "agent",
+    "lawyer",
+    "mentor",
+    "sponsor",
+    "editor",
+    "advisor",
+    "doctor",
+    "tutor",
+    "publisher",
+    "manager",
+)
 
 
 def s_rel(p: Pools) -> Ctx:
     a = p.person()
     b = p.other_person(a)
     x = p.rng.random()
-    subj = p.person().full if x < 0.4 else (p.company() if x < 0.7 else f"the {p.city()} {p.pick(('Rovers', 'Hawks', 'United', 'Lions', 'FC', 'Tigers'))}")
-    return Ctx({"X": subj, "R": p.pick(RELS)}, {"v": a.full if p.rng.random() < 0.6 else a.first}, {"v": b.full if p.rng.random() < 0.6 else b.first},
-               person=a, other_base={"X": p.person().full, "R": p.pick(RELS)},
-               extra={"yr": str(p.rng.randint(2005, 2026)), "since": str(p.rng.randint(2005, 2024))})
+    subj = (
+        p.person().full
+        if x < 0.4
+        else (
+            p.company()
+            if x < 0.7
+            else f"the {p.city()} {p.pick(('Rovers', 'Hawks', 'United', 'Lions', 'FC', 'Tigers'))}"
+        )
+    )
+    return Ctx(
+        {"X": subj, "R": p.pick(RELS)},
+        {"v": a.full if p.rng.random() < 0.6 else a.first},
+        {"v": b.full if p.rng.random() < 0.6 else b.first},
+        person=a,
+        other_base={"X": p.person().full, "R": p.pick(RELS)},
+        extra={"yr": str(p.rng.randint(2005, 2026)), "since": str(p.rng.randint(2005, 2024))},
+    )
 
 
 SAMPLERS = {

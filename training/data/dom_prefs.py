@@ -34,8 +34,14 @@ def _window(i: int, p: Pools) -> dict[str, str]:
     e = min(b, s + p.rng.choice((1, 1, 2)))
     d1 = p.pick(WEEKDAYS)
     day = p.rng.choice(("", "", f" on {d1}s", " on weekdays", f" on {d1}s and {p.pick(WEEKDAYS, d1)}s"))
-    rng_txt = p.rng.choice((f"{_hour(s, p.rng)}–{_hour(e, p.rng)}", f"between {_hour(s, p.rng)} and {_hour(e, p.rng)}",
-                            f"from {_hour(s, p.rng)} to {_hour(e, p.rng)}", f"{_hour(s, p.rng)}-{_hour(e, p.rng)}"))
+    rng_txt = p.rng.choice(
+        (
+            f"{_hour(s, p.rng)}–{_hour(e, p.rng)}",
+            f"between {_hour(s, p.rng)} and {_hour(e, p.rng)}",
+            f"from {_hour(s, p.rng)} to {_hour(e, p.rng)}",
+            f"{_hour(s, p.rng)}-{_hour(e, p.rng)}",
+        )
+    )
     return {"spec": rng_txt, "day": day, "g": g, "gin": gin, "gn": PART_NOUN[i]}
 
 
@@ -47,20 +53,42 @@ def s_schedule(p: Pools) -> Ctx:
     # the value shown in state templates: specific window or the general part of the day
     A["v"] = A["spec"] if p.rng.random() < 0.5 else A["gin"]
     B["v"] = B["spec"] if p.rng.random() < 0.6 else B["gin"]
-    return Ctx({"mt": p.pick(("meetings", "calls", "1:1s", "syncs", "check-ins"))}, A, B, person=p.person(),
-               extra={"why": p.pick(("school drop-off", "the gym", "deep work", "a standing call with Asia", "childcare",
-                                     "commuting")), "cut": _hour(p.rng.randint(8, 11), p.rng)})
+    return Ctx(
+        {"mt": p.pick(("meetings", "calls", "1:1s", "syncs", "check-ins"))},
+        A,
+        B,
+        person=p.person(),
+        extra={
+            "why": p.pick(
+                ("school drop-off", "the gym", "deep work", "a standing call with Asia", "childcare", "commuting")
+            ),
+            "cut": _hour(p.rng.randint(8, 11), p.rng),
+        },
+    )
 
 
 # (abbreviation or zone phrase, a city in it, region)
 ZONES: tuple[tuple[str, str, str], ...] = (
-    ("EST", "New York", "the East Coast"), ("ET", "Boston", "the East Coast"), ("PST", "San Francisco", "the West Coast"),
-    ("PT", "Seattle", "the West Coast"), ("CST", "Chicago", "the Midwest"), ("MST", "Denver", "the Mountain West"),
-    ("GMT", "London", "the UK"), ("CET", "Berlin", "central Europe"), ("CET", "Paris", "central Europe"),
-    ("IST", "Bangalore", "India"), ("SGT", "Singapore", "Southeast Asia"), ("JST", "Tokyo", "Japan"),
-    ("AEST", "Sydney", "Australia"), ("UTC", "Reykjavik", "Iceland"), ("CET", "Madrid", "Spain"),
-    ("ET", "Toronto", "eastern Canada"), ("PT", "Vancouver", "western Canada"), ("CET", "Amsterdam", "the Netherlands"),
-    ("GMT", "Dublin", "Ireland"), ("IST", "Mumbai", "India"),
+    ("EST", "New York", "the East Coast"),
+    ("ET", "Boston", "the East Coast"),
+    ("PST", "San Francisco", "the West Coast"),
+    ("PT", "Seattle", "the West Coast"),
+    ("CST", "Chicago", "the Midwest"),
+    ("MST", "Denver", "the Mountain West"),
+    ("GMT", "London", "the UK"),
+    ("CET", "Berlin", "central Europe"),
+    ("CET", "Paris", "central Europe"),
+    ("IST", "Bangalore", "India"),
+    ("SGT", "Singapore", "Southeast Asia"),
+    ("JST", "Tokyo", "Japan"),
+    ("AEST", "Sydney", "Australia"),
+    ("UTC", "Reykjavik", "Iceland"),
+    ("CET", "Madrid", "Spain"),
+    ("ET", "Toronto", "eastern Canada"),
+    ("PT", "Vancouver", "western Canada"),
+    ("CET", "Amsterdam", "the Netherlands"),
+    ("GMT", "Dublin", "Ireland"),
+    ("IST", "Mumbai", "India"),
 )
 
 
@@ -73,9 +101,16 @@ def s_tz(p: Pools) -> Ctx:
         v = z[0] if form < 0.45 else z[1]
         return {"v": v, "tz": z[0], "city": z[1], "reg": z[2]}
 
-    return Ctx({}, val(a), val(b), person=p.person(),
-               extra={"hood": p.pick(("downtown", "the suburbs", "near the river", "on the north side")),
-                      "hrs": p.pick(("keeps late hours", "starts at 7", "works split shifts"))})
+    return Ctx(
+        {},
+        val(a),
+        val(b),
+        person=p.person(),
+        extra={
+            "hood": p.pick(("downtown", "the suburbs", "near the river", "on the north side")),
+            "hrs": p.pick(("keeps late hours", "starts at 7", "works split shifts")),
+        },
+    )
 
 
 CHANNELS = ("email", "Slack", "a phone call", "text message", "Zoom", "Teams chat", "in-person chats", "WhatsApp")
@@ -84,10 +119,24 @@ CHANNELS = ("email", "Slack", "a phone call", "text message", "Zoom", "Teams cha
 def s_channel(p: Pools) -> Ctx:
     a = p.pick(CHANNELS)
     b = p.pick(CHANNELS, a)
-    return Ctx({}, {"v": a}, {"v": b}, person=p.person(),
-               extra={"why": p.pick(("it's easier to search later", "email gets buried", "they're always on mobile",
-                                     "they hate notifications", "it leaves a paper trail")),
-                      "thing": p.pick(("urgent issues", "quick questions", "anything with attachments", "status updates"))})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": b},
+        person=p.person(),
+        extra={
+            "why": p.pick(
+                (
+                    "it's easier to search later",
+                    "email gets buried",
+                    "they're always on mobile",
+                    "they hate notifications",
+                    "it leaves a paper trail",
+                )
+            ),
+            "thing": p.pick(("urgent issues", "quick questions", "anything with attachments", "status updates")),
+        },
+    )
 
 
 VERB = (("concise", "short", "brief"), ("detailed", "thorough", "in-depth"))
@@ -96,36 +145,75 @@ VERB = (("concise", "short", "brief"), ("detailed", "thorough", "in-depth"))
 def s_verbosity(p: Pools) -> Ctx:
     i = p.rng.randrange(2)
     a, b = VERB[i], VERB[1 - i]
-    return Ctx({"thing": p.pick(("answers", "replies", "summaries", "updates", "explanations"))},
-               {"v": p.rng.choice(a), "w": p.rng.choice(a)}, {"v": p.rng.choice(b), "w": p.rng.choice(b)}, person=p.person(),
-               extra={"lim": p.pick(("three bullets", "one paragraph", "a few sentences", "under 100 words")),
-                      "ctx": p.pick(("on mobile", "during the week", "for status updates", "in Slack"))})
+    return Ctx(
+        {"thing": p.pick(("answers", "replies", "summaries", "updates", "explanations"))},
+        {"v": p.rng.choice(a), "w": p.rng.choice(a)},
+        {"v": p.rng.choice(b), "w": p.rng.choice(b)},
+        person=p.person(),
+        extra={
+            "lim": p.pick(("three bullets", "one paragraph", "a few sentences", "under 100 words")),
+            "ctx": p.pick(("on mobile", "during the week", "for status updates", "in Slack")),
+        },
+    )
 
 
 def s_format(p: Pools) -> Ctx:
     fm = (("bullet points", "bullets"), ("prose", "full paragraphs"), ("a table", "tables"))
     i = p.rng.randrange(3)
     j = p.rng.choice([k for k in range(3) if k != i])
-    return Ctx({"thing": p.pick(("reports", "summaries", "notes", "updates", "answers"))},
-               {"v": p.rng.choice(fm[i])}, {"v": p.rng.choice(fm[j])}, person=p.person(),
-               extra={"head": p.pick(("a TL;DR on top", "bold headers", "numbered items", "links at the end"))})
+    return Ctx(
+        {"thing": p.pick(("reports", "summaries", "notes", "updates", "answers"))},
+        {"v": p.rng.choice(fm[i])},
+        {"v": p.rng.choice(fm[j])},
+        person=p.person(),
+        extra={"head": p.pick(("a TL;DR on top", "bold headers", "numbered items", "links at the end"))},
+    )
 
 
 def s_formality(p: Pools) -> Ctx:
     f = (("formal", "professional"), ("casual", "informal", "relaxed"))
     i = p.rng.randrange(2)
-    return Ctx({}, {"v": p.rng.choice(f[i])}, {"v": p.rng.choice(f[1 - i])}, person=p.person(),
-               extra={"greet": p.pick(("first names", "emoji", "'Dear' openers", "sign-offs")), "aud": p.pick(("clients", "execs", "the team"))})
+    return Ctx(
+        {},
+        {"v": p.rng.choice(f[i])},
+        {"v": p.rng.choice(f[1 - i])},
+        person=p.person(),
+        extra={
+            "greet": p.pick(("first names", "emoji", "'Dear' openers", "sign-offs")),
+            "aud": p.pick(("clients", "execs", "the team")),
+        },
+    )
 
 
-LANGS = ("English", "Spanish", "French", "German", "Portuguese", "Italian", "Japanese", "Dutch", "Polish", "Hindi", "Korean", "Mandarin")
+LANGS = (
+    "English",
+    "Spanish",
+    "French",
+    "German",
+    "Portuguese",
+    "Italian",
+    "Japanese",
+    "Dutch",
+    "Polish",
+    "Hindi",
+    "Korean",
+    "Mandarin",
+)
 
 
 def s_lang(p: Pools) -> Ctx:
     a = p.pick(LANGS)
     b = p.pick(LANGS, a)
-    return Ctx({"thing": p.pick(("replies", "documents", "emails", "answers", "chats"))}, {"v": a}, {"v": b}, person=p.person(),
-               extra={"exc": p.pick(("technical terms", "legal docs", "code comments")), "dialect": p.pick(("European", "Latin American", "formal", "simple"))})
+    return Ctx(
+        {"thing": p.pick(("replies", "documents", "emails", "answers", "chats"))},
+        {"v": a},
+        {"v": b},
+        person=p.person(),
+        extra={
+            "exc": p.pick(("technical terms", "legal docs", "code comments")),
+            "dialect": p.pick(("European", "Latin American", "formal", "simple")),
+        },
+    )
 
 
 SAMPLERS = {

@@ -42,28 +42,81 @@ def s_ownership(p: Pools) -> Ctx:
     b = p.other_person(a)
     base = {"acct": _acct(p), "kind": p.rng.choice(KINDS), "team": p.pick(TEAMS)}
     other = {**base, "acct": _acct(p)}
-    return Ctx(base, {"v": _name(p, a), "vf": a.first}, {"v": _name(p, b), "vf": b.first}, person=a, other_base=other,
-               extra={"why": p.pick(OWN_WHY), "amt": money(p.amount(), p.rng), "q": f"Q{p.rng.randint(1, 4)}"})
+    return Ctx(
+        base,
+        {"v": _name(p, a), "vf": a.first},
+        {"v": _name(p, b), "vf": b.first},
+        person=a,
+        other_base=other,
+        extra={"why": p.pick(OWN_WHY), "amt": money(p.amount(), p.rng), "q": f"Q{p.rng.randint(1, 4)}"},
+    )
 
 
-TEAMS = ("enterprise", "mid-market", "EMEA", "APAC", "platform", "growth", "partnerships", "strategic accounts",
-         "public sector", "SMB", "data", "infrastructure", "payments", "mobile", "security", "design")
-OWN_WHY = ("she knows their CTO", "he ran the pilot", "the previous owner left", "they asked for a single contact",
-           "it was part of the territory split", "of the renewal in the fall")
+TEAMS = (
+    "enterprise",
+    "mid-market",
+    "EMEA",
+    "APAC",
+    "platform",
+    "growth",
+    "partnerships",
+    "strategic accounts",
+    "public sector",
+    "SMB",
+    "data",
+    "infrastructure",
+    "payments",
+    "mobile",
+    "security",
+    "design",
+)
+OWN_WHY = (
+    "she knows their CTO",
+    "he ran the pilot",
+    "the previous owner left",
+    "they asked for a single contact",
+    "it was part of the territory split",
+    "of the renewal in the fall",
+)
 
 
 def s_reports(p: Pools) -> Ctx:
     a = p.person()
     m1 = p.other_person(a)
     m2 = p.other_person(a, m1)
-    return Ctx({"team": p.pick(TEAMS)}, {"v": _name(p, m1)}, {"v": _name(p, m2)}, person=a,
-               extra={"cad": p.pick(("weekly", "biweekly", "every Monday", "monthly")), "skip": _name(p)})
+    return Ctx(
+        {"team": p.pick(TEAMS)},
+        {"v": _name(p, m1)},
+        {"v": _name(p, m2)},
+        person=a,
+        extra={"cad": p.pick(("weekly", "biweekly", "every Monday", "monthly")), "skip": _name(p)},
+    )
 
 
-TITLES = ("engineering manager", "staff engineer", "senior engineer", "product manager", "director of sales",
-          "VP of marketing", "head of design", "tech lead", "data scientist", "account executive",
-          "customer success manager", "CFO", "COO", "principal engineer", "team lead", "solutions architect",
-          "recruiter", "designer", "analyst", "director of engineering", "office manager", "QA lead")
+TITLES = (
+    "engineering manager",
+    "staff engineer",
+    "senior engineer",
+    "product manager",
+    "director of sales",
+    "VP of marketing",
+    "head of design",
+    "tech lead",
+    "data scientist",
+    "account executive",
+    "customer success manager",
+    "CFO",
+    "COO",
+    "principal engineer",
+    "team lead",
+    "solutions architect",
+    "recruiter",
+    "designer",
+    "analyst",
+    "director of engineering",
+    "office manager",
+    "QA lead",
+)
 
 
 def _title(p: Pools) -> str:
@@ -75,28 +128,68 @@ def s_role(p: Pools) -> Ctx:
     b = _title(p)
     while b == a:
         b = _title(p)
-    return Ctx({"team": p.pick(TEAMS), "co": p.company()}, {"v": a}, {"v": b}, person=p.person(),
-               extra={"n": str(p.rng.randint(2, 14)), "yrs": str(p.rng.randint(2, 9))})
+    return Ctx(
+        {"team": p.pick(TEAMS), "co": p.company()},
+        {"v": a},
+        {"v": b},
+        person=p.person(),
+        extra={"n": str(p.rng.randint(2, 14)), "yrs": str(p.rng.randint(2, 9))},
+    )
 
 
 def s_approval(p: Pools) -> Ctx:
     a = p.amount()
     b = p.other_amount(a)
-    scope = p.pick(("marketing spend", "software purchases", "travel", "vendor contracts", "hiring", "cloud spend",
-                    "discounts", "refunds", "capex", "conference budgets", "contractor invoices"))
-    return Ctx({"scope": scope}, {"v": money(a, p.rng)}, {"v": money(b, p.rng)}, person=p.person(),
-               extra={"deleg": _name(p), "cfo": _name(p)})
+    scope = p.pick(
+        (
+            "marketing spend",
+            "software purchases",
+            "travel",
+            "vendor contracts",
+            "hiring",
+            "cloud spend",
+            "discounts",
+            "refunds",
+            "capex",
+            "conference budgets",
+            "contractor invoices",
+        )
+    )
+    return Ctx(
+        {"scope": scope},
+        {"v": money(a, p.rng)},
+        {"v": money(b, p.rng)},
+        person=p.person(),
+        extra={"deleg": _name(p), "cfo": _name(p)},
+    )
 
 
 def s_budget(p: Pools) -> Ctx:
     a = p.amount()
     b = p.other_amount(a)
-    base = {"proj": p.codename(), "what": p.pick(("project", "initiative", "migration", "launch", "campaign", "program")),
-            "yr": str(p.rng.randint(2019, 2027))}
-    return Ctx(base, {"v": money(a, p.rng)}, {"v": money(b, p.rng)}, person=p.person(),
-               other_base={**base, "proj": p.codename()},
-               extra={"split": p.pick(("half of it on contractors", "most of it on cloud costs", "about a third on tooling",
-                                       "the bulk on hiring")), "q": f"Q{p.rng.randint(1, 4)}"})
+    base = {
+        "proj": p.codename(),
+        "what": p.pick(("project", "initiative", "migration", "launch", "campaign", "program")),
+        "yr": str(p.rng.randint(2019, 2027)),
+    }
+    return Ctx(
+        base,
+        {"v": money(a, p.rng)},
+        {"v": money(b, p.rng)},
+        person=p.person(),
+        other_base={**base, "proj": p.codename()},
+        extra={
+            "split": p.pick(
+                (
+                    "half of it on contractors",
+                    "most of it on cloud costs",
+                    "about a third on tooling",
+                    "the bulk on hiring",
+                )
+            ),
+            "q": f"Q{p.rng.randint(1, 4)}",
+        },
+    )
 
 
 def s_launch(p: Pools) -> Ctx:
@@ -104,60 +197,138 @@ def s_launch(p: Pools) -> Ctx:
     delta = p.rng.choice((1, 2, 3, 5, 7, 7, 14, 21, 30, 45, 60))
     d2 = d + dt.timedelta(days=delta * p.rng.choice((1, -1)))
     base = {"proj": p.codename(), "what": p.pick(("launch", "release", "go-live", "beta", "GA", "cutover", "rollout"))}
-    return Ctx(base, {"v": date_text(d, p.rng)}, {"v": date_text(d2, p.rng)}, person=p.person(),
-               other_base={**base, "proj": p.codename()},
-               extra={"reg": p.pick(("EU", "US", "APAC", "internal users", "beta customers")), "t": p.pick(("9am", "noon", "5pm", "10am"))})
+    return Ctx(
+        base,
+        {"v": date_text(d, p.rng)},
+        {"v": date_text(d2, p.rng)},
+        person=p.person(),
+        other_base={**base, "proj": p.codename()},
+        extra={
+            "reg": p.pick(("EU", "US", "APAC", "internal users", "beta customers")),
+            "t": p.pick(("9am", "noon", "5pm", "10am")),
+        },
+    )
 
 
 STACK = ("Python", "Go", "Rust", "TypeScript", "Java", "Kotlin", "Elixir", "Ruby", "C#", "Scala", "PHP", "Swift")
 DB = ("Postgres", "MySQL", "MongoDB", "DynamoDB", "Cassandra", "Snowflake", "BigQuery", "Redis", "ClickHouse", "SQLite")
 CLOUD = ("AWS", "GCP", "Azure", "Heroku", "Fly.io", "DigitalOcean", "Vercel", "on-prem servers")
-TOOLS = ("Jira", "Linear", "Asana", "Trello", "Notion", "Confluence", "GitHub", "GitLab", "Bitbucket", "Figma", "Sketch",
-         "Datadog", "Grafana", "PagerDuty", "Opsgenie", "CircleCI", "Jenkins", "Buildkite", "Airtable", "Monday.com")
+TOOLS = (
+    "Jira",
+    "Linear",
+    "Asana",
+    "Trello",
+    "Notion",
+    "Confluence",
+    "GitHub",
+    "GitLab",
+    "Bitbucket",
+    "Figma",
+    "Sketch",
+    "Datadog",
+    "Grafana",
+    "PagerDuty",
+    "Opsgenie",
+    "CircleCI",
+    "Jenkins",
+    "Buildkite",
+    "Airtable",
+    "Monday.com",
+)
 
 
 def s_stack(p: Pools) -> Ctx:
     pool, what = p.rng.choice(((STACK, "language"), (DB, "database"), (CLOUD, "cloud")))
     a = p.pick(pool)
     b = p.pick(pool, a)
-    base = {"svc": p.pick(("billing", "search", "checkout", "auth", "API", "data pipeline", "reporting",
-                           "notifications", "mobile backend", "ledger", "recommendations")), "what": what, "team": p.pick(TEAMS)}
-    return Ctx(base, {"v": a}, {"v": b}, person=p.person(), other_base={**base, "svc": p.pick(("ingest", "admin panel", "payments", "analytics", "scheduler"))},
-               extra={"ver": str(p.rng.randint(3, 17)), "why": p.pick(("for latency", "to cut costs", "for the hiring pool", "because of the vendor deal"))})
+    base = {
+        "svc": p.pick(
+            (
+                "billing",
+                "search",
+                "checkout",
+                "auth",
+                "API",
+                "data pipeline",
+                "reporting",
+                "notifications",
+                "mobile backend",
+                "ledger",
+                "recommendations",
+            )
+        ),
+        "what": what,
+        "team": p.pick(TEAMS),
+    }
+    return Ctx(
+        base,
+        {"v": a},
+        {"v": b},
+        person=p.person(),
+        other_base={**base, "svc": p.pick(("ingest", "admin panel", "payments", "analytics", "scheduler"))},
+        extra={
+            "ver": str(p.rng.randint(3, 17)),
+            "why": p.pick(("for latency", "to cut costs", "for the hiring pool", "because of the vendor deal")),
+        },
+    )
 
 
 def s_tool(p: Pools) -> Ctx:
     a = p.pick(TOOLS)
     b = p.pick(TOOLS, a)
-    return Ctx({"for": p.pick(("tickets", "planning", "docs", "code review", "design", "on-call alerts", "dashboards", "CI"))},
-               {"v": a}, {"v": b}, person=p.person(),
-               extra={"board": p.codename(), "team": p.pick(TEAMS)})
+    return Ctx(
+        {"for": p.pick(("tickets", "planning", "docs", "code review", "design", "on-call alerts", "dashboards", "CI"))},
+        {"v": a},
+        {"v": b},
+        person=p.person(),
+        extra={"board": p.codename(), "team": p.pick(TEAMS)},
+    )
 
 
 def s_policy(p: Pools) -> Ctx:
     d = p.date(2021, 2027)
     d2 = d + dt.timedelta(days=p.rng.choice((-7, -5, -3, -2, 2, 3, 5, 7, 10, 14)))
-    return Ctx({"team": p.pick(TEAMS)}, {"v": date_text(d, p.rng, with_year=False), "n": str(p.rng.randint(2, 5))},
-               {"v": date_text(d2, p.rng, with_year=False), "n": str(p.rng.randint(6, 10))}, person=p.person(),
-               extra={"exc": p.pick(("hotfixes", "security patches", "config changes", "docs")), "approver": _name(p)})
+    return Ctx(
+        {"team": p.pick(TEAMS)},
+        {"v": date_text(d, p.rng, with_year=False), "n": str(p.rng.randint(2, 5))},
+        {"v": date_text(d2, p.rng, with_year=False), "n": str(p.rng.randint(6, 10))},
+        person=p.person(),
+        extra={"exc": p.pick(("hotfixes", "security patches", "config changes", "docs")), "approver": _name(p)},
+    )
 
 
 def s_office(p: Pools) -> Ctx:
     a, b = p.city(), p.city()
     while b == a:
         b = p.city()
-    return Ctx({}, {"v": a}, {"v": b}, person=p.person(),
-               extra={"fl": str(p.rng.randint(2, 30)), "days": p.pick(("Tuesdays and Thursdays", "three days a week", "Mondays", "most days")),
-                      "wd": p.pick(WEEKDAYS)})
+    return Ctx(
+        {},
+        {"v": a},
+        {"v": b},
+        person=p.person(),
+        extra={
+            "fl": str(p.rng.randint(2, 30)),
+            "days": p.pick(("Tuesdays and Thursdays", "three days a week", "Mondays", "most days")),
+            "wd": p.pick(WEEKDAYS),
+        },
+    )
 
 
 def s_oncall(p: Pools) -> Ctx:
     a = p.person()
     b = p.other_person(a)
-    return Ctx({"rot": p.pick(("payments", "platform", "search", "infra", "mobile", "API", "database")),
-                "when": p.pick(("this week", "this weekend", "through Friday", f"the week of {p.pick(MONTHS)} {p.rng.randint(1, 28)}"))},
-               {"v": _name(p, a)}, {"v": _name(p, b)}, person=a,
-               extra={"backup": _name(p), "tool": p.pick(("PagerDuty", "Opsgenie", "the phone tree"))})
+    return Ctx(
+        {
+            "rot": p.pick(("payments", "platform", "search", "infra", "mobile", "API", "database")),
+            "when": p.pick(
+                ("this week", "this weekend", "through Friday", f"the week of {p.pick(MONTHS)} {p.rng.randint(1, 28)}")
+            ),
+        },
+        {"v": _name(p, a)},
+        {"v": _name(p, b)},
+        person=a,
+        extra={"backup": _name(p), "tool": p.pick(("PagerDuty", "Opsgenie", "the phone tree"))},
+    )
 
 
 SAMPLERS = {

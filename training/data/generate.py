@@ -63,7 +63,7 @@ def family_splits() -> dict[str, str]:
         if twin_ok(d):
             by_label.setdefault("twin", []).append((d.slot, family_id(d.slot, "", "twin")))
     out: dict[str, str] = {}
-    for label, fams in by_label.items():
+    for fams in by_label.values():
         fams.sort(key=lambda x: _h(x[1]))
         per_slot = Counter(slot for slot, _ in fams)
         k = max(1, round(len(fams) * 0.1))
@@ -148,14 +148,16 @@ def generate(n: int, seed: int) -> list[dict]:
                 continue
             seen.add(key)
             counts[built.label] += 1
-            out.append({
-                "id": f"gen-{seed}-{len(out):06d}",
-                "existing": {"text": e, "observed_at": te.isoformat()},
-                "new": {"text": nw, "observed_at": tn.isoformat()},
-                "label": built.label,
-                "family": fam,
-                "slot": slot,
-            })
+            out.append(
+                {
+                    "id": f"gen-{seed}-{len(out):06d}",
+                    "existing": {"text": e, "observed_at": te.isoformat()},
+                    "new": {"text": nw, "observed_at": tn.isoformat()},
+                    "label": built.label,
+                    "family": fam,
+                    "slot": slot,
+                }
+            )
             if len(out) >= n:
                 break
     return out
@@ -208,8 +210,15 @@ def write(out: Path, n: int, seed: int) -> dict:
     pairs = generate(n, seed)
     parts = split(pairs)
     out.mkdir(parents=True, exist_ok=True)
-    manifest: dict = {"generator_version": generator_version(), "phrases_sha256": phrases_sha256(),
-                      "code_sha256": code_sha256(), "seed": seed, "n": n, "files": {}, "counts": {}}
+    manifest: dict = {
+        "generator_version": generator_version(),
+        "phrases_sha256": phrases_sha256(),
+        "code_sha256": code_sha256(),
+        "seed": seed,
+        "n": n,
+        "files": {},
+        "counts": {},
+    }
     for s, rows in parts.items():
         manifest["files"][f"{s}.jsonl"] = _write(out / f"{s}.jsonl", rows)
         manifest["counts"][s] = {label: sum(r["label"] == label for r in rows) for label in LABELS}
@@ -222,10 +231,17 @@ def write(out: Path, n: int, seed: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     """The generator's CLI: write train/dev/test JSONL and manifest.json under ``--out``."""
-    ap = argparse.ArgumentParser(prog="python -m writegate.training.data.generate", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--version", action="version", version=generator_version(),
-                    help="print the generator version (hash of the phrase data and the code) and exit")
+    ap = argparse.ArgumentParser(
+        prog="python -m writegate.training.data.generate",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "--version",
+        action="version",
+        version=generator_version(),
+        help="print the generator version (hash of the phrase data and the code) and exit",
+    )
     ap.add_argument("--out", type=Path, required=True, help="output directory")
     ap.add_argument("--n", type=int, default=48000, help="number of pairs (default 48000)")
     ap.add_argument("--seed", type=int, default=13, help="random seed (default 13)")

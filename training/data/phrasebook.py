@@ -147,7 +147,9 @@ def _slot(path: Path, slot: str, spec: object, sample: Callable[[Pools], Ctx]) -
     return Domain(slot=slot, kind=spec["kind"], sample=sample, topic=topic, max_gap_days=gap, **options)
 
 
-def domains(name: str, samplers: Mapping[str, Callable[[Pools], Ctx]], directory: Path | None = None) -> tuple[Domain, ...]:
+def domains(
+    name: str, samplers: Mapping[str, Callable[[Pools], Ctx]], directory: Path | None = None
+) -> tuple[Domain, ...]:
     """The slot domains of one domain file, in file order.
 
     Args:

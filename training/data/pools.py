@@ -20,8 +20,18 @@ LOCALES: tuple[str, ...] = ("en_US", "en_GB", "en_IN", "de_DE", "fr_FR", "es_ES"
 UNSTABLE_CITIES: frozenset[str] = frozenset({"it_IT"})
 
 MONTHS: tuple[str, ...] = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
 WEEKDAYS: tuple[str, ...] = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
 
@@ -85,8 +95,14 @@ class Pools:
 
     def amount(self) -> int:
         """A round money amount between $1K and $5M."""
-        base = self.rng.choice((1, 2, 2.5, 3, 5, 7.5, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 80, 100, 120, 150, 200, 250, 300, 500))
-        scale = self.rng.choice((1_000, 1_000, 1_000, 10_000, 100_000)) if base < 10 else self.rng.choice((1_000, 1_000, 10_000))
+        base = self.rng.choice(
+            (1, 2, 2.5, 3, 5, 7.5, 10, 12, 15, 20, 25, 30, 40, 50, 60, 75, 80, 100, 120, 150, 200, 250, 300, 500)
+        )
+        scale = (
+            self.rng.choice((1_000, 1_000, 1_000, 10_000, 100_000))
+            if base < 10
+            else self.rng.choice((1_000, 1_000, 10_000))
+        )
         return int(base * scale)
 
     def other_amount(self, a: int) -> int:
@@ -115,7 +131,9 @@ def money(x: int, rng: random.Random, currency: str = "$") -> str:
     if x >= 1_000_000 and style != 1:
         m = x / 1_000_000
         num = f"{m:g}"
-        return rng.choice((f"{currency}{num}M", f"{currency}{num} million", f"{num}M {'USD' if currency == '$' else currency}"))
+        return rng.choice(
+            (f"{currency}{num}M", f"{currency}{num} million", f"{num}M {'USD' if currency == '$' else currency}")
+        )
     if style == 0 and x >= 1000 and x % 1000 == 0:
         return f"{currency}{x // 1000}K" if rng.random() < 0.6 else f"{currency}{x // 1000}k"
     if style == 1:
@@ -143,7 +161,9 @@ def date_text(d: dt.date, rng: random.Random, with_year: bool | None = None) -> 
 
 
 @lru_cache(maxsize=8)
-def _faker_tables(seed: int) -> tuple[tuple[Person, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+def _faker_tables(
+    seed: int,
+) -> tuple[tuple[Person, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     people: dict[str, Person] = {}
     companies: set[str] = set()
     cities: set[str] = set()

@@ -57,16 +57,21 @@ def _source(module: _Module, licence: str, shippable: bool) -> Source:
     return Source(module.NAME, module.examples, module.load, licence, shippable)
 
 
-SOURCES: dict[str, Source] = {s.name: s for s in (
-    _source(snli, "SNLI: CC BY-SA 4.0 (e-SNLI repo: MIT)", True),
-    _source(oie_nli, "SNLI (CC BY-SA 4.0) and MultiNLI pairs; repo states no licence", True),
-    _source(timeqa, "BSD-3-Clause", True),
-    _source(sgd_changes, "CC BY-SA 4.0", True),
-    _source(prosecco, "CC BY-SA 4.0", True),
-    _source(sts, "SemEval STS 2012-2016 (MSRpar left out); licences per subset in the snapshot; research use", False),
-    _source(msc_persona, "Multi-Session Chat persona summaries; licence not stated in this copy", False),
-    _source(climate_fever, "licence not stated in the snapshot", False),
-)}
+SOURCES: dict[str, Source] = {
+    s.name: s
+    for s in (
+        _source(snli, "SNLI: CC BY-SA 4.0 (e-SNLI repo: MIT)", True),
+        _source(oie_nli, "SNLI (CC BY-SA 4.0) and MultiNLI pairs; repo states no licence", True),
+        _source(timeqa, "BSD-3-Clause", True),
+        _source(sgd_changes, "CC BY-SA 4.0", True),
+        _source(prosecco, "CC BY-SA 4.0", True),
+        _source(
+            sts, "SemEval STS 2012-2016 (MSRpar left out); licences per subset in the snapshot; research use", False
+        ),
+        _source(msc_persona, "Multi-Session Chat persona summaries; licence not stated in this copy", False),
+        _source(climate_fever, "licence not stated in the snapshot", False),
+    )
+}
 """Every source, in build order. SICK, SituatedQA, MQuAKE/CounterFact and LoCoMo are evaluation-only."""
 
 PRESETS: dict[str, tuple[str, ...]] = {

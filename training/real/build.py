@@ -46,8 +46,10 @@ def choose(sources: Sequence[str] | None, preset: str) -> list[Source]:
         raise BuildError(f"unknown source(s) {', '.join(unknown)}; known: {', '.join(SOURCES)}")
     barred = [n for n in names if n not in allowed]
     if barred:
-        raise BuildError(f"{', '.join(barred)} not in preset {preset!r} (licence does not allow shipping a model): "
-                         f"use --preset research")
+        raise BuildError(
+            f"{', '.join(barred)} not in preset {preset!r} (licence does not allow shipping a model): "
+            f"use --preset research"
+        )
     return [SOURCES[n] for n in SOURCES if n in names]
 
 
@@ -79,11 +81,20 @@ def table(summary: dict[str, Any]) -> str:
     for name, s in summary["sources"].items():
         for split in ("train", "dev"):
             counts = s["pairs"][split]
-            lines.append([name, str(s["rows_read"]) if split == "train" else "", split,
-                          *(str(counts[label]) for label in LABELS), str(sum(counts.values()))])
+            lines.append(
+                [
+                    name,
+                    str(s["rows_read"]) if split == "train" else "",
+                    split,
+                    *(str(counts[label]) for label in LABELS),
+                    str(sum(counts.values())),
+                ]
+            )
     widths = [max(len(row[i]) for row in lines) for i in range(len(head))]
-    return "\n".join("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
-                     for row in lines)
+    return "\n".join(
+        "  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=False)))
+        for row in lines
+    )
 
 
 def build(real_dir: Path, out: Path, sources: Sequence[str] | None = None, preset: str = "default") -> dict[str, Any]:
@@ -111,8 +122,11 @@ def build(real_dir: Path, out: Path, sources: Sequence[str] | None = None, prese
 
 def main(argv: list[str] | None = None) -> int:
     """CLI entry point; returns the exit status (2 for a bad invocation)."""
-    ap = argparse.ArgumentParser(prog="python -m writegate.training.real.build", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        prog="python -m writegate.training.real.build",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     ap.add_argument("--real-dir", type=Path, required=True, help="directory of the sources' JSONL files")
     ap.add_argument("--out", type=Path, required=True, help="output directory")
     ap.add_argument("--sources", nargs="+", metavar="NAME", help=f"sources to build (of: {', '.join(SOURCES)})")

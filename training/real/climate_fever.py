@@ -29,8 +29,18 @@ def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
             label, construction = MAPPING[r["label"]]
             group = norm(r["a"])
             when = moment(group)
-            yield from present([make(group, f"{r['id']}:{label.value}", label, f"{NAME}.{construction}",
-                                     (r["a"], when), (r["b"], when))])
+            yield from present(
+                [
+                    make(
+                        group,
+                        f"{r['id']}:{label.value}",
+                        label,
+                        f"{NAME}.{construction}",
+                        (r["a"], when),
+                        (r["b"], when),
+                    )
+                ]
+            )
 
 
 def load(path: str | Path) -> Iterator[Mapped]:

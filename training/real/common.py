@@ -10,7 +10,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,7 +26,7 @@ DEV_PER_MILLE = 50
 MAX_WORDS = 48
 """Longer texts are left out: the model sees 128 tokens for both sides and their dates."""
 DEFAULT_SUBJECT = "user:default"
-EPOCH = datetime(2016, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(2016, 1, 1, tzinfo=UTC)
 
 Row = dict[str, Any]
 
@@ -111,8 +111,15 @@ def clean(text: object) -> str | None:
         return None
 
 
-def make(group: str, ex_id: str, label: Label, family: str, existing: tuple[str, datetime],
-         new: tuple[str, datetime], subjects: tuple[str, str] = (DEFAULT_SUBJECT, DEFAULT_SUBJECT)) -> Mapped | None:
+def make(
+    group: str,
+    ex_id: str,
+    label: Label,
+    family: str,
+    existing: tuple[str, datetime],
+    new: tuple[str, datetime],
+    subjects: tuple[str, str] = (DEFAULT_SUBJECT, DEFAULT_SUBJECT),
+) -> Mapped | None:
     """A `Mapped` pair, or None when a text is unusable or both texts are the same.
 
     Args:
@@ -127,8 +134,10 @@ def make(group: str, ex_id: str, label: Label, family: str, existing: tuple[str,
     e_text, n_text = clean(existing[0]), clean(new[0])
     if e_text is None or n_text is None or norm(e_text) == norm(n_text):
         return None
-    pair = Pair(existing=Side(text=e_text, observed_at=existing[1], subject=subjects[0]),
-                new=Side(text=n_text, observed_at=new[1], subject=subjects[1]))
+    pair = Pair(
+        existing=Side(text=e_text, observed_at=existing[1], subject=subjects[0]),
+        new=Side(text=n_text, observed_at=new[1], subject=subjects[1]),
+    )
     return Mapped(group=group, example=Example(id=ex_id, pair=pair, label=label, family=family))
 
 
@@ -138,7 +147,8 @@ def present(items: Iterable[Mapped | None]) -> Iterator[Mapped]:
 
 
 # Function words and very generic verbs; what is left says what a text is about.
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a an the and or but if then than so of to in on at by for with from into onto over under about as is are was
 were be been being am do does did doing have has had having i me my mine we us our you your he him his she her
 it its they them their this that these those there here what which who whom whose when where why how not no
@@ -147,7 +157,8 @@ should may might must just also still now up down out off again once very s t do
 doesn hasn haven won one two three get got go going gone went make made like really yes yeah oh well lol
 thing things something anything nothing someone anyone way lot lots much many think know sure great good
 sounds sound maybe probably actually definitely pretty kind bit around during time haha ok okay wow
-""".split())
+""".split()
+)
 _WORD = re.compile(r"[a-z0-9]+")
 
 

@@ -22,7 +22,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from writegate.classifier.labels import LABELS, Label
@@ -34,10 +34,56 @@ GENERATED = "generated"
 JUNK = "junk"
 MIX_FILE = "mix.json"
 
-_JUNK_WORDS = ("test", "testing", "null", "none", "undefined", "n/a", "todo", "tbd", "placeholder", "dummy",
-               "asdf", "qwerty", "foo", "bar", "ok", "okay", "thanks", "hello", "hi", "sample", "example",
-               "lorem ipsum", "lorem ipsum dolor sit amet", "hello world", "fact number", "memory", "note", "item")
-_JUNK_SYMBOLS = (".", "..", "...", "…", "-", "?", "!", "{}", "[]", "()", "\"\"", "#", "*", "🙂", "👍", "—", "//", "<p></p>")
+_JUNK_WORDS = (
+    "test",
+    "testing",
+    "null",
+    "none",
+    "undefined",
+    "n/a",
+    "todo",
+    "tbd",
+    "placeholder",
+    "dummy",
+    "asdf",
+    "qwerty",
+    "foo",
+    "bar",
+    "ok",
+    "okay",
+    "thanks",
+    "hello",
+    "hi",
+    "sample",
+    "example",
+    "lorem ipsum",
+    "lorem ipsum dolor sit amet",
+    "hello world",
+    "fact number",
+    "memory",
+    "note",
+    "item",
+)
+_JUNK_SYMBOLS = (
+    ".",
+    "..",
+    "...",
+    "…",
+    "-",
+    "?",
+    "!",
+    "{}",
+    "[]",
+    "()",
+    '""',
+    "#",
+    "*",
+    "🙂",
+    "👍",
+    "—",
+    "//",
+    "<p></p>",
+)
 
 
 def junk_text(rng: random.Random) -> str:
@@ -61,15 +107,18 @@ def junk_pairs(texts: Sequence[str], n: int, seed: int) -> list[Example]:
     if n > 0 and not texts:
         raise InputError("junk", "needs real texts to pair with")
     rng = random.Random(seed)
-    t0 = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    t0 = datetime(2024, 1, 1, tzinfo=UTC)
     out = []
     for i in range(n):
         real, junk = rng.choice(texts), junk_text(rng)
         a = Side(text=real, observed_at=t0 + timedelta(days=rng.randrange(700)))
         b = Side(text=junk, observed_at=t0 + timedelta(days=rng.randrange(700)))
         existing, new = (a, b) if rng.random() < 0.5 else (b, a)
-        out.append(Example(id=f"junk-{i}", pair=Pair(existing=existing, new=new), label=Label.UNRELATED,
-                           family="junk.content_free"))
+        out.append(
+            Example(
+                id=f"junk-{i}", pair=Pair(existing=existing, new=new), label=Label.UNRELATED, family="junk.content_free"
+            )
+        )
     return out
 
 
@@ -81,8 +130,14 @@ def sample(examples: Sequence[Example], n: int, rng: random.Random) -> list[Exam
     return [*list(examples) * whole, *rng.sample(list(examples), rest)]
 
 
-def build_mix(parts: Mapping[str, tuple[Sequence[Example], Sequence[Example]]], weights: Mapping[str, int],
-              dev_cap: int, junk: int, seed: int, out: Path) -> dict[str, object]:
+def build_mix(
+    parts: Mapping[str, tuple[Sequence[Example], Sequence[Example]]],
+    weights: Mapping[str, int],
+    dev_cap: int,
+    junk: int,
+    seed: int,
+    out: Path,
+) -> dict[str, object]:
     """Sample each part to its weight, add junk negatives, write train/dev JSONL and mix.json.
 
     Args:
@@ -124,8 +179,15 @@ def build_mix(parts: Mapping[str, tuple[Sequence[Example], Sequence[Example]]], 
     out.mkdir(parents=True, exist_ok=True)
     write_examples(out / "train.jsonl", train)
     write_examples(out / "dev.jsonl", dev)
-    result: dict[str, object] = {"seed": seed, "weights": dict(sorted(weights.items())), "dev_cap": dev_cap,
-                                 "junk": junk, "parts": summary, "train": len(train), "dev": len(dev)}
+    result: dict[str, object] = {
+        "seed": seed,
+        "weights": dict(sorted(weights.items())),
+        "dev_cap": dev_cap,
+        "junk": junk,
+        "parts": summary,
+        "train": len(train),
+        "dev": len(dev),
+    }
     (out / MIX_FILE).write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
     return result
 
@@ -135,10 +197,14 @@ def _labels(items: Sequence[Example]) -> dict[str, int]:
     return {label: counts.get(label, 0) for label in LABELS if counts.get(label, 0)}
 
 
-def read_parts(real_build: Path, names: Sequence[str], generated: Path | None) -> dict[str, tuple[list[Example], list[Example]]]:
+def read_parts(
+    real_build: Path, names: Sequence[str], generated: Path | None
+) -> dict[str, tuple[list[Example], list[Example]]]:
     """Read `<name>.train.jsonl` / `<name>.dev.jsonl` of each real source, and the generator's train/dev."""
-    parts = {name: (read_examples(real_build / f"{name}.train.jsonl"), _maybe(real_build / f"{name}.dev.jsonl"))
-             for name in names}
+    parts = {
+        name: (read_examples(real_build / f"{name}.train.jsonl"), _maybe(real_build / f"{name}.dev.jsonl"))
+        for name in names
+    }
     if generated is not None:
         parts[GENERATED] = (read_examples(generated / "train.jsonl"), read_examples(generated / "dev.jsonl"))
     return parts

@@ -81,11 +81,9 @@ def own_pairs(r: Row, group: str, when: datetime) -> Iterator[Mapped | None]:
     rid, utt, summ = str(r["id"]), statements(r["utterance"]), r["summary"]
     if not utt or coverage(summ, utt) < COVER:
         return
-    yield make(group, f"{rid}:corroborates", Label.CORROBORATES, f"{NAME}.utterance_summary",
-               (utt, when), (summ, when))
+    yield make(group, f"{rid}:corroborates", Label.CORROBORATES, f"{NAME}.utterance_summary", (utt, when), (summ, when))
     if len(content_words(on_topic(utt, summ)) - content_words(summ)) >= MIN_EXTRA:
-        yield make(group, f"{rid}:elaborates", Label.ELABORATES, f"{NAME}.summary_utterance",
-                   (summ, when), (utt, when))
+        yield make(group, f"{rid}:elaborates", Label.ELABORATES, f"{NAME}.summary_utterance", (summ, when), (utt, when))
 
 
 def negatives(r: Row, members: list[Row], group: str, when: datetime) -> Iterator[Mapped | None]:
@@ -96,15 +94,27 @@ def negatives(r: Row, members: list[Row], group: str, when: datetime) -> Iterato
         same = [o for o in members if o.get("speaker") == r.get("speaker") and o is not r]
         other = first_disjoint(rid, mine, same)
         if other is not None:
-            yield make(group, f"{rid}:unrelated", Label.UNRELATED, f"{NAME}.other_topic",
-                       (r["summary"], when), (other["summary"], when))
+            yield make(
+                group,
+                f"{rid}:unrelated",
+                Label.UNRELATED,
+                f"{NAME}.other_topic",
+                (r["summary"], when),
+                (other["summary"], when),
+            )
     elif draw == 2:
         partner = [o for o in members if o.get("speaker") != r.get("speaker")]
         other = first_disjoint(rid, mine, partner)
         if other is not None:
-            yield make(group, f"{rid}:partner", Label.UNRELATED, f"{NAME}.other_speaker",
-                       (r["summary"], when), (other["summary"], when),
-                       subjects=(DEFAULT_SUBJECT, PARTNER))
+            yield make(
+                group,
+                f"{rid}:partner",
+                Label.UNRELATED,
+                f"{NAME}.other_speaker",
+                (r["summary"], when),
+                (other["summary"], when),
+                subjects=(DEFAULT_SUBJECT, PARTNER),
+            )
 
 
 def first_disjoint(rid: str, mine: frozenset[str], cands: list[Row]) -> Row | None:

@@ -29,8 +29,8 @@ from writegate.training.real.common import (
     content_list,
     content_words,
     jaccard,
-    make,
     later,
+    make,
     moment,
     norm,
     present,
@@ -50,11 +50,14 @@ HARD_MAX_OVERLAP = 0.34
 """A hard negative shares a word with the premise but at most this Jaccard overlap of content words."""
 MAX_SCAN = 40
 # Words that every other scene shares: sharing only these does not make a negative "hard".
-GENERIC = frozenset(stem(w) for w in """
+GENERIC = frozenset(
+    stem(w)
+    for w in """
 man men woman women person people boy girl child children kid kids dog dogs guy lady group young little old
 small large big front wear wearing shirt white black red blue green outside outdoor sit stand walk look hold
 play top near next while background area someone another their other
-""".split())
+""".split()
+)
 
 
 def examples(rows: Iterable[Row], source: str, hard: bool = True) -> Iterator[Mapped]:
@@ -84,15 +87,29 @@ def row_pairs(r: Row, group: str, when: datetime, source: str) -> Iterator[Mappe
     elif label == "neutral" and stable_int("neutral", rid) % 1000 < NEUTRAL_PER_MILLE:
         yield make(group, f"{rid}:elaborates", Label.ELABORATES, f"{source}.neutral", (a, when), (b, later(rid, when)))
     elif label == "entailment":
-        yield make(group, f"{rid}:corroborates", Label.CORROBORATES, f"{source}.entailment", (a, when), (b, later(rid, when)))
+        yield make(
+            group, f"{rid}:corroborates", Label.CORROBORATES, f"{source}.entailment", (a, when), (b, later(rid, when))
+        )
         wa, wb = content_words(a), content_words(b)
         extra = wa - wb
         if len(extra) >= MIN_EXTRA_WORDS and len(wa) >= len(wb) + MIN_EXTRA_WORDS:
-            yield make(group, f"{rid}:reversed", Label.ELABORATES, f"{source}.entailment_reversed", (b, when),
-                       (a, later(f"{rid}:reversed", when)))
+            yield make(
+                group,
+                f"{rid}:reversed",
+                Label.ELABORATES,
+                f"{source}.entailment_reversed",
+                (b, when),
+                (a, later(f"{rid}:reversed", when)),
+            )
         elif not extra:
-            yield make(group, f"{rid}:reversed", Label.CORROBORATES, f"{source}.paraphrase_reversed",
-                       (b, when), (a, later(f"{rid}:reversed", when)))
+            yield make(
+                group,
+                f"{rid}:reversed",
+                Label.CORROBORATES,
+                f"{source}.paraphrase_reversed",
+                (b, when),
+                (a, later(f"{rid}:reversed", when)),
+            )
 
 
 def negatives(groups: dict[str, list[Row]], source: str, hard: bool) -> Iterator[Mapped | None]:
@@ -111,8 +128,14 @@ def negatives(groups: dict[str, list[Row]], source: str, hard: bool) -> Iterator
             found = found or easy_negative(i, premise["a"], keys, groups)
             if found is not None:
                 when = moment(g)
-                yield make(g, f"{premise['id']}:unrelated", Label.UNRELATED, f"{source}.negative_{kind}",
-                           (premise["a"], when), (found, later(g, when)))
+                yield make(
+                    g,
+                    f"{premise['id']}:unrelated",
+                    Label.UNRELATED,
+                    f"{source}.negative_{kind}",
+                    (premise["a"], when),
+                    (found, later(g, when)),
+                )
 
 
 def word_index(keys: list[str], groups: dict[str, list[Row]]) -> dict[str, list[str]]:
@@ -137,8 +160,12 @@ def hard_negative(g: str, premise: str, index: dict[str, list[str]], groups: dic
             for r in sorted(groups[other], key=lambda r: stable_int("hyp", g, str(r["id"]))):
                 theirs = content_words(r["b"])
                 shared = mine & theirs
-                if w in shared and not shared & (my_head | head(r["b"])) and len(theirs - mine) >= 2 \
-                        and jaccard(mine, theirs) <= HARD_MAX_OVERLAP:
+                if (
+                    w in shared
+                    and not shared & (my_head | head(r["b"]))
+                    and len(theirs - mine) >= 2
+                    and jaccard(mine, theirs) <= HARD_MAX_OVERLAP
+                ):
                     return str(r["b"])
     return None
 

@@ -40,11 +40,18 @@ def pair(r: Row) -> Mapped | None:
     when = moment(group)
     wa, wb = content_words(r["a"]), content_words(r["b"])
     if r.get("label") == "self-contradiction" and jaccard(wa, wb) >= MIN_OVERLAP:
-        return make(group, f"{rid}:contradicts", Label.CONTRADICTS, f"{NAME}.self_contradiction",
-                    (r["a"], when), (r["b"], when))
+        return make(
+            group, f"{rid}:contradicts", Label.CONTRADICTS, f"{NAME}.self_contradiction", (r["a"], when), (r["b"], when)
+        )
     if r.get("label") == "no self-contradiction" and not wa & wb:
-        return make(group, f"{rid}:unrelated", Label.UNRELATED, f"{NAME}.no_contradiction_disjoint",
-                    (r["a"], when), (r["b"], later(rid, when)))
+        return make(
+            group,
+            f"{rid}:unrelated",
+            Label.UNRELATED,
+            f"{NAME}.no_contradiction_disjoint",
+            (r["a"], when),
+            (r["b"], later(rid, when)),
+        )
     return None
 
 

@@ -23,7 +23,9 @@ from writegate.training.real.common import Mapped, Row, make, moment, present, r
 NAME = "sgd_changes"
 CHANGE_CUE = re.compile(
     r"\b(actually|instead|change|changed|changing|rather|switch|modify|on second thought|make it|make that|"
-    r"scratch that|not correct|that's wrong|that is wrong|i meant|mistake|sorry|wait|nope|no)\b", re.I)
+    r"scratch that|not correct|that's wrong|that is wrong|i meant|mistake|sorry|wait|nope|no)\b",
+    re.I,
+)
 
 
 def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
@@ -40,8 +42,12 @@ def is_change(r: Row) -> bool:
         return False
     old_ok = r["old_value"].casefold() in r["old_utterance"].casefold()
     new_ok = r["new_value"].casefold() in r["new_utterance"].casefold()
-    return old_ok and new_ok and r["old_value"].casefold() != r["new_value"].casefold() \
+    return (
+        old_ok
+        and new_ok
+        and r["old_value"].casefold() != r["new_value"].casefold()
         and CHANGE_CUE.search(r["new_utterance"]) is not None
+    )
 
 
 def pair(r: Row) -> Mapped | None:
@@ -50,8 +56,14 @@ def pair(r: Row) -> Mapped | None:
     rid = str(r["id"])
     t_old = moment(f"{group}:{rid}")
     t_new = t_old + timedelta(minutes=1 + stable_int("gap", rid) % 9)
-    return make(group, f"{rid}:supersedes", Label.SUPERSEDES, f"{NAME}.change",
-                (r["old_utterance"], t_old), (r["new_utterance"], t_new))
+    return make(
+        group,
+        f"{rid}:supersedes",
+        Label.SUPERSEDES,
+        f"{NAME}.change",
+        (r["old_utterance"], t_old),
+        (r["new_utterance"], t_new),
+    )
 
 
 def load(path: str | Path) -> Iterator[Mapped]:

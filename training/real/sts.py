@@ -31,9 +31,13 @@ def pair(r: Row) -> Mapped | None:
     rid, group, score = str(r["id"]), norm(r["a"]), float(r["score"])
     when = moment(group)
     if score >= SAME_MIN:
-        return make(group, f"{rid}:corroborates", Label.CORROBORATES, f"{NAME}.same", (r["a"], when), (r["b"], later(rid, when)))
+        return make(
+            group, f"{rid}:corroborates", Label.CORROBORATES, f"{NAME}.same", (r["a"], when), (r["b"], later(rid, when))
+        )
     if score <= UNRELATED_MAX:
-        return make(group, f"{rid}:unrelated", Label.UNRELATED, f"{NAME}.different", (r["a"], when), (r["b"], later(rid, when)))
+        return make(
+            group, f"{rid}:unrelated", Label.UNRELATED, f"{NAME}.different", (r["a"], when), (r["b"], later(rid, when))
+        )
     return None
 
 

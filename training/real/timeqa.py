@@ -20,25 +20,30 @@ A span is refused when it ends before it starts or lasts over `MAX_SPAN_YEARS` (
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from writegate.classifier.labels import Label
 from writegate.training.real.common import Mapped, Row, make, norm, pick, present, read_jsonl, split_of, stable_int
 
 NAME = "timeqa"
-ACCUMULATING = frozenset({"P463", "P166", "P1344", "P800", "P40", "P710", "P355", "P793", "P1365", "P1366",
-                          "P150", "P1830"})
+ACCUMULATING = frozenset(
+    {"P463", "P166", "P1344", "P800", "P40", "P710", "P355", "P793", "P1365", "P1366", "P150", "P1830"}
+)
 """Relations whose values add up rather than replace each other (member of, award, participant…)."""
 MAX_SPAN_YEARS = 200
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _DATE = rf"(?:\d{{1,2}}\s+)?(?:({_MONTH})\s+)?(?:\d{{1,2}},?\s+)?(\d{{3,4}})\b"
-_RANGE = re.compile(rf"\b(?:from|between)\s+(?:the\s+years?\s+)?{_DATE}\s*(?:to|and|until|till|-|–)\s*"
-                    rf"(?:{_DATE}|present)", re.I)
+_RANGE = re.compile(
+    rf"\b(?:from|between)\s+(?:the\s+years?\s+)?{_DATE}\s*(?:to|and|until|till|-|–)\s*"
+    rf"(?:{_DATE}|present)",
+    re.I,
+)
 _POINT = re.compile(rf"\b(?:in|since|during|after)\s+{_DATE}", re.I)
 
 
@@ -89,11 +94,11 @@ def parse_span(question: str) -> tuple[datetime, str, str] | None:
         return None
     mon = MONTHS.index(month[:3].lower()) + 1 if month else 1
     label = f"{MONTHS[mon - 1].title()} {year}" if month else str(year)
-    rest = (question[: m.start()] + question[m.end():]).strip()
+    rest = (question[: m.start()] + question[m.end() :]).strip()
     rest = re.sub(r"\s+([?,.])", r"\1", re.sub(r"\s+", " ", rest)).lstrip(" ,;:")
     rest = re.sub(r",\?$", "?", rest)
     rest = rest[:1].upper() + rest[1:]
-    return datetime(year, mon, 1, tzinfo=timezone.utc), label, rest
+    return datetime(year, mon, 1, tzinfo=UTC), label, rest
 
 
 def detok(text: str) -> str:
@@ -121,7 +126,7 @@ def change_pairs(r: Row, facts: list[Fact]) -> Iterator[Mapped | None]:
     """Pairs of consecutive spans of one row (change, older, same)."""
     rid, group = str(r["id"]), norm(r["entity"])
     shape = pick(group, ("qa", "asof"))
-    for old, new in zip(facts, facts[1:]):
+    for old, new in itertools.pairwise(facts):
         if new.start <= old.start:
             continue
         a, b = {norm(x) for x in old.answers}, {norm(x) for x in new.answers}
@@ -149,8 +154,14 @@ def negatives(rows: list[Row], facts: dict[str, list[Fact]]) -> Iterator[Mapped 
             other = peers[stable_int("peer", rid) % len(peers)]
             og = norm(other["entity"])
             theirs = facts[str(other["id"])][stable_int("fact", rid) % len(facts[str(other["id"])])]
-            yield make(group, f"{rid}:{other['id']}:unrelated", Label.UNRELATED, f"{NAME}.other_entity",
-                       e, (render(theirs, pick(og, ("qa", "asof"))), theirs.start))
+            yield make(
+                group,
+                f"{rid}:{other['id']}:unrelated",
+                Label.UNRELATED,
+                f"{NAME}.other_entity",
+                e,
+                (render(theirs, pick(og, ("qa", "asof"))), theirs.start),
+            )
 
 
 def load(path: str | Path) -> Iterator[Mapped]:

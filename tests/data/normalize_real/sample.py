@@ -72,11 +72,36 @@ COMM_RE = re.compile(
     r"I don't like (talking on the phone|phone calls)|video chat|in person)\b",
     re.IGNORECASE,
 )
-SGD_TIME_SLOTS = {"appointment_time", "time", "pickup_time", "new_alarm_time", "show_time", "leaving_time",
-                  "departure_time", "event_time", "start_time", "alarm_time"}
-SGD_PLACE_SLOTS = {"city", "location", "city_of_event", "pickup_city", "area", "destination", "origin",
-                   "from_location", "to_location", "origin_city", "destination_city", "where_to", "from_city",
-                   "to_city", "pickup_location", "dropoff_location"}
+SGD_TIME_SLOTS = {
+    "appointment_time",
+    "time",
+    "pickup_time",
+    "new_alarm_time",
+    "show_time",
+    "leaving_time",
+    "departure_time",
+    "event_time",
+    "start_time",
+    "alarm_time",
+}
+SGD_PLACE_SLOTS = {
+    "city",
+    "location",
+    "city_of_event",
+    "pickup_city",
+    "area",
+    "destination",
+    "origin",
+    "from_location",
+    "to_location",
+    "origin_city",
+    "destination_city",
+    "where_to",
+    "from_city",
+    "to_city",
+    "pickup_location",
+    "dropoff_location",
+}
 TIMEQA_TEMPLATES = {
     "P54": "{e} played for {a} {span}.",
     "P108": "{e} worked for {a} {span}.",
@@ -224,8 +249,15 @@ def _write(path: Path, prefix: str, picked: list[tuple[str, str, str]]) -> None:
     for source, field, text in picked:
         p = prefix if isinstance(prefix, str) else prefix(source)
         counters[p] = counters.get(p, 0) + 1
-        case = {"id": f"{p}-{counters[p]:04d}", "source": source, "field": field, "text": text,
-                "subject": SUBJECT, "observed_at": OBSERVED_AT, "expect": old.get((source, text))}
+        case = {
+            "id": f"{p}-{counters[p]:04d}",
+            "source": source,
+            "field": field,
+            "text": text,
+            "subject": SUBJECT,
+            "observed_at": OBSERVED_AT,
+            "expect": old.get((source, text)),
+        }
         lines.append(json.dumps(case, ensure_ascii=False))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
