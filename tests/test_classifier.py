@@ -418,5 +418,7 @@ def test_fp32_needs_model_onnx(tiny_model_dir: Path, tmp_path: Path) -> None:
 )
 def test_load_backend_errors(tiny_model_dir: Path, kwargs: dict, error: type[Exception], message: str) -> None:
     name = kwargs.pop("name")
+    if name == "torch":
+        pytest.importorskip("torch", reason="the torch backend needs torch (the `train` extra)")
     with pytest.raises(error, match=message):
         load_backend(name, tiny_model_dir, **kwargs)

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from writegate.training.data import (
+pytest.importorskip("faker", reason="the pair generator needs faker (the `train` extra)")
+
+from writegate.training.data import (  # noqa: E402
     augment,
     build,
     dom_extra,
@@ -19,9 +21,9 @@ from writegate.training.data import (
     dom_prefs,
     dom_work,
 )
-from writegate.training.data import generate as gen
-from writegate.training.data.core import SPLITS, partition, share, split_of
-from writegate.training.data.phrasebook import (
+from writegate.training.data import generate as gen  # noqa: E402
+from writegate.training.data.core import SPLITS, partition, share, split_of  # noqa: E402
+from writegate.training.data.phrasebook import (  # noqa: E402
     LIST_FIELDS,
     PHRASES_DIR,
     PhraseDataError,

@@ -115,6 +115,7 @@ def test_group_split_holds_out_whole_groups(tmp_path: Path) -> None:
 
 # -- calibration and metrics ------------------------------------------------------------------------
 def test_temperature_scaling_fixes_overconfidence() -> None:
+    pytest.importorskip("scipy", reason="fitting the temperature needs scipy (the `train` extra)")
     rng = np.random.default_rng(0)
     labels = rng.integers(0, 5, 2000)
     logits = rng.normal(0, 1, (2000, 5))
@@ -154,6 +155,7 @@ def test_report_conflict_slice() -> None:
 @pytest.fixture(scope="module")
 def trained(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int]:
     """One short CLI training run from the tiny model (2 optimizer steps on 16 pairs)."""
+    pytest.importorskip("torch", reason="training needs torch (the `train` extra)")
     tmp = tmp_path_factory.mktemp("train")
     data = small_data(tmp / "train.jsonl", 16)
     test = small_data(tmp / "test.jsonl", 10)
@@ -453,6 +455,7 @@ def _weights(model_dir: Path) -> dict[str, np.ndarray]:
 
 
 def test_a_data_seed_changes_the_run_and_the_same_seeds_repeat_it(tiny_model_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="training needs torch (the `train` extra)")
     data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
     runs = {}
     for name, extra in (("file-order", []), ("seed7", ["--data-seed", "7"]), ("seed7-again", ["--data-seed", "7"])):
@@ -513,6 +516,7 @@ def test_package_refuses_dev_logits_that_do_not_match_the_dev_split(tmp_path: Pa
 # -- dev logits for the temperature ------------------------------------------------------------------
 def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: Path, tmp_path: Path) -> None:
     """Under group_by_length, Trainer.predict returns its rows permuted (run 0.10.0 fitted T = 20 on them)."""
+    pytest.importorskip("torch", reason="training needs torch (the `train` extra)")
     import torch
     from transformers import (
         AutoModelForSequenceClassification,
