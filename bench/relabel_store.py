@@ -72,8 +72,9 @@ def timed_child(module: str, args: list[str]) -> dict[str, Any]:
         target = str(Path(tmp) / "reader.py") if module == "reader" else module
         env = {**os.environ, "WG_BENCH_HWM": str(hwm)}
         t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", HWM, target, *args], capture_output=True, text=True, env=env,
-                              check=False)
+        done = subprocess.run(
+            [sys.executable, "-c", HWM, target, *args], capture_output=True, text=True, env=env, check=False
+        )
         wall = time.perf_counter() - t0
         peak = int(hwm.read_text()) / 1024 if hwm.exists() else float("nan")
     return {"wall_s": wall, "peak_rss_mib": peak, "rc": done.returncode, "stdout": done.stdout, "stderr": done.stderr}
@@ -112,12 +113,16 @@ def main() -> int:
         with open(store, encoding="utf-8") as fh:
             create_table(table, (json.loads(line) for line in fh))
         results["load_table_s"] = time.perf_counter() - t0
-        print(f"store: {args.records:,} records → {store} and {table} (COPY {results['load_table_s']:.1f} s)", flush=True)
+        print(
+            f"store: {args.records:,} records → {store} and {table} (COPY {results['load_table_s']:.1f} s)", flush=True
+        )
 
         base = ["relabel", "--model", str(args.model), "-k", str(args.k), "--quiet"]
         # -- the JSONL path ---------------------------------------------------------------------------
-        jsonl = timed_child("writegate.cli.main",
-                            [*base, "--input", str(store), "--out", str(work / "jsonl" / "edges.jsonl"), "--restart"])
+        jsonl = timed_child(
+            "writegate.cli.main",
+            [*base, "--input", str(store), "--out", str(work / "jsonl" / "edges.jsonl"), "--restart"],
+        )
         if jsonl["rc"] != 0:
             print(jsonl["stderr"][-3000:], file=sys.stderr)
             return 1
@@ -125,9 +130,21 @@ def main() -> int:
         # -- the Postgres path, with write-back and the report ----------------------------------------
         results_db = server.create_db("results")
         report = work / "pg" / "report.html"
-        pgrun = timed_child("writegate.cli.main",
-                            [*base, "--input", table, "--out", str(work / "pg" / "edges.jsonl"), "--restart",
-                             "--write-back", results_db, "--report", str(report)])
+        pgrun = timed_child(
+            "writegate.cli.main",
+            [
+                *base,
+                "--input",
+                table,
+                "--out",
+                str(work / "pg" / "edges.jsonl"),
+                "--restart",
+                "--write-back",
+                results_db,
+                "--report",
+                str(report),
+            ],
+        )
         if pgrun["rc"] != 0:
             print(pgrun["stderr"][-3000:], file=sys.stderr)
             return 1
@@ -145,41 +162,64 @@ def main() -> int:
         import psycopg
 
         db_same = True
-        with psycopg.connect(results_db) as conn, conn.cursor(name="compare") as cur, \
-                open(work / "pg" / "edges.jsonl", encoding="utf-8") as fh:
-            cur.execute("SELECT new_id, existing_id, label, scores, evidence, slot_match FROM writegate_edges ORDER BY pair")
+        with (
+            psycopg.connect(results_db) as conn,
+            conn.cursor(name="compare") as cur,
+            open(work / "pg" / "edges.jsonl", encoding="utf-8") as fh,
+        ):
+            cur.execute(
+                "SELECT new_id, existing_id, label, scores, evidence, slot_match FROM writegate_edges ORDER BY pair"
+            )
             names = ("new_id", "existing_id", "label", "scores", "evidence", "slot_match")
             for row, line in zip_longest(cur, fh):  # streamed: this process stays small
                 if row is None or line is None or dict(zip(names, row, strict=True)) != json.loads(line):
                     db_same = False
                     break
             db_roles = dict(conn.execute("SELECT memory_id, role FROM writegate_states").fetchall())
-        results.update({
-            "edges": s2["pairs"]["written"], "pairs": s2["pairs"]["classified"], "labels": s2["labels"],
-            "edges_identical_to_jsonl": edges_same, "summary_identical_but_input": s1 == s2,
-            "db_edges_identical_to_file": db_same, "db_roles_identical": db_roles == s2["record_roles"],
-        })
-        print(f"edges: {results['edges']:,} of {results['pairs']:,} pairs; identical to the JSONL path: {edges_same}; "
-              f"summary (but input): {s1 == s2}; writegate_edges = file: {results['db_edges_identical_to_file']}; "
-              f"writegate_states = roles: {results['db_roles_identical']}", flush=True)
+        results.update(
+            {
+                "edges": s2["pairs"]["written"],
+                "pairs": s2["pairs"]["classified"],
+                "labels": s2["labels"],
+                "edges_identical_to_jsonl": edges_same,
+                "summary_identical_but_input": s1 == s2,
+                "db_edges_identical_to_file": db_same,
+                "db_roles_identical": db_roles == s2["record_roles"],
+            }
+        )
+        print(
+            f"edges: {results['edges']:,} of {results['pairs']:,} pairs; identical to the JSONL path: {edges_same}; "
+            f"summary (but input): {s1 == s2}; writegate_edges = file: {results['db_edges_identical_to_file']}; "
+            f"writegate_states = roles: {results['db_roles_identical']}",
+            flush=True,
+        )
 
         # -- the reader alone: flat memory in the row count ------------------------------------------
         reader: dict[str, Any] = {}
         tables = [("memories", table)]
         if args.reader_rows:
             with psycopg.connect(source_db, autocommit=True) as conn:
-                conn.execute("CREATE TABLE big AS SELECT 'm' || g AS id, 'user:u' || (g % 40000) AS subject, "
-                             "'User prefers meetings at ' || (g % 24) || ':00, note ' || g AS text, "
-                             "timestamptz '2020-01-01' + g * interval '1 minute' AS observed_at "
-                             f"FROM generate_series(1, {int(args.reader_rows)}) g")
+                conn.execute(
+                    "CREATE TABLE big AS SELECT 'm' || g AS id, 'user:u' || (g % 40000) AS subject, "
+                    "'User prefers meetings at ' || (g % 24) || ':00, note ' || g AS text, "
+                    "timestamptz '2020-01-01' + g * interval '1 minute' AS observed_at "
+                    f"FROM generate_series(1, {int(args.reader_rows)}) g"
+                )
             tables.append(("big", f"{source_db}?table=big"))
         for name, url in tables:
             run = timed_child("reader", [url])
             n, secs = run["stdout"].split()
-            reader[name] = {"rows": int(n), "s": float(secs), "rows_per_s": int(n) / float(secs),
-                            "peak_rss_mib": run["peak_rss_mib"]}
-            print(f"reader only, {int(n):,} rows: {float(secs):.1f} s ({int(n) / float(secs):,.0f} rows/s), "
-                  f"peak RSS {run['peak_rss_mib']:.0f} MiB", flush=True)
+            reader[name] = {
+                "rows": int(n),
+                "s": float(secs),
+                "rows_per_s": int(n) / float(secs),
+                "peak_rss_mib": run["peak_rss_mib"],
+            }
+            print(
+                f"reader only, {int(n):,} rows: {float(secs):.1f} s ({int(n) / float(secs):,.0f} rows/s), "
+                f"peak RSS {run['peak_rss_mib']:.0f} MiB",
+                flush=True,
+            )
         results["reader"] = reader
 
         # -- the report ---------------------------------------------------------------------------------
@@ -188,15 +228,23 @@ def main() -> int:
         if chromium:
             headless = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars"]
             t0 = time.perf_counter()  # open, run the script, paint: what a person waits for
-            subprocess.run([*headless, "--window-size=1280,1400", f"--screenshot={work / 'report.png'}", report.as_uri()],
-                           capture_output=True, timeout=300, check=False)
+            subprocess.run(
+                [*headless, "--window-size=1280,1400", f"--screenshot={work / 'report.png'}", report.as_uri()],
+                capture_output=True,
+                timeout=300,
+                check=False,
+            )
             shot = time.perf_counter() - t0
-            dom = subprocess.run([*headless, "--dump-dom", report.as_uri()], capture_output=True, text=True, timeout=300,
-                                 check=False).stdout
+            dom = subprocess.run(
+                [*headless, "--dump-dom", report.as_uri()], capture_output=True, text=True, timeout=300, check=False
+            ).stdout
             m = re.search(r'data-ready-ms="(\d+)"', dom)
             results["report_chromium"] = {"screenshot_s": shot, "script_ms": int(m.group(1)) if m else None}
-            print(f"report: {results['report_mib']:.1f} MiB; headless Chromium starts, opens it and takes a screenshot "
-                  f"in {shot:.1f} s (the page's script: {results['report_chromium']['script_ms']} ms)", flush=True)
+            print(
+                f"report: {results['report_mib']:.1f} MiB; headless Chromium starts, opens it and takes a screenshot "
+                f"in {shot:.1f} s (the page's script: {results['report_chromium']['script_ms']} ms)",
+                flush=True,
+            )
     finally:
         server.stop()
         if args.workdir is None:

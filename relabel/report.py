@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +37,7 @@ EDGE_LABELS = tuple(label.value for label in Label if label is not Label.UNRELAT
 
 def short_time(dt: datetime) -> str:
     """`2026-03-01` at midnight UTC, else `2026-03-01 14:05` (UTC)."""
-    dt = dt.astimezone(timezone.utc)
+    dt = dt.astimezone(UTC)
     if (dt.hour, dt.minute, dt.second, dt.microsecond) == (0, 0, 0, 0):
         return f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}"
     return f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d} {dt.hour:02d}:{dt.minute:02d}"
@@ -49,8 +49,12 @@ PIECE = 5000
 
 def _edge(line: Mapping[str, Any], index: Mapping[str, int]) -> list[Any]:
     scores = line["scores"]
-    return [index[line["new_id"]], index[line["existing_id"]], LABELS.index(line["label"]),
-            [scores.get(name, 0.0) for name in LABELS]]
+    return [
+        index[line["new_id"]],
+        index[line["existing_id"]],
+        LABELS.index(line["label"]),
+        [scores.get(name, 0.0) for name in LABELS],
+    ]
 
 
 def report_json(
@@ -87,7 +91,6 @@ def report_json(
             subjects.append([rec.subject, i, 0, 0, 0])
         subjects[-1][2] += 1
         subject_of[i] = len(subjects) - 1
-    contradicts, supersedes = LABELS.index(Label.CONTRADICTS.value), LABELS.index(Label.SUPERSEDES.value)
     totals: Counter[str] = Counter()
     conflicts: list[tuple[float, int, int, int]] = []  # (-p, existing, new, edge position)
     kept = 0
@@ -106,8 +109,15 @@ def report_json(
     subjects.sort(key=lambda s: (-s[3], -s[4], s[0]))
     role_counts = Counter(roles(rec.id) for rec in records)
     head = {
-        "meta": {"source": source, "model": dict(model), "memories": len(records), "subjects": len(subjects),
-                 "pairs": pairs, "edges": kept, "rejected": rejected},
+        "meta": {
+            "source": source,
+            "model": dict(model),
+            "memories": len(records),
+            "subjects": len(subjects),
+            "pairs": pairs,
+            "edges": kept,
+            "rejected": rejected,
+        },
         "labels": list(LABELS),
         "roles": list(ROLES),
         "totals": {name: totals.get(name, 0) for name in LABELS},
@@ -117,7 +127,7 @@ def report_json(
     }
     yield _dumps(head)[:-1] + ',"m":['
     for lo in range(0, len(records), PIECE):
-        piece = [[r.id, r.text, short_time(r.observed_at), ROLES.index(roles(r.id))] for r in records[lo:lo + PIECE]]
+        piece = [[r.id, r.text, short_time(r.observed_at), ROLES.index(roles(r.id))] for r in records[lo : lo + PIECE]]
         yield ("," if lo else "") + _dumps(piece)[1:-1]
     yield '],"e":['
     piece, first = [], True
@@ -193,9 +203,15 @@ class ReportSink:
 
     def finish(self, plan: Plan, tally: _Tally, lines: Callable[[], Iterator[str]]) -> None:
         """Write the page from the plan's records and every result line."""
-        parts = report_json(plan.records, lambda: (json.loads(raw) for raw in lines()),
-                            lambda rid: tally.role(rid).value, source=self.source, model=self.model,
-                            pairs=len(plan.pairs), rejected=len(plan.rejects))
+        parts = report_json(
+            plan.records,
+            lambda: (json.loads(raw) for raw in lines()),
+            lambda rid: tally.role(rid).value,
+            source=self.source,
+            model=self.model,
+            pairs=len(plan.pairs),
+            rejected=len(plan.rejects),
+        )
         write_report(self.path, parts, self.source)
 
     def close(self) -> None:

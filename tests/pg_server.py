@@ -30,8 +30,10 @@ def find_bin(name: str) -> str | None:
     found = shutil.which(name)
     if found:
         return found
-    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"),
-                        key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
+    candidates = sorted(
+        glob.glob(f"/usr/lib/postgresql/*/bin/{name}"),
+        key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0,
+    )
     return candidates[-1] if candidates else None
 
 
@@ -56,7 +58,9 @@ class PgServer:
             try:
                 user = pwd.getpwnam("postgres")
             except KeyError:
-                raise FileNotFoundError("as root, the server needs the postgres user: apt-get install -y postgresql") from None
+                raise FileNotFoundError(
+                    "as root, the server needs the postgres user: apt-get install -y postgresql"
+                ) from None
             self.as_user = ["runuser", "-u", "postgres", "--"]
         # as root, under /tmp: the postgres user must be able to reach the directory
         self.root = Path(tempfile.mkdtemp(prefix="writegate-pg-", dir="/tmp" if user else None))
@@ -72,16 +76,30 @@ class PgServer:
 
     def start(self) -> PgServer:
         """initdb, then start on a free port (a few tries: the port may be taken in between)."""
-        self._run(self.initdb, "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8",
-                  "--locale=C", "--no-sync")
+        self._run(
+            self.initdb, "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"
+        )
         last: Exception | None = None
         for _ in range(5):
             self.port = free_port()
-            opts = (f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off "
-                    "-c synchronous_commit=off -c full_page_writes=off")
+            opts = (
+                f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off "
+                "-c synchronous_commit=off -c full_page_writes=off"
+            )
             try:
-                self._run(self.pg_ctl, "start", "-w", "-t", "60", "-D", str(self.data), "-o", opts,
-                          "-l", str(self.root / "server.log"))
+                self._run(
+                    self.pg_ctl,
+                    "start",
+                    "-w",
+                    "-t",
+                    "60",
+                    "-D",
+                    str(self.data),
+                    "-o",
+                    opts,
+                    "-l",
+                    str(self.root / "server.log"),
+                )
                 return self
             except RuntimeError as exc:
                 last = exc

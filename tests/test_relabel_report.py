@@ -11,7 +11,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,9 @@ class RuleEngine:
     def model_info(self) -> dict[str, str]:
         return {"name": "rules", "version": "1"}
 
-    def label_chunks(self, chunks: Iterator[tuple[int, list[Pair]]], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
+    def label_chunks(
+        self, chunks: Iterator[tuple[int, list[Pair]]], plan: Plan
+    ) -> Iterator[tuple[int, list[Prediction]]]:
         for index, pairs in chunks:
             yield index, [self._pred(*RULES.get((p.existing.text, p.new.text), (Label.UNRELATED, 0.8))) for p in pairs]
 
@@ -69,16 +71,21 @@ class RuleEngine:
 
 
 def _store(path: Path) -> Path:
-    path.write_text("".join(json.dumps({"id": i, "subject": s, "text": t, "observed_at": d}) + "\n"
-                            for i, s, t, d in ROWS), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps({"id": i, "subject": s, "text": t, "observed_at": d}) + "\n" for i, s, t, d in ROWS),
+        encoding="utf-8",
+    )
     return path
 
 
 def _run(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     store = _store(tmp_path / "store.jsonl")
     page = tmp_path / "out" / "report.html"
-    relabel(RelabelOptions(input=store, out=tmp_path / "out" / "edges.jsonl", k=4, chunk_size=3), RuleEngine(),
-            sinks=[ReportSink(page, source=str(store))])
+    relabel(
+        RelabelOptions(input=store, out=tmp_path / "out" / "edges.jsonl", k=4, chunk_size=3),
+        RuleEngine(),
+        sinks=[ReportSink(page, source=str(store))],
+    )
     return page, _data(page)
 
 
@@ -90,8 +97,8 @@ def _data(page: Path) -> dict[str, Any]:
 
 
 def test_short_time() -> None:
-    assert short_time(datetime(2026, 3, 1, tzinfo=timezone.utc)) == "2026-03-01"
-    assert short_time(datetime(66, 3, 1, 14, 5, 59, tzinfo=timezone.utc)) == "0066-03-01 14:05"
+    assert short_time(datetime(2026, 3, 1, tzinfo=UTC)) == "2026-03-01"
+    assert short_time(datetime(66, 3, 1, 14, 5, 59, tzinfo=UTC)) == "0066-03-01 14:05"
 
 
 def test_report_data_totals_conflicts_and_timelines(tmp_path: Path) -> None:
@@ -99,9 +106,15 @@ def test_report_data_totals_conflicts_and_timelines(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert data["totals"] == summary["labels"]
     assert data["role_totals"] == summary["roles"]
-    assert data["meta"] | {"source": None} == {"source": None, "model": {"name": "rules", "version": "1"},
-                                               "memories": 11, "subjects": 3, "pairs": summary["pairs"]["classified"],
-                                               "edges": 6, "rejected": 0}
+    assert data["meta"] | {"source": None} == {
+        "source": None,
+        "model": {"name": "rules", "version": "1"},
+        "memories": 11,
+        "subjects": 3,
+        "pairs": summary["pairs"]["classified"],
+        "edges": 6,
+        "rejected": 0,
+    }
     m = data["m"]
     ids = [row[0] for row in m]
     assert ids == ["a1", "a4", "a2", "a3", "a5", "b1", "b2", "b3", "c1", "c2", "c3"]  # subject, time, id
@@ -131,7 +144,9 @@ def test_page_is_self_contained_escaped_and_deterministic(tmp_path: Path) -> Non
     again = tmp_path / "again"
     again.mkdir()
     page2, _ = _run(again)
-    assert page2.read_bytes().replace(str(again).encode(), b"X") == page.read_bytes().replace(str(tmp_path).encode(), b"X")
+    assert page2.read_bytes().replace(str(again).encode(), b"X") == page.read_bytes().replace(
+        str(tmp_path).encode(), b"X"
+    )
 
 
 def test_report_of_an_empty_run(tmp_path: Path) -> None:
@@ -146,15 +161,22 @@ def test_a_report_of_many_memories_is_written_in_pieces(monkeypatch: pytest.Monk
     from writegate.relabel import report
 
     monkeypatch.setattr(report, "PIECE", 7)
-    t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    rec = [StoreRecord(i + 1, f"x{i:03d}", f"user:u{i // 10}", f"memory {i}", t0.replace(day=1 + i % 28), None)  # type: ignore[arg-type]
-           for i in range(100)]
+    t0 = datetime(2026, 1, 1, tzinfo=UTC)
+    rec = [
+        StoreRecord(i + 1, f"x{i:03d}", f"user:u{i // 10}", f"memory {i}", t0.replace(day=1 + i % 28), None)  # type: ignore[arg-type]
+        for i in range(100)
+    ]
     rec.sort(key=lambda r: (r.subject, r.observed_at, r.id))
     scores = {name: 0.2 for name in LABELS}
-    edges = [{"new_id": rec[i + 1].id, "existing_id": rec[i].id, "label": LABELS[i % 5], "scores": scores}
-             for i in range(0, 99)]
-    parts = list(report_json(rec, lambda: edges, lambda rid: "current", source="s", model={"name": "m", "version": "1"},
-                             pairs=99))
+    edges = [
+        {"new_id": rec[i + 1].id, "existing_id": rec[i].id, "label": LABELS[i % 5], "scores": scores}
+        for i in range(0, 99)
+    ]
+    parts = list(
+        report_json(
+            rec, lambda: edges, lambda rid: "current", source="s", model={"name": "m", "version": "1"}, pairs=99
+        )
+    )
     assert len(parts) > 20
     data = json.loads("".join(parts))
     assert [m[0] for m in data["m"]] == [r.id for r in rec]
@@ -163,13 +185,18 @@ def test_a_report_of_many_memories_is_written_in_pieces(monkeypatch: pytest.Monk
 
 
 def test_report_lists_every_edge_of_a_record(tmp_path: Path) -> None:
-    rec = [StoreRecord(1, "x1", "user:a", "A", datetime(2026, 1, 1, tzinfo=timezone.utc), None),  # type: ignore[arg-type]
-           StoreRecord(2, "x2", "user:a", "B", datetime(2026, 1, 2, tzinfo=timezone.utc), None)]  # type: ignore[arg-type]
+    rec = [
+        StoreRecord(1, "x1", "user:a", "A", datetime(2026, 1, 1, tzinfo=UTC), None),  # type: ignore[arg-type]
+        StoreRecord(2, "x2", "user:a", "B", datetime(2026, 1, 2, tzinfo=UTC), None),
+    ]  # type: ignore[arg-type]
     scores = {name: 0.2 for name in LABELS}
-    edges = [{"new_id": "x2", "existing_id": "x1", "label": "unrelated", "scores": scores},
-             {"new_id": "x2", "existing_id": "x1", "label": "elaborates", "scores": scores}]
-    data = report_data(rec, lambda: edges,
-                       lambda rid: "current", source="s", model={"name": "m", "version": "1"}, pairs=2)
+    edges = [
+        {"new_id": "x2", "existing_id": "x1", "label": "unrelated", "scores": scores},
+        {"new_id": "x2", "existing_id": "x1", "label": "elaborates", "scores": scores},
+    ]
+    data = report_data(
+        rec, lambda: edges, lambda rid: "current", source="s", model={"name": "m", "version": "1"}, pairs=2
+    )
     assert data["totals"]["unrelated"] == 1 and data["e"] == [[1, 0, LABELS.index("elaborates"), [0.2] * 5]]
 
 
@@ -186,8 +213,15 @@ def _chromium() -> str:
 
 def dump_dom(page: Path, fragment: str = "") -> str:
     """The DOM after the page's script ran, from headless Chromium."""
-    argv = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000",
-            "--dump-dom", page.as_uri() + fragment]
+    argv = [
+        _chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--virtual-time-budget=5000",
+        "--dump-dom",
+        page.as_uri() + fragment,
+    ]
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
@@ -200,13 +234,19 @@ def test_chromium_renders_the_page(tmp_path: Path) -> None:
     assert "pwned" not in dom.split("</head>")[0]
     # conflicts, most probable first
     conflicts = dom.split('<div class="conflict">')[1:]
-    assert len(conflicts) == 2 and "Bob was born in Lyon" in conflicts[0] and "Carol prefers video calls" in conflicts[1]
+    assert (
+        len(conflicts) == 2 and "Bob was born in Lyon" in conflicts[0] and "Carol prefers video calls" in conflicts[1]
+    )
     # the first subject's timeline (bob), then alice's via the URL: EST struck through, linked to both successors
     assert "Timeline: user:bob" in dom
     alice = dump_dom(page, "#s=user:alice")
     est = re.search(r'<div class="mem historical" id="m0">(.*?)</div></div>', alice)
     assert est and "I work in EST" in est.group(1)
-    assert "superseded by" in est.group(1) and "I moved to London last month" in est.group(1) and "I work in GMT now" in est.group(1)
+    assert (
+        "superseded by" in est.group(1)
+        and "I moved to London last month" in est.group(1)
+        and "I work in GMT now" in est.group(1)
+    )
     # the label filter: only elaborates → one pair of alice's memories
     only = dump_dom(page, "#s=user:alice&l=elaborates")
     shown = re.findall(r'<div class="mem (?:current|historical|in_conflict)" id="m(\d+)">', only)

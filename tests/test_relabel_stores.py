@@ -17,13 +17,16 @@ from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
+import pg_server as pg_fixtures
 import pytest
 
-from pg_server import PgServer, pg_server  # noqa: F401 - the session fixture
 from writegate.normalizer.errors import InputError
 from writegate.relabel.checkpoint import work_dir_for
 from writegate.relabel.stores import open_sink, open_source, scheme_of
 from writegate.relabel.stores.base import entity_subject, parse_columns, redact
+
+PgServer = pg_fixtures.PgServer
+pg_server = pg_fixtures.pg_server  # the session fixture, requested by name
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "memories.jsonl"
 CHUNK = "16"
@@ -37,7 +40,9 @@ def _records(copies: int = 4) -> list[dict[str, Any]]:
         for rec in base:
             day = date.fromisoformat(rec["observed_at"]) + timedelta(days=3 * c)
             subject = rec["subject"] if c == 0 else f"{rec['subject']}{c}"
-            out.append({"id": f"{rec['id']}-{c}", "subject": subject, "text": rec["text"], "observed_at": day.isoformat()})
+            out.append(
+                {"id": f"{rec['id']}-{c}", "subject": subject, "text": rec["text"], "observed_at": day.isoformat()}
+            )
     return out
 
 
@@ -47,8 +52,24 @@ def _jsonl(path: Path, records: list[dict[str, Any]]) -> Path:
 
 
 def _relabel(input_: str, out: Path, model: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    argv = [sys.executable, "-m", "writegate.cli.main", "relabel", "--input", input_, "--out", str(out),
-            "--model", str(model), "--chunk-size", CHUNK, "--batch-size", "8", "--quiet", *extra]
+    argv = [
+        sys.executable,
+        "-m",
+        "writegate.cli.main",
+        "relabel",
+        "--input",
+        input_,
+        "--out",
+        str(out),
+        "--model",
+        str(model),
+        "--chunk-size",
+        CHUNK,
+        "--batch-size",
+        "8",
+        "--quiet",
+        *extra,
+    ]
     return subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
 
 
@@ -56,8 +77,12 @@ def _tables(url: str) -> dict[str, list[tuple[Any, ...]]]:
     """Every writegate_* table, rows sorted."""
     import psycopg
 
-    order = {"writegate_runs": "run_id", "writegate_chunks": "run_id, chunk",
-             "writegate_edges": "run_id, pair", "writegate_states": "run_id, memory_id"}
+    order = {
+        "writegate_runs": "run_id",
+        "writegate_chunks": "run_id, chunk",
+        "writegate_edges": "run_id, pair",
+        "writegate_states": "run_id, memory_id",
+    }
     with psycopg.connect(url) as conn:
         return {t: conn.execute(f"SELECT * FROM {t} ORDER BY {o}").fetchall() for t, o in order.items()}
 
@@ -66,17 +91,27 @@ def _table_digest(url: str, table: str = "memories") -> str:
     import psycopg
 
     with psycopg.connect(url) as conn:
-        rows = conn.execute(f"SELECT md5(string_agg(t::text, '|' ORDER BY t::text)), count(*) FROM {table} t").fetchone()
+        rows = conn.execute(
+            f"SELECT md5(string_agg(t::text, '|' ORDER BY t::text)), count(*) FROM {table} t"
+        ).fetchone()
     return f"{rows[0]}:{rows[1]}"
 
 
 # -- URLs, columns, subjects (no service) -----------------------------------------------------------
 
 
-@pytest.mark.parametrize(("spec", "scheme"), [
-    ("store.jsonl", ""), ("/abs/store.jsonl", ""), ("C:/x.jsonl", ""), ("file:///tmp/s.jsonl", "file"),
-    ("postgresql://u@h:5432/db?table=t", "postgresql"), ("postgres://u@h/db", "postgres"), ("mem0:///tmp/q", "mem0"),
-])
+@pytest.mark.parametrize(
+    ("spec", "scheme"),
+    [
+        ("store.jsonl", ""),
+        ("/abs/store.jsonl", ""),
+        ("C:/x.jsonl", ""),
+        ("file:///tmp/s.jsonl", "file"),
+        ("postgresql://u@h:5432/db?table=t", "postgresql"),
+        ("postgres://u@h/db", "postgres"),
+        ("mem0:///tmp/q", "mem0"),
+    ],
+)
 def test_scheme_picks_the_reader(spec: str, scheme: str) -> None:
     assert scheme_of(spec) == scheme
 
@@ -88,7 +123,9 @@ def test_open_source_dispatch_and_errors(tmp_path: Path) -> None:
         open_source("redis://h/0")
     with pytest.raises(InputError, match="--columns: maps the columns of a postgresql"):
         open_source("s.jsonl", "id=x")
-    with pytest.raises(InputError, match=r"--input: name the memories table: postgresql://u:\*\*\*@h/db\?table=memories"):
+    with pytest.raises(
+        InputError, match=r"--input: name the memories table: postgresql://u:\*\*\*@h/db\?table=memories"
+    ):
         open_source("postgresql://u:secret@h/db")
     with pytest.raises(InputError, match="a mem0 store maps only text, observed_at|unknown name 'id'"):
         open_source("mem0:///tmp/q", "id=x")
@@ -107,28 +144,46 @@ def test_a_missing_driver_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setitem(sys.modules, "qdrant_client", None)
     with pytest.raises(InputError, match=r"--input: needs the psycopg package: pip install 'writegate\[stores\]'"):
         list(open_source("postgresql://u@h/db?table=t").lines())
-    with pytest.raises(InputError, match=r"--input: needs the qdrant_client package: pip install 'writegate\[stores\]'"):
+    with pytest.raises(
+        InputError, match=r"--input: needs the qdrant_client package: pip install 'writegate\[stores\]'"
+    ):
         list(open_source("mem0:///tmp/q").lines())
 
 
 def test_columns_spec() -> None:
     assert parse_columns("id=memory_id, text = body") == {"id": "memory_id", "text": "body"}
     assert parse_columns(None) == {}
-    for bad, message in [("id", "expected name=column pairs"), ("who=x", "unknown name 'who'"),
-                         ("id=a,id=b", "'id' is given twice"), ("id=", "expected name=column pairs")]:
+    for bad, message in [
+        ("id", "expected name=column pairs"),
+        ("who=x", "unknown name 'who'"),
+        ("id=a,id=b", "'id' is given twice"),
+        ("id=", "expected name=column pairs"),
+    ]:
         with pytest.raises(InputError, match=message):
             parse_columns(bad)
 
 
-@pytest.mark.parametrize(("kind", "raw", "want"), [
-    ("user", "user:alice", "user:alice"), ("user", "alice", "user:alice"), ("agent", "support-bot", "agent:support-bot"),
-    ("user", 42, "user:42"), ("user", "Alice", "user:alice-3bc51062"), ("user", "alice@example.com", None),
-    ("user", "", None), ("user", None, None),
-])
+@pytest.mark.parametrize(
+    ("kind", "raw", "want"),
+    [
+        ("user", "user:alice", "user:alice"),
+        ("user", "alice", "user:alice"),
+        ("agent", "support-bot", "agent:support-bot"),
+        ("user", 42, "user:42"),
+        ("user", "Alice", "user:alice-3bc51062"),
+        ("user", "alice@example.com", None),
+        ("user", "", None),
+        ("user", None, None),
+    ],
+)
 def test_entity_subject(kind: str, raw: object, want: str | None) -> None:
     got = entity_subject(kind, raw)
     if raw == "alice@example.com":
-        assert got is not None and got.startswith("user:alice-example.com-") and got != entity_subject("user", "Alice@example.com")
+        assert (
+            got is not None
+            and got.startswith("user:alice-example.com-")
+            and got != entity_subject("user", "Alice@example.com")
+        )
     else:
         assert got == want
 
@@ -153,8 +208,14 @@ def test_mem0_layout_is_read_as_mem0_writes_it(tmp_path: Path) -> None:
     from writegate.relabel.stores.mem0_qdrant import point_id, write_store
 
     records = _records(1)
-    records.append({"id": "x1", "subject": "agent:support-bot", "text": "Escalate billing issues to Tom",
-                    "observed_at": "2026-01-02T03:04:05Z"})
+    records.append(
+        {
+            "id": "x1",
+            "subject": "agent:support-bot",
+            "text": "Escalate billing issues to Tom",
+            "observed_at": "2026-01-02T03:04:05Z",
+        }
+    )
     store = tmp_path / "qdrant"
     assert write_store(store, records) == len(records)
     before = _tree_digest(store)
@@ -183,14 +244,21 @@ def test_mem0_payload_fields_owner_precedence_and_columns(tmp_path: Path) -> Non
     models = qdrant_client.models
     client.create_collection("memories", vectors_config=models.VectorParams(size=2, distance=models.Distance.COSINE))
     payloads = [
-        {"user_id": "alice", "agent_id": "bot", "data": "I work in EST", "created_at": "2025-01-01T00:00:00+00:00",
-         "updated_at": "2025-06-01T00:00:00+00:00"},
+        {
+            "user_id": "alice",
+            "agent_id": "bot",
+            "data": "I work in EST",
+            "created_at": "2025-01-01T00:00:00+00:00",
+            "updated_at": "2025-06-01T00:00:00+00:00",
+        },
         {"agent_id": "Bot 7", "data": "Answer in French", "created_at": "2025-02-01T00:00:00+00:00"},
         {"run_id": "r1", "data": "Session note", "created_at": "2025-03-01T00:00:00+00:00", "updated_at": None},
         {"user_id": "bob", "created_at": "2025-04-01T00:00:00+00:00"},  # no text: a reject downstream
     ]
     ids = ["00000000-0000-0000-0000-00000000000" + str(i) for i in range(1, 5)]
-    client.upsert("memories", [models.PointStruct(id=i, vector=[0.1, 0.2], payload=p) for i, p in zip(ids, payloads)])
+    client.upsert(
+        "memories", [models.PointStruct(id=i, vector=[0.1, 0.2], payload=p) for i, p in zip(ids, payloads, strict=True)]
+    )
     client.close()
     lines = [json.loads(line) for line in Mem0Source(f"mem0://{store}?collection=memories").lines()]
     assert [(x["subject"], x["text"], x["observed_at"]) for x in lines] == [
@@ -199,14 +267,16 @@ def test_mem0_payload_fields_owner_precedence_and_columns(tmp_path: Path) -> Non
         ("run:r1", "Session note", "2025-03-01T00:00:00+00:00"),
         ("user:bob", None, "2025-04-01T00:00:00+00:00"),
     ]
-    created = [json.loads(line)["observed_at"] for line in
-               Mem0Source(f"mem0://{store}?collection=memories", {"observed_at": "created_at"}).lines()]
+    created = [
+        json.loads(line)["observed_at"]
+        for line in Mem0Source(f"mem0://{store}?collection=memories", {"observed_at": "created_at"}).lines()
+    ]
     assert created[0] == "2025-01-01T00:00:00+00:00"
     with pytest.raises(InputError, match="no collection 'mem0'"):
         list(Mem0Source(f"mem0://{store}").lines())
 
 
-MEM0_SCRIPT = textwrap.dedent('''
+MEM0_SCRIPT = textwrap.dedent("""
     import json, os, sys
     os.environ["MEM0_TELEMETRY"] = "False"
     os.environ.setdefault("OPENAI_API_KEY", "unused-offline")  # the LLM is never called with infer=False
@@ -226,24 +296,32 @@ MEM0_SCRIPT = textwrap.dedent('''
         m.add([{"role": "user", "content": rec["text"]}], infer=False,
               metadata={"created_at": rec["observed_at"] + "T00:00:00+00:00"}, **who)
     m.vector_store.client.close()
-''')
+""")
 
 
 def test_a_store_written_by_mem0_itself(tmp_path: Path) -> None:
     """mem0ai pins protobuf<7, writegate needs ≥7: mem0 runs in its own interpreter (WRITEGATE_MEM0_PYTHON)."""
     python = os.environ.get("WRITEGATE_MEM0_PYTHON")
     if not python:
-        pytest.skip("set WRITEGATE_MEM0_PYTHON to a python with mem0ai installed (its own venv: mem0ai pins protobuf<7)")
+        pytest.skip(
+            "set WRITEGATE_MEM0_PYTHON to a python with mem0ai installed (its own venv: mem0ai pins protobuf<7)"
+        )
     pytest.importorskip("qdrant_client")
     records = [r for r in _records(1) if r["subject"] in ("user:alice", "user:bob")][:12]
     store = tmp_path / "qdrant"
-    done = subprocess.run([python, "-c", MEM0_SCRIPT, str(store), str(tmp_path / "history.db")],
-                          input="".join(json.dumps(r) + "\n" for r in records), capture_output=True, text=True,
-                          timeout=300, check=False)
+    done = subprocess.run(
+        [python, "-c", MEM0_SCRIPT, str(store), str(tmp_path / "history.db")],
+        input="".join(json.dumps(r) + "\n" for r in records),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in open_source(f"mem0://{store}").lines()]
     assert sorted((x["subject"], x["text"], x["observed_at"][:10]) for x in lines) == sorted(
-        (r["subject"], r["text"], r["observed_at"]) for r in records)
+        (r["subject"], r["text"], r["observed_at"]) for r in records
+    )
 
 
 def test_relabel_a_mem0_store_end_to_end(tmp_path: Path, tiny_model_dir: Path) -> None:
@@ -252,8 +330,13 @@ def test_relabel_a_mem0_store_end_to_end(tmp_path: Path, tiny_model_dir: Path) -
 
     records = _records(1)
     write_store(tmp_path / "qdrant", records)
-    done = _relabel(f"mem0://{tmp_path / 'qdrant'}", tmp_path / "out" / "edges.jsonl", tiny_model_dir,
-                    "--report", str(tmp_path / "out" / "report.html"))
+    done = _relabel(
+        f"mem0://{tmp_path / 'qdrant'}",
+        tmp_path / "out" / "edges.jsonl",
+        tiny_model_dir,
+        "--report",
+        str(tmp_path / "out" / "report.html"),
+    )
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["input"] == f"mem0://{tmp_path / 'qdrant'}?collection=mem0"
@@ -265,15 +348,17 @@ def test_relabel_a_mem0_store_end_to_end(tmp_path: Path, tiny_model_dir: Path) -
 # -- PostgreSQL ---------------------------------------------------------------------------------------
 
 
-def test_postgres_reader_order_columns_types_and_read_only(pg_server: PgServer) -> None:  # noqa: F811
+def test_postgres_reader_order_columns_types_and_read_only(pg_server: PgServer) -> None:
     import psycopg
 
     url = pg_server.create_db("reader")
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE TABLE notes (memory_id integer PRIMARY KEY, owner text, body text, seen date)")
-        conn.execute("INSERT INTO notes VALUES (3, 'alice', 'I work in EST', '2025-01-02'), "
-                     "(1, 'user:bob', 'Bob was born in Lyon', '2025-01-02'), (2, 'Alice', 'I like tea', '2024-12-31'), "
-                     "(4, NULL, 'orphan', '2025-02-01'), (5, 'carol', 'no date', NULL)")
+        conn.execute(
+            "INSERT INTO notes VALUES (3, 'alice', 'I work in EST', '2025-01-02'), "
+            "(1, 'user:bob', 'Bob was born in Lyon', '2025-01-02'), (2, 'Alice', 'I like tea', '2024-12-31'), "
+            "(4, NULL, 'orphan', '2025-02-01'), (5, 'carol', 'no date', NULL)"
+        )
     before = _table_digest(url, "notes")
     source = open_source(f"{url}?table=notes", "id=memory_id,subject=owner,text=body,observed_at=seen")
     lines = [json.loads(line) for line in source.lines()]
@@ -285,8 +370,11 @@ def test_postgres_reader_order_columns_types_and_read_only(pg_server: PgServer) 
         ("5", "user:carol", None),  # NULL dates last; a reject downstream
     ]
     assert _table_digest(url, "notes") == before
-    with pytest.raises(InputError, match=r"--columns: column \"text\" does not exist \(table 'notes' has: memory_id, owner, "
-                                         r"body, seen\)"):
+    with pytest.raises(
+        InputError,
+        match=r"--columns: column \"text\" does not exist \(table 'notes' has: memory_id, owner, "
+        r"body, seen\)",
+    ):
         list(open_source(f"{url}?table=notes", "id=memory_id,subject=owner,observed_at=seen").lines())
     with pytest.raises(InputError, match="--input: no table 'nope'"):
         list(open_source(f"{url}?table=nope").lines())
@@ -294,7 +382,9 @@ def test_postgres_reader_order_columns_types_and_read_only(pg_server: PgServer) 
         list(open_source(pg_server.url("no_such_db", table="t")).lines())
 
 
-def test_postgres_reader_streams_with_a_server_side_cursor(pg_server: PgServer, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_postgres_reader_streams_with_a_server_side_cursor(
+    pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import psycopg
 
     from writegate.relabel.stores import postgres
@@ -305,15 +395,19 @@ def test_postgres_reader_streams_with_a_server_side_cursor(pg_server: PgServer, 
     lines = open_source(f"{url}?table=memories").lines()
     first = [next(lines) for _ in range(10)]  # mid-way: the cursor is open on the server
     with psycopg.connect(url) as conn:
-        queries = [r[0] for r in conn.execute("SELECT query FROM pg_stat_activity WHERE datname = 'stream' "
-                                              "AND pid <> pg_backend_pid()").fetchall()]
+        queries = [
+            r[0]
+            for r in conn.execute(
+                "SELECT query FROM pg_stat_activity WHERE datname = 'stream' AND pid <> pg_backend_pid()"
+            ).fetchall()
+        ]
     assert any(q.startswith('FETCH FORWARD 7 FROM "writegate_relabel"') for q in queries), queries
     rest = list(lines)
     assert len(first) + len(rest) == 48
 
 
 @pytest.fixture(scope="module")
-def pg_reference(pg_server: PgServer, tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path) -> dict[str, Any]:  # noqa: F811
+def pg_reference(pg_server: PgServer, tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path) -> dict[str, Any]:
     """A memories table, the JSONL path's files, and an uninterrupted Postgres run's files and tables."""
     root = tmp_path_factory.mktemp("pg_ref")
     records = _records()
@@ -327,15 +421,29 @@ def pg_reference(pg_server: PgServer, tmp_path_factory: pytest.TempPathFactory, 
     create_table(table, records)
     digest = _table_digest(source_db)
     results = pg_server.create_db("ref_results")
-    ref = _relabel(table, root / "pg" / "edges.jsonl", tiny_model_dir, "--write-back", results,
-                   "--report", str(root / "pg" / "report.html"))
+    ref = _relabel(
+        table,
+        root / "pg" / "edges.jsonl",
+        tiny_model_dir,
+        "--write-back",
+        results,
+        "--report",
+        str(root / "pg" / "report.html"),
+    )
     assert ref.returncode == 0, ref.stderr
     assert _table_digest(source_db) == digest  # the user's table is never modified
     files = {p.name: p.read_bytes() for p in sorted((root / "pg").iterdir())}
     tables = _tables(results)
     assert len(files["edges.jsonl"].splitlines()) > 3 * int(CHUNK)
-    return {"table": table, "source_db": source_db, "files": files, "tables": tables, "jsonl": root / "jsonl",
-            "records": records, "results": results}
+    return {
+        "table": table,
+        "source_db": source_db,
+        "files": files,
+        "tables": tables,
+        "jsonl": root / "jsonl",
+        "records": records,
+        "results": results,
+    }
 
 
 def test_postgres_gives_the_same_edges_as_jsonl(pg_reference: dict[str, Any]) -> None:
@@ -355,8 +463,10 @@ def test_write_back_tables_hold_the_edges_and_roles(pg_reference: dict[str, Any]
     run_id, source, model_name, model_version = run[:4]
     assert source == pg_reference["table"] and run[-1] is True  # complete
     assert (model_name, model_version) == (summary["model"]["name"], summary["model"]["version"])
-    db_edges = [{"new_id": r[2], "existing_id": r[3], "label": r[4], "scores": r[5], "evidence": r[6], "slot_match": r[7]}
-                for r in tables["writegate_edges"]]
+    db_edges = [
+        {"new_id": r[2], "existing_id": r[3], "label": r[4], "scores": r[5], "evidence": r[6], "slot_match": r[7]}
+        for r in tables["writegate_edges"]
+    ]
     assert db_edges == edges  # ORDER BY pair = the file's order, unrelated left out
     assert all(r[0] == run_id and r[8:] == (model_name, model_version) for r in tables["writegate_edges"])
     assert {r[1]: r[3] for r in tables["writegate_states"]} == summary["record_roles"]
@@ -365,19 +475,23 @@ def test_write_back_tables_hold_the_edges_and_roles(pg_reference: dict[str, Any]
 
 
 CRASH_POINTS = [
-    ["chunk:1"],                 # the file has chunk 1, the database not yet: the resume writes it from the file
-    ["db-chunk-written:2"],      # inside chunk 2's transaction: rolled back
-    ["db-chunk:3"],              # chunk 3 in both
-    ["db-states-written"],       # inside the last transaction
-    ["db-done"],                 # the tables complete, the files not yet renamed
-    ["final-done"],              # everything done: a rerun does it again, same rows
+    ["chunk:1"],  # the file has chunk 1, the database not yet: the resume writes it from the file
+    ["db-chunk-written:2"],  # inside chunk 2's transaction: rolled back
+    ["db-chunk:3"],  # chunk 3 in both
+    ["db-states-written"],  # inside the last transaction
+    ["db-done"],  # the tables complete, the files not yet renamed
+    ["final-done"],  # everything done: a rerun does it again, same rows
     ["chunk:0", "db-chunk-written:4", "db-chunk:6", "db-states-written"],  # killed four times in a row
 ]
 
 
 @pytest.mark.parametrize("points", CRASH_POINTS, ids=["+".join(p) for p in CRASH_POINTS])
 def test_sigkill_during_write_back_then_rerun_gives_the_same_tables(
-    pg_server: PgServer, pg_reference: dict[str, Any], tmp_path: Path, tiny_model_dir: Path, points: list[str]  # noqa: F811
+    pg_server: PgServer,
+    pg_reference: dict[str, Any],
+    tmp_path: Path,
+    tiny_model_dir: Path,
+    points: list[str],
 ) -> None:
     results = pg_server.create_db("crash_" + hashlib.sha1("+".join(points).encode()).hexdigest()[:8])
     out = tmp_path / "edges.jsonl"
@@ -392,19 +506,27 @@ def test_sigkill_during_write_back_then_rerun_gives_the_same_tables(
 
 
 def test_a_new_run_of_the_same_input_and_model_replaces_the_old_rows(
-    pg_server: PgServer, pg_reference: dict[str, Any], tmp_path: Path, tiny_model_dir: Path  # noqa: F811
+    pg_server: PgServer,
+    pg_reference: dict[str, Any],
+    tmp_path: Path,
+    tiny_model_dir: Path,
 ) -> None:
     results = pg_server.create_db("replace_runs")
     for k in ("8", "3"):
-        done = _relabel(pg_reference["table"], tmp_path / k / "edges.jsonl", tiny_model_dir, "--write-back", results, "-k", k)
+        done = _relabel(
+            pg_reference["table"], tmp_path / k / "edges.jsonl", tiny_model_dir, "--write-back", results, "-k", k
+        )
         assert done.returncode == 0, done.stderr
     tables = _tables(results)
-    assert len(tables["writegate_runs"]) == 1 and tables["writegate_runs"][0] != pg_reference["tables"]["writegate_runs"][0]
+    assert (
+        len(tables["writegate_runs"]) == 1
+        and tables["writegate_runs"][0] != pg_reference["tables"]["writegate_runs"][0]
+    )
     assert len(tables["writegate_edges"]) == len((tmp_path / "3" / "edges.jsonl").read_text().splitlines())
     assert {r[0] for r in tables["writegate_states"]} == {tables["writegate_runs"][0][0]}
 
 
-def test_two_runs_writing_one_run_are_refused(pg_server: PgServer, pg_reference: dict[str, Any]) -> None:  # noqa: F811
+def test_two_runs_writing_one_run_are_refused(pg_server: PgServer, pg_reference: dict[str, Any]) -> None:
     """The advisory lock: a second writer of the same run fails at once, it does not interleave."""
     import psycopg
 
@@ -429,7 +551,9 @@ def test_two_runs_writing_one_run_are_refused(pg_server: PgServer, pg_reference:
 
 
 def test_write_back_leaves_the_memories_table_alone_in_the_same_database(
-    pg_server: PgServer, tmp_path: Path, tiny_model_dir: Path  # noqa: F811
+    pg_server: PgServer,
+    tmp_path: Path,
+    tiny_model_dir: Path,
 ) -> None:
     from writegate.relabel.stores.postgres import create_table
 
@@ -455,7 +579,7 @@ def test_cli_errors_name_the_flag(tmp_path: Path, tiny_model_dir: Path, capsys: 
     assert "--report: " in capsys.readouterr().err
 
 
-def test_two_reads_of_a_table_hash_the_same(pg_server: PgServer) -> None:  # noqa: F811
+def test_two_reads_of_a_table_hash_the_same(pg_server: PgServer) -> None:
     """The order is total (observed_at, id), so a resumed run sees the same input hash."""
     from writegate.relabel.stores.postgres import create_table
 

@@ -34,10 +34,13 @@ def open_source(spec: str, columns: str | None = None) -> Source | Path:
     """
     scheme = scheme_of(spec)
     if scheme in ("", "file"):
-        path = Path(spec[len("file://"):] if scheme == "file" else spec)
+        path = Path(spec[len("file://") :] if scheme == "file" else spec)
         if columns:
-            raise InputError("--columns", "maps the columns of a postgresql:// table or a mem0: store's payload; "
-                                          "a JSONL store has fixed field names")
+            raise InputError(
+                "--columns",
+                "maps the columns of a postgresql:// table or a mem0: store's payload; "
+                "a JSONL store has fixed field names",
+            )
         if path.is_dir() and (path / "meta.json").is_file():
             raise InputError("--input", f"{path} is a Qdrant local store: read it as mem0://{path.resolve()}")
         return path

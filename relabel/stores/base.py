@@ -120,8 +120,9 @@ def iso(value: object) -> object:
 
 def store_line(id_: object, subject: object, text: object, observed_at: object) -> str:
     """One JSONL store line from a row's values (None stays null: `read_store` names the field)."""
-    return json.dumps({"id": id_, "subject": subject, "text": text, "observed_at": iso(observed_at)},
-                      ensure_ascii=False)
+    return json.dumps(
+        {"id": id_, "subject": subject, "text": text, "observed_at": iso(observed_at)}, ensure_ascii=False
+    )
 
 
 _SLUG_BAD = re.compile(r"[^a-z0-9._-]+")

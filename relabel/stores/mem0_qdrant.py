@@ -78,11 +78,15 @@ class Mem0Source(HashedSource):
         self.path, self.collection = parse_url(url)
         unknown = sorted(set(columns or {}) - set(MAPPABLE))
         if unknown:
-            raise InputError("--columns", f"a mem0 store maps only {', '.join(MAPPABLE)} (its ids and owners are "
-                                          f"fixed), got {', '.join(unknown)}")
+            raise InputError(
+                "--columns",
+                f"a mem0 store maps only {', '.join(MAPPABLE)} (its ids and owners are "
+                f"fixed), got {', '.join(unknown)}",
+            )
         self.text_field = (columns or {}).get("text", "data")
-        self.time_fields = ((columns or {})["observed_at"],) if "observed_at" in (columns or {}) else (
-            "updated_at", "created_at")
+        self.time_fields = (
+            ((columns or {})["observed_at"],) if "observed_at" in (columns or {}) else ("updated_at", "created_at")
+        )
 
     def describe(self) -> str:
         """The URL."""
@@ -93,12 +97,16 @@ class Mem0Source(HashedSource):
         try:
             names = [c.name for c in client.get_collections().collections]
             if self.collection not in names:
-                raise InputError("--input", f"no collection {self.collection!r} in {self.path} "
-                                            f"(it has: {', '.join(sorted(names)) or 'none'}); add ?collection=NAME")
+                raise InputError(
+                    "--input",
+                    f"no collection {self.collection!r} in {self.path} "
+                    f"(it has: {', '.join(sorted(names)) or 'none'}); add ?collection=NAME",
+                )
             offset = None
             while True:
-                points, offset = client.scroll(self.collection, limit=PAGE, offset=offset, with_payload=True,
-                                               with_vectors=False)
+                points, offset = client.scroll(
+                    self.collection, limit=PAGE, offset=offset, with_payload=True, with_vectors=False
+                )
                 for point in points:
                     yield self.line(str(point.id), point.payload or {})
                 if offset is None:
@@ -167,11 +175,18 @@ def write_store(path: Path, records: Iterable[Mapping[str, Any]], collection: st
         for rec in records:
             field, owner_id = owner(rec["subject"])
             stamp = parse_observed_at(rec["observed_at"]).isoformat()  # UTC, as mem0 writes its times
-            payload = {field: owner_id, "role": "user", "data": rec["text"],
-                       "hash": hashlib.md5(rec["text"].encode()).hexdigest(),  # mem0's content hash
-                       "created_at": stamp, "updated_at": stamp, "text_lemmatized": rec["text"]}
-            batch.append(models.PointStruct(id=point_id(str(rec["id"])), vector={"": _vector(rec["text"])},
-                                            payload=payload))
+            payload = {
+                field: owner_id,
+                "role": "user",
+                "data": rec["text"],
+                "hash": hashlib.md5(rec["text"].encode()).hexdigest(),  # mem0's content hash
+                "created_at": stamp,
+                "updated_at": stamp,
+                "text_lemmatized": rec["text"],
+            }
+            batch.append(
+                models.PointStruct(id=point_id(str(rec["id"])), vector={"": _vector(rec["text"])}, payload=payload)
+            )
             n += 1
             if len(batch) == PAGE:
                 client.upsert(collection_name=collection, points=batch)

@@ -146,8 +146,9 @@ class PostgresSource(HashedSource):
         """The SELECT: each column as text except observed_at, in (observed_at, id) order."""
         sql = need("psycopg.sql", "--input")
         c = {name: sql.Identifier(column) for name, column in self.columns.items()}
-        return sql.SQL("SELECT {id}::text, {subject}::text, {text}::text, {observed_at} FROM {table} "
-                       "ORDER BY {observed_at}, {id}").format(table=_identifier(self.table, "--input"), **c)
+        return sql.SQL(
+            "SELECT {id}::text, {subject}::text, {text}::text, {observed_at} FROM {table} ORDER BY {observed_at}, {id}"
+        ).format(table=_identifier(self.table, "--input"), **c)
 
     def _read(self) -> Iterator[str]:
         psycopg = need("psycopg", "--input")
@@ -164,9 +165,12 @@ class PostgresSource(HashedSource):
             except psycopg.errors.UndefinedTable:
                 raise InputError("--input", f"no table {self.table!r} in {redact(self.url)}") from None
             except psycopg.errors.UndefinedColumn as exc:
-                raise InputError("--columns", f"{str(exc).splitlines()[0]} (table {self.table!r} has: "
-                                              f"{', '.join(_table_columns(self.conninfo, self.table))}); map them with "
-                                              "--columns id=…,subject=…,text=…,observed_at=…") from None
+                raise InputError(
+                    "--columns",
+                    f"{str(exc).splitlines()[0]} (table {self.table!r} has: "
+                    f"{', '.join(_table_columns(self.conninfo, self.table))}); map them with "
+                    "--columns id=…,subject=…,text=…,observed_at=…",
+                ) from None
 
 
 def _table_columns(conninfo: str, table: str) -> list[str]:
@@ -175,7 +179,9 @@ def _table_columns(conninfo: str, table: str) -> list[str]:
     with psycopg.connect(conninfo) as conn:
         rows = conn.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = %s "
-            "AND (%s = '' OR table_schema = %s) ORDER BY ordinal_position", (name, schema, schema)).fetchall()
+            "AND (%s = '' OR table_schema = %s) ORDER BY ordinal_position",
+            (name, schema, schema),
+        ).fetchall()
     return [r[0] for r in rows]
 
 
@@ -208,13 +214,17 @@ class PostgresSink:
         self.model: dict[str, str] = {}
         self.on_step: Callable[[str], None] = lambda step: None
         input_parts = urlsplit(source)
-        if input_parts.scheme in SCHEMES and dict(parse_qsl(input_parts.query)).get("table", "").split(".")[-1] in TABLES:
+        if (
+            input_parts.scheme in SCHEMES
+            and dict(parse_qsl(input_parts.query)).get("table", "").split(".")[-1] in TABLES
+        ):
             raise InputError("--write-back", f"the --input table is one of the tables it writes ({', '.join(TABLES)})")
 
     def describe(self) -> str:
         """The tables and the database."""
-        return (f"edges → writegate_edges, state roles → writegate_states (run {self.run_id or '?'}) "
-                f"at {redact(self.url)}")
+        return (
+            f"edges → writegate_edges, state roles → writegate_states (run {self.run_id or '?'}) at {redact(self.url)}"
+        )
 
     def begin(self, ckpt: Checkpoint, plan: Plan, model: Mapping[str, str]) -> None:
         """Create the tables, register the run, write the chunks the file checkpoint has and we lack."""
@@ -223,8 +233,9 @@ class PostgresSink:
         self.model = {"name": model["name"], "version": model["version"]}
         self.run_id = run_id(ckpt.manifest, self.keep_unrelated)
         self.plan = plan
-        locked = self.conn.execute("SELECT pg_try_advisory_lock(hashtextextended(%s, 0))",
-                                   ("writegate:" + self.run_id,)).fetchone()[0]
+        locked = self.conn.execute(
+            "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", ("writegate:" + self.run_id,)
+        ).fetchone()[0]
         if not locked:
             raise InputError("--write-back", f"another relabel run is writing run {self.run_id} to {redact(self.url)}")
         with self.conn.transaction():
@@ -233,10 +244,20 @@ class PostgresSink:
             self.conn.execute(
                 "INSERT INTO writegate_runs (run_id, source, model_name, model_version, plan_sha256, pairs, "
                 "chunk_size, keep_unrelated) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (run_id) DO NOTHING",
-                (self.run_id, self.source, self.model["name"], self.model["version"], ckpt.manifest["plan_sha256"],
-                 ckpt.manifest["items"], ckpt.manifest["chunk_size"], self.keep_unrelated))
-        self.done = {r[0] for r in self.conn.execute("SELECT chunk FROM writegate_chunks WHERE run_id = %s",
-                                                     (self.run_id,))}
+                (
+                    self.run_id,
+                    self.source,
+                    self.model["name"],
+                    self.model["version"],
+                    ckpt.manifest["plan_sha256"],
+                    ckpt.manifest["items"],
+                    ckpt.manifest["chunk_size"],
+                    self.keep_unrelated,
+                ),
+            )
+        self.done = {
+            r[0] for r in self.conn.execute("SELECT chunk FROM writegate_chunks WHERE run_id = %s", (self.run_id,))
+        }
         self.chunk_size = int(ckpt.manifest["chunk_size"])
         for index in range(ckpt.committed):
             if index not in self.done:
@@ -251,12 +272,25 @@ class PostgresSink:
         for offset, raw in enumerate(lines):
             line = json.loads(raw)
             if self.keep_unrelated or line["label"] != UNRELATED:
-                rows.append((self.run_id, index * self.chunk_size + offset, line["new_id"], line["existing_id"],
-                             line["label"], json.dumps(line["scores"]), line["evidence"], line["slot_match"],
-                             self.model["name"], self.model["version"]))
+                rows.append(
+                    (
+                        self.run_id,
+                        index * self.chunk_size + offset,
+                        line["new_id"],
+                        line["existing_id"],
+                        line["label"],
+                        json.dumps(line["scores"]),
+                        line["evidence"],
+                        line["slot_match"],
+                        self.model["name"],
+                        self.model["version"],
+                    )
+                )
         with self.conn.transaction(), self.conn.cursor() as cur:
-            with cur.copy("COPY writegate_edges (run_id, pair, new_id, existing_id, label, scores, evidence, "
-                          "slot_match, model_name, model_version) FROM STDIN") as copy:
+            with cur.copy(
+                "COPY writegate_edges (run_id, pair, new_id, existing_id, label, scores, evidence, "
+                "slot_match, model_name, model_version) FROM STDIN"
+            ) as copy:
                 for row in rows:
                     copy.write_row(row)
             cur.execute("INSERT INTO writegate_chunks (run_id, chunk) VALUES (%s, %s)", (self.run_id, index))
@@ -268,13 +302,27 @@ class PostgresSink:
         """Write every memory's state role, retire earlier runs of this input and model, mark the run complete."""
         with self.conn.transaction(), self.conn.cursor() as cur:
             cur.execute("DELETE FROM writegate_states WHERE run_id = %s", (self.run_id,))
-            with cur.copy("COPY writegate_states (run_id, memory_id, subject, role, superseded_by, model_name, "
-                          "model_version) FROM STDIN") as copy:
+            with cur.copy(
+                "COPY writegate_states (run_id, memory_id, subject, role, superseded_by, model_name, "
+                "model_version) FROM STDIN"
+            ) as copy:
                 for rec in plan.records:
-                    copy.write_row((self.run_id, rec.id, rec.subject, tally.role(rec.id).value,
-                                    tally.superseded_by.get(rec.id, []), self.model["name"], self.model["version"]))
-            cur.execute("DELETE FROM writegate_runs WHERE source = %s AND model_name = %s AND model_version = %s "
-                        "AND run_id <> %s", (self.source, self.model["name"], self.model["version"], self.run_id))
+                    copy.write_row(
+                        (
+                            self.run_id,
+                            rec.id,
+                            rec.subject,
+                            tally.role(rec.id).value,
+                            tally.superseded_by.get(rec.id, []),
+                            self.model["name"],
+                            self.model["version"],
+                        )
+                    )
+            cur.execute(
+                "DELETE FROM writegate_runs WHERE source = %s AND model_name = %s AND model_version = %s "
+                "AND run_id <> %s",
+                (self.source, self.model["name"], self.model["version"], self.run_id),
+            )
             cur.execute("UPDATE writegate_runs SET complete = true WHERE run_id = %s", (self.run_id,))
             self.on_step("db-states-written")
         self.on_step("db-done")
@@ -308,12 +356,15 @@ def create_table(url: str, records: Iterable[Mapping[str, Any]], *, replace: boo
     with connect(conninfo, "--input", url, autocommit=True) as conn, conn.transaction(), conn.cursor() as cur:
         if replace:
             cur.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(ident))
-        cur.execute(sql.SQL("CREATE TABLE {} (id text PRIMARY KEY, subject text NOT NULL, text text NOT NULL, "
-                            "observed_at timestamptz NOT NULL)").format(ident))
+        cur.execute(
+            sql.SQL(
+                "CREATE TABLE {} (id text PRIMARY KEY, subject text NOT NULL, text text NOT NULL, "
+                "observed_at timestamptz NOT NULL)"
+            ).format(ident)
+        )
         with cur.copy(sql.SQL("COPY {} (id, subject, text, observed_at) FROM STDIN").format(ident)) as copy:
             for rec in records:
                 copy.write_row((rec["id"], rec["subject"], rec["text"], parse_observed_at(rec["observed_at"])))
                 n += 1
         cur.execute(sql.SQL("CREATE INDEX {} ON {} (observed_at, id)").format(index, ident))
     return n
-
