@@ -23,6 +23,9 @@ from pathlib import Path
 import pytest
 
 SUPERUSER = "writegate"
+PREFIX = "writegate-pg-"
+OWNER = "owner.pid"
+"""The pid of the test process that started a server: a server whose owner is gone is stopped by the next run."""
 
 
 def find_bin(name: str) -> str | None:
@@ -63,7 +66,9 @@ class PgServer:
                 ) from None
             self.as_user = ["runuser", "-u", "postgres", "--"]
         # as root, under /tmp: the postgres user must be able to reach the directory
-        self.root = Path(tempfile.mkdtemp(prefix="writegate-pg-", dir="/tmp" if user else None))
+        self.parent = Path("/tmp" if user else tempfile.gettempdir())
+        self.root = Path(tempfile.mkdtemp(prefix=PREFIX, dir=self.parent))
+        (self.root / OWNER).write_text(str(os.getpid()))
         if user:
             os.chown(self.root, user.pw_uid, user.pw_gid)
         self.data = self.root / "data"
@@ -74,8 +79,29 @@ class PgServer:
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(argv[:2])} failed ({done.returncode}): {done.stdout}\n{done.stderr}")
 
+    def reap_orphans(self) -> None:
+        """Stop the servers of earlier test runs that were killed before they could stop theirs."""
+        for root in self.parent.glob(PREFIX + "*"):
+            try:
+                owner = int((root / OWNER).read_text())
+                os.kill(owner, 0)
+                continue  # its run is alive
+            except ProcessLookupError:
+                pass
+            except (OSError, ValueError):
+                continue  # not ours to judge
+            if (root / "data" / "postmaster.pid").exists():
+                subprocess.run(
+                    [*self.as_user, self.pg_ctl, "stop", "-D", str(root / "data"), "-m", "immediate"],
+                    capture_output=True,
+                    timeout=60,
+                    check=False,
+                )
+            shutil.rmtree(root, ignore_errors=True)
+
     def start(self) -> PgServer:
         """initdb, then start on a free port (a few tries: the port may be taken in between)."""
+        self.reap_orphans()
         self._run(
             self.initdb, "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"
         )
