@@ -424,26 +424,12 @@ def prepare_write_from_proto(msg: pb.PrepareWriteResponse) -> PrepareWriteResult
 
 def model_info_to_proto(info: ModelInfo) -> pb.GetModelInfoResponse:
     """ModelInfo → GetModelInfoResponse."""
-    return pb.GetModelInfoResponse(
-        name=info.name,
-        version=info.version,
-        labels=list(info.labels),
-        backend=info.backend,
-        max_length=info.max_length,
-        metrics=dict(info.metrics),
-    )
+    return pb.GetModelInfoResponse(**info.model_dump())
 
 
 def model_info_from_proto(msg: pb.GetModelInfoResponse) -> ModelInfo:
     """GetModelInfoResponse → ModelInfo."""
-    return ModelInfo(
-        name=msg.name,
-        version=msg.version,
-        labels=list(msg.labels),
-        backend=msg.backend,
-        max_length=msg.max_length,
-        metrics=dict(msg.metrics),
-    )
+    return ModelInfo.of(msg, msg.backend)
 
 
 def relations_to_proto(relations: Sequence[Relation]) -> list[pb.Relation]:

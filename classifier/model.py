@@ -94,14 +94,7 @@ class Classifier:
         self.backend = backend
         self.fusion = meta.fusion if fusion is None else fusion
         self.temperature = meta.temperature
-        self.info = ModelInfo(
-            name=meta.name,
-            version=meta.version,
-            labels=list(meta.labels),
-            backend=backend.name,
-            max_length=meta.max_length,
-            metrics=dict(meta.metrics),
-        )
+        self.info = ModelInfo.of(meta, backend.name)
 
     @classmethod
     def load(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import Enum
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -87,3 +88,16 @@ class ModelInfo(BaseModel):
     backend: str = Field(description="The backend running it: onnx, torch, vllm.")
     max_length: int = Field(description="Max tokens per pair.")
     metrics: dict[str, float] = Field(default_factory=dict, description="Metrics from the model card.")
+
+    @classmethod
+    def of(cls, model: Any, backend: str) -> ModelInfo:
+        """The info of a model run by `backend`, read from anything with its name, version, labels, max_length and
+        metrics (a `ModelMeta`, a `GetModelInfoResponse`)."""
+        return cls(
+            name=model.name,
+            version=model.version,
+            labels=list(model.labels),
+            backend=backend,
+            max_length=model.max_length,
+            metrics=dict(model.metrics),
+        )

@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -63,6 +63,7 @@ CREATE TABLE IF NOT EXISTS edges (
 """
 
 LIVE_ROLES: tuple[str, ...] = (StateRole.CURRENT.value, StateRole.IN_CONFLICT.value)
+M = TypeVar("M", bound=BaseModel)
 
 
 class WriteGateLike(Protocol):
@@ -99,6 +100,11 @@ class Change(BaseModel):
     at: datetime
 
 
+def _from_row(model: type[M], row: sqlite3.Row, **values: Any) -> M:
+    """A `model` with `values`, its other fields read from the row's columns of the same names."""
+    return model(**{name: row[name] for name in model.model_fields if name not in values}, **values)
+
+
 class MemoryStore:
     """A small versioned memory store; every write goes through PrepareWrite.
 
@@ -131,16 +137,7 @@ class MemoryStore:
             "ORDER BY observed_at DESC, seq DESC LIMIT ?",
             (subject, *LIVE_ROLES, self.max_candidates),
         ).fetchall()
-        return [
-            Memory(
-                id=r["id"],
-                subject=r["subject"],
-                text=r["text"],
-                observed_at=r["observed_at"],
-                provenance=r["provenance"],
-            )
-            for r in rows
-        ]
+        return [_from_row(Memory, r) for r in rows]
 
     def write(
         self,
@@ -215,19 +212,7 @@ class MemoryStore:
             "WHERE m.subject = ? AND c.old_role IS NOT NULL ORDER BY c.seq",
             (subject,),
         ).fetchall()
-        out = [
-            Change(
-                memory_id=r["memory_id"],
-                text=r["text"],
-                old_role=r["old_role"],
-                new_role=r["new_role"],
-                caused_by=r["caused_by"],
-                caused_by_text=r["caused_by_text"],
-                label=r["label"],
-                at=r["caused_at"],
-            )
-            for r in rows
-        ]
+        out = [_from_row(Change, r, at=r["caused_at"]) for r in rows]
         return [c for c in out if since is None or c.at >= since]
 
     def edges(self, memory_id: str) -> list[tuple[str, str, str]]:
@@ -240,14 +225,7 @@ class MemoryStore:
 
     @staticmethod
     def _stored(row: sqlite3.Row) -> StoredMemory:
-        return StoredMemory(
-            id=row["id"],
-            subject=row["subject"],
-            text=row["text"],
-            observed_at=row["observed_at"],
-            role=row["role"],
-            slots=sorted({r["slot"] for r in json.loads(row["records"])}),
-        )
+        return _from_row(StoredMemory, row, slots=sorted({r["slot"] for r in json.loads(row["records"])}))
 
 
 DEMO: tuple[tuple[str, str, str], ...] = (

@@ -14,6 +14,21 @@ MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY
 ALL_DAYS: frozenset[int] = frozenset(range(7))
 WEEKDAYS: frozenset[int] = frozenset({1, 2, 3, 4, 5})
 WEEKEND: frozenset[int] = frozenset({0, 6})
+DAY_NAMES: tuple[str, ...] = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTH_NAMES: tuple[str, ...] = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 TIME_WORDS_RE = re.compile(  # searched in lower-cased text (re.I makes an alternation several times slower)
     r"[0-9]|noon|midday|midnight|morning|afternoon|evening|night|lunch|hours|day|weekend|\b(?:mon|tue|wed|thu|fri|sat|sun)"

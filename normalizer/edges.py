@@ -60,6 +60,7 @@ from __future__ import annotations
 import re
 
 from writegate.normalizer.amounts import find_amounts
+from writegate.normalizer.clock import DAY_NAMES, MONTH_NAMES
 from writegate.normalizer.context import Context
 from writegate.normalizer.entities import (
     FIRST_PERSON,
@@ -160,24 +161,7 @@ _NAME_STOP = frozenset(
         "nobody",
         "someone",
         "anyone",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "january",
-        "february",
-        "march",
-        "april",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
+        *(name.lower() for name in DAY_NAMES + MONTH_NAMES if name != "May"),
         "q1",
         "q2",
         "q3",

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from writegate.normalizer.clock import DAY_NAMES, MONTH_NAMES
 from writegate.normalizer.context import Context
 
 MAX_SLUG_LEN = 60
@@ -150,25 +151,7 @@ _NAME_STOP: frozenset[str] = frozenset(
         "what",
         "who",
         "which",
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
+        *(name.lower() for name in DAY_NAMES + MONTH_NAMES),
     }
 )
 _SENT_SUBJECT_RE = re.compile(

@@ -72,7 +72,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Literal
 
-from writegate.normalizer.clock import sentence_spans
+from writegate.normalizer.clock import DAY_NAMES, MONTH_NAMES, sentence_spans
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
 from writegate.normalizer.entities import slugify
@@ -374,30 +374,7 @@ def _tz_places(text: str) -> list[Mention]:
 
 _CONNECTORS = frozenset({"de", "del", "da", "do", "di", "am", "upon", "on", "of", "la", "le", "el", "al"})
 _RUN_WORD_RE = re.compile(r"[\w.'’-]+")
-_NOT_CONTINUATION = frozenset(
-    {
-        "I",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    }
-)
+_NOT_CONTINUATION = frozenset({"I", *DAY_NAMES, *MONTH_NAMES})
 """Capitalised words that may follow a place without being part of its name ("in Paris I…")."""
 
 

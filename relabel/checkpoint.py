@@ -28,6 +28,7 @@ import os
 import re
 import shutil
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
@@ -122,6 +123,7 @@ def lock_work_dir(out: Path) -> IO[bytes]:
     return _lock(directory)
 
 
+@dataclass(eq=False)
 class Checkpoint:
     """The work directory of one run: manifest, committed chunks, finalization.
 
@@ -130,21 +132,12 @@ class Checkpoint:
     `finalize()`.
     """
 
-    def __init__(
-        self,
-        out: Path,
-        directory: Path,
-        manifest: dict[str, Any],
-        lock: IO[bytes],
-        committed: int,
-        on_step: StepHook = _no_step,
-    ) -> None:
-        self.out = out
-        self.on_step = on_step
-        self.dir = directory
-        self.manifest = manifest
-        self._lock = lock
-        self.committed = committed
+    out: Path
+    dir: Path
+    manifest: dict[str, Any]
+    _lock: IO[bytes]
+    committed: int
+    on_step: StepHook = _no_step
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod

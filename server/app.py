@@ -28,7 +28,7 @@ import logging
 import signal
 import time
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -124,38 +124,37 @@ Begin = Callable[[str, Any], CallObserver]
 def _wrap_handler(handler: grpc.RpcMethodHandler, method: str, begin: Begin) -> grpc.RpcMethodHandler:
     """Wrap a WriteGate handler so an observer sees the call (and its streamed requests) end to end."""
 
+    @contextlib.contextmanager
+    def observed_call(request: Any, context: grpc.aio.ServicerContext) -> Iterator[CallObserver]:
+        """`begin`'s observer of the call, told how it ended and how long it took (from before `begin`)."""
+        start, error = time.perf_counter(), None
+        call = begin(method, request)
+        try:
+            yield call
+        except BaseException as exc:
+            error = exc
+            raise
+        finally:
+            call.done(_status_name(context, error), time.perf_counter() - start)
+
     def unary(inner: Behaviour) -> Behaviour:
         async def unary_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            start, error = time.perf_counter(), None
-            call = begin(method, request)
-            try:
+            with observed_call(request, context):
                 return await inner(request, context)
-            except BaseException as exc:
-                error = exc
-                raise
-            finally:
-                call.done(_status_name(context, error), time.perf_counter() - start)
 
         return unary_unary
 
     def stream(inner: Behaviour) -> Behaviour:
         async def stream_stream(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
-            start, error = time.perf_counter(), None
-            call = begin(method, None)
+            with observed_call(None, context) as call:
 
-            async def observed() -> Any:
-                async for request in request_iterator:
-                    call.message(request)
-                    yield request
+                async def observed() -> Any:
+                    async for request in request_iterator:
+                        call.message(request)
+                        yield request
 
-            try:
                 async for response in inner(observed(), context):
                     yield response
-            except BaseException as exc:
-                error = exc
-                raise
-            finally:
-                call.done(_status_name(context, error), time.perf_counter() - start)
 
         return stream_stream
 

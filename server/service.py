@@ -301,11 +301,16 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         """Admission, after validation and before any work: the batcher's own rule (QueueFull)."""
         self.batcher.check_admission(n)
 
-    async def _relations(
-        self, candidates: list[Memory], pairs: list[Pair], context: grpc.aio.ServicerContext
-    ) -> list[prepare.Relation]:
+    async def _classified(
+        self, request: pb.ClassifyRequest | pb.PrepareWriteRequest, context: grpc.aio.ServicerContext
+    ) -> tuple[Memory, tuple[Record, ...], list[prepare.Relation]]:
+        """A validated request, admitted: its new memory, that memory's records and one relation per candidate."""
+        self._admit(len(request.candidates))
+        mem = convert.memory_from_proto(request.memory)
+        candidates = self._candidates(request.candidates)
+        records, pairs = await self._pairs(mem, candidates)
         preds = await self.batcher.submit(pairs, deadline=self._deadline(context))
-        return prepare.relations([c.id for c in candidates], preds)
+        return mem, records, prepare.relations([c.id for c in candidates], preds)
 
     @staticmethod
     def _candidates(msgs: Any) -> list[Memory]:
@@ -323,11 +328,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     async def Classify(self, request: pb.ClassifyRequest, context: grpc.aio.ServicerContext) -> pb.ClassifyResponse:  # noqa: N802
         """One relation per candidate, in candidate order."""
         validate.validate_classify(request, now=self.now(), limits=self.limits)
-        self._admit(len(request.candidates))
-        mem = convert.memory_from_proto(request.memory)
-        candidates = self._candidates(request.candidates)
-        _, pairs = await self._pairs(mem, candidates)
-        rels = await self._relations(candidates, pairs, context)
+        _, _, rels = await self._classified(request, context)
         return pb.ClassifyResponse(relations=convert.relations_to_proto(rels))
 
     @_unary
@@ -336,11 +337,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     ) -> pb.PrepareWriteResponse:
         """Normalize + classify + the roles and edges the store should record."""
         validate.validate_prepare_write(request, now=self.now(), limits=self.limits)
-        self._admit(len(request.candidates))
-        mem = convert.memory_from_proto(request.memory)
-        candidates = self._candidates(request.candidates)
-        records, pairs = await self._pairs(mem, candidates)
-        rels = await self._relations(candidates, pairs, context)
+        mem, records, rels = await self._classified(request, context)
         return convert.prepare_write_to_proto(prepare.prepare_write(mem.id, records, rels))
 
     @_unary

@@ -12,6 +12,8 @@ The experiments behind these settings, and their figures: training/EXPERIMENTS.m
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 
@@ -70,32 +72,25 @@ class Preset(BaseModel):
         return soup
 
 
+_FULL_RUN: dict[str, Any] = {
+    "batch_size": 32,
+    "lr": 5e-5,
+    "label_smoothing": 0.1,
+    "eval_steps": 250,
+    "dev_subsample": 1200,
+    "patience": 6,
+    "seed": 13,
+    "generate_n": 96000,
+}
+"""The recipe the full-size presets share; they differ in epochs, steps and data."""
+
 PRESETS: dict[str, Preset] = {
-    "generated": Preset(
-        epochs=4.0,
-        max_steps=4000,
-        batch_size=32,
-        lr=5e-5,
-        label_smoothing=0.1,
-        eval_steps=250,
-        dev_subsample=1200,
-        patience=6,
-        seed=13,
-        generate_n=96000,
-        soup=(7,),
-    ),
+    "generated": Preset(**_FULL_RUN, epochs=4.0, max_steps=4000, soup=(7,)),
     # Human-written sources (shippable licences) + generated pairs + content-free negatives; one run.
     "default": Preset(
+        **_FULL_RUN,
         epochs=2.0,
         max_steps=3000,
-        batch_size=32,
-        lr=5e-5,
-        label_smoothing=0.1,
-        eval_steps=250,
-        dev_subsample=1200,
-        patience=6,
-        seed=13,
-        generate_n=96000,
         mix={
             "generated": 40000,
             "snli": 12000,

@@ -414,17 +414,7 @@ def train(cfg: TrainConfig) -> TrainResult:
     )
     if cfg.work_dir is None:
         shutil.rmtree(setup.work, ignore_errors=True)
-    return TrainResult(
-        out=cfg.out,
-        steps=steps,
-        train_seconds=train_seconds,
-        total_seconds=done.total_seconds,
-        temperature=done.temperature,
-        ece_before=done.ece_before,
-        ece_after=done.ece_after,
-        fusion=done.fusion,
-        metrics=done.metrics,
-    )
+    return TrainResult(**done.model_dump(), steps=steps, train_seconds=train_seconds)
 
 
 def train_member(cfg: TrainConfig) -> MemberRecord:

@@ -239,6 +239,14 @@ class Ctx:
     other_base: dict[str, str] | None = None  # another entity in the same frame (entity domains)
     extra: dict[str, str] = field(default_factory=dict)
 
+    @classmethod
+    def of(
+        cls, base: dict[str, str], a: str, b: str, person: Person, extra: dict[str, str], *, added: bool = False
+    ) -> Ctx:
+        """The fact of a slot whose value is one string: A = `a`, B = `b`; `added`: an accumulating slot, where
+        `b` is also C (a value added to `a`)."""
+        return Ctx(base, {"v": a}, {"v": b}, C={"v": b} if added else None, person=person, extra=extra)
+
     def a(self) -> dict[str, str]:
         return {**self.base, **self.extra, **self.A}
 

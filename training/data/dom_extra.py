@@ -73,12 +73,9 @@ def s_contact(p: Pools) -> Ctx:
         b = f"{person.first[0].lower()}{person.last.lower()}@{fk.domain_name()}"
     else:
         a, b = fk.phone_number(), fk.phone_number()
-    return Ctx(
-        {"what": "email" if kind == "email" else p.pick(("phone number", "cell", "mobile number"))},
-        {"v": a},
-        {"v": b},
-        person=person,
-        extra={"hrs": p.pick(("before 6pm", "on weekdays", "for urgent things only"))},
+    what = "email" if kind == "email" else p.pick(("phone number", "cell", "mobile number"))
+    return Ctx.of(
+        {"what": what}, a, b, person, {"hrs": p.pick(("before 6pm", "on weekdays", "for urgent things only"))}
     )
 
 
@@ -118,17 +115,8 @@ def s_fav(p: Pools) -> Ctx:
         b = p.pick(pool, a)
     if a == b:
         b = b + " (decaf)" if cat == "coffee order" else "something else entirely"
-    return Ctx(
-        {"cat": cat},
-        {"v": a},
-        {"v": b},
-        person=p.person(),
-        extra={
-            "why": p.pick(
-                ("since a trip years ago", "it reminds them of home", "no real reason", "after a friend's tip")
-            )
-        },
-    )
+    why = ("since a trip years ago", "it reminds them of home", "no real reason", "after a friend's tip")
+    return Ctx.of({"cat": cat}, a, b, p.person(), {"why": p.pick(why)})
 
 
 def s_kids(p: Pools) -> Ctx:
@@ -154,12 +142,13 @@ def s_kids(p: Pools) -> Ctx:
 def s_ooo(p: Pools) -> Ctx:
     d = p.date(2019, 2026)
     d2 = d + dt.timedelta(days=p.rng.choice((-10, -5, -3, -2, 2, 3, 4, 7, 14)))
-    return Ctx(
-        {"why": p.pick(("parental leave", "vacation", "a conference", "medical leave", "a family visit"))},
-        {"v": date_text(d, p.rng, with_year=False)},
-        {"v": date_text(d2, p.rng, with_year=False)},
-        person=p.person(),
-        extra={"cover": p.person().first, "city": p.city()},
+    why = ("parental leave", "vacation", "a conference", "medical leave", "a family visit")
+    return Ctx.of(
+        {"why": p.pick(why)},
+        date_text(d, p.rng, with_year=False),
+        date_text(d2, p.rng, with_year=False),
+        p.person(),
+        {"cover": p.person().first, "city": p.city()},
     )
 
 

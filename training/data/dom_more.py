@@ -27,15 +27,9 @@ INSTRUMENTS = (
 
 
 def s_instrument(p: Pools) -> Ctx:
-    a = p.pick(INSTRUMENTS)
-    c = p.pick(INSTRUMENTS, a)
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": c},
-        C={"v": c},
-        person=p.person(),
-        extra={"band": p.codename(), "yrs": str(p.rng.randint(2, 30)), "where": p.city()},
+    a, c = p.pick_two(INSTRUMENTS)
+    return Ctx.of(
+        {}, a, c, p.person(), {"band": p.codename(), "yrs": str(p.rng.randint(2, 30)), "where": p.city()}, added=True
     )
 
 
@@ -56,52 +50,31 @@ CERTS = (
 
 
 def s_cert(p: Pools) -> Ctx:
-    a = p.pick(CERTS)
-    c = p.pick(CERTS, a)
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": c},
-        C={"v": c},
-        person=p.person(),
-        extra={"yr": str(p.rng.randint(2012, 2026)), "co": p.company()},
-    )
+    a, c = p.pick_two(CERTS)
+    return Ctx.of({}, a, c, p.person(), {"yr": str(p.rng.randint(2012, 2026)), "co": p.company()}, added=True)
 
 
 def s_visited(p: Pools) -> Ctx:
-    a, c = p.country(), p.country()
-    while c == a:
-        c = p.country()
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": c},
-        C={"v": c},
-        person=p.person(),
-        extra={"yr": str(p.rng.randint(2005, 2026)), "city": p.city()},
-    )
+    a, c = p.two_of(p.country)
+    return Ctx.of({}, a, c, p.person(), {"yr": str(p.rng.randint(2005, 2026)), "city": p.city()}, added=True)
 
 
 def s_native(p: Pools) -> Ctx:
     from writegate.training.data.dom_prefs import LANGS
 
-    a = p.pick(LANGS)
-    b = p.pick(LANGS, a)
-    return Ctx({}, {"v": a}, {"v": b}, person=p.person(), extra={"ctry": p.country()})
+    a, b = p.pick_two(LANGS)
+    return Ctx.of({}, a, b, p.person(), {"ctry": p.country()})
 
 
 def s_joined(p: Pools) -> Ctx:
     y = p.rng.randint(2005, 2025)
     y2 = y + p.rng.choice((-3, -2, -1, 1, 2, 3))
-    return Ctx(
+    return Ctx.of(
         {"co": p.company()},
-        {"v": str(y)},
-        {"v": str(y2)},
-        person=p.person(),
-        extra={
-            "team": p.pick(("sales", "support", "platform", "finance", "design", "research")),
-            "mgr": p.person().first,
-        },
+        str(y),
+        str(y2),
+        p.person(),
+        {"team": p.pick(("sales", "support", "platform", "finance", "design", "research")), "mgr": p.person().first},
     )
 
 
@@ -112,21 +85,18 @@ def s_wedding(p: Pools) -> Ctx:
 
     d = p.date(2000, 2024)
     d2 = d + dt.timedelta(days=p.rng.choice((-400, -365, -30, -7, -2, 2, 7, 30, 365, 400)))
-    return Ctx(
+    return Ctx.of(
         {},
-        {"v": date_text(d, p.rng, True)},
-        {"v": date_text(d2, p.rng, True)},
-        person=p.person(),
-        extra={"place": p.city(), "sp": p.person().first},
+        date_text(d, p.rng, True),
+        date_text(d2, p.rng, True),
+        p.person(),
+        {"place": p.city(), "sp": p.person().first},
     )
 
 
 def s_school(p: Pools) -> Ctx:
-    a = p.city()
-    b = p.city()
-    while b == a:
-        b = p.city()
-    return Ctx({}, {"v": a}, {"v": b}, person=p.person(), extra={"yr": str(p.rng.randint(1980, 2015))})
+    a, b = p.two_of(p.city)
+    return Ctx.of({}, a, b, p.person(), {"yr": str(p.rng.randint(1980, 2015))})
 
 
 SAMPLERS = {

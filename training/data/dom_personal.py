@@ -20,16 +20,9 @@ DIETS = ("vegetarian", "vegan", "pescatarian", "gluten-free", "keto", "halal", "
 def s_diet(p: Pools) -> Ctx:
     a = p.pick(DIETS)
     b = p.pick(DIETS, a, *(("vegan",) if a == "vegetarian" else ()), *(("vegetarian",) if a == "vegan" else ()))
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": b},
-        person=p.person(),
-        extra={
-            "why": p.pick(("for health reasons", "since college", "for ethical reasons", "on doctor's orders")),
-            "food": p.pick(("eggs", "fish on Fridays", "cheese", "rice dishes", "spicy food")),
-        },
-    )
+    why = ("for health reasons", "since college", "for ethical reasons", "on doctor's orders")
+    food = ("eggs", "fish on Fridays", "cheese", "rice dishes", "spicy food")
+    return Ctx.of({}, a, b, p.person(), {"why": p.pick(why), "food": p.pick(food)})
 
 
 def s_family(p: Pools) -> Ctx:
@@ -41,12 +34,12 @@ def s_family(p: Pools) -> Ctx:
     b = p.other_person(a)
     while want and b.gender != want:
         b = p.other_person(a)
-    return Ctx(
+    return Ctx.of(
         {"rel": rel},
-        {"v": a.first},
-        {"v": b.first},
-        person=p.person(),
-        extra={"job": p.job().lower(), "yrs": str(p.rng.randint(2, 20)), "kid": p.person().first},
+        a.first,
+        b.first,
+        p.person(),
+        {"job": p.job().lower(), "yrs": str(p.rng.randint(2, 20)), "kid": p.person().first},
     )
 
 
@@ -68,18 +61,9 @@ CARS = (
 
 
 def s_vehicle(p: Pools) -> Ctx:
-    a = p.pick(CARS)
-    b = p.pick(CARS, a)
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": b},
-        person=p.person(),
-        extra={
-            "col": p.pick(("blue", "white", "black", "red", "silver", "grey")),
-            "yr": str(p.rng.randint(2008, 2025)),
-        },
-    )
+    a, b = p.pick_two(CARS)
+    colour = ("blue", "white", "black", "red", "silver", "grey")
+    return Ctx.of({}, a, b, p.person(), {"col": p.pick(colour), "yr": str(p.rng.randint(2008, 2025))})
 
 
 def _uni(p: Pools) -> str:
@@ -90,17 +74,8 @@ def _uni(p: Pools) -> str:
 def s_grad(p: Pools) -> Ctx:
     y = p.rng.randint(1985, 2022)
     y2 = y + p.rng.choice((-4, -3, -2, -1, 1, 2, 3, 5))
-    return Ctx(
-        {"uni": _uni(p)},
-        {"v": str(y)},
-        {"v": str(y2)},
-        person=p.person(),
-        extra={
-            "deg": p.pick(
-                ("computer science", "economics", "history", "biology", "mechanical engineering", "an MBA", "physics")
-            )
-        },
-    )
+    degrees = ("computer science", "economics", "history", "biology", "mechanical engineering", "an MBA", "physics")
+    return Ctx.of({"uni": _uni(p)}, str(y), str(y2), p.person(), {"deg": p.pick(degrees)})
 
 
 def s_bday(p: Pools) -> Ctx:
@@ -116,17 +91,13 @@ def s_bday(p: Pools) -> Ctx:
 
 
 def s_birthplace(p: Pools) -> Ctx:
-    a, b = p.city(), p.city()
-    while b == a:
-        b = p.city()
-    return Ctx({}, {"v": a}, {"v": b}, person=p.person(), extra={"age": str(p.rng.randint(3, 18)), "ctry": p.country()})
+    a, b = p.two_of(p.city)
+    return Ctx.of({}, a, b, p.person(), {"age": str(p.rng.randint(3, 18)), "ctry": p.country()})
 
 
 def s_citizen(p: Pools) -> Ctx:
-    a, b = p.country(), p.country()
-    while b == a:
-        b = p.country()
-    return Ctx({}, {"v": a}, {"v": b}, person=p.person(), extra={"yr": str(p.rng.randint(1990, 2024))})
+    a, b = p.two_of(p.country)
+    return Ctx.of({}, a, b, p.person(), {"yr": str(p.rng.randint(1990, 2024))})
 
 
 # ---------------------------------------------------------------- multi-valued
@@ -146,8 +117,7 @@ PETS = (
 
 
 def s_pets(p: Pools) -> Ctx:
-    a = p.pick(PETS)
-    c = p.pick(PETS, a)
+    a, c = p.pick_two(PETS)
     nm = p.rng.choice(("Biscuit", "Luna", "Max", "Pepper", "Milo", "Nala", "Olive", p.person().first))
     return Ctx(
         {},
@@ -180,44 +150,23 @@ HOBBIES = (
 
 
 def s_hobby(p: Pools) -> Ctx:
-    a = p.pick(HOBBIES)
-    c = p.pick(HOBBIES, a)
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": c},
-        C={"v": c},
-        person=p.person(),
-        extra={"where": p.city(), "freq": p.pick(("on weekends", "twice a week", "every Sunday", "most evenings"))},
-    )
+    a, c = p.pick_two(HOBBIES)
+    often = ("on weekends", "twice a week", "every Sunday", "most evenings")
+    return Ctx.of({}, a, c, p.person(), {"where": p.city(), "freq": p.pick(often)}, added=True)
 
 
 def s_spoken(p: Pools) -> Ctx:
     from writegate.training.data.dom_prefs import LANGS
 
-    a = p.pick(LANGS)
-    c = p.pick(LANGS, a)
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": c},
-        C={"v": c},
-        person=p.person(),
-        extra={"lvl": p.pick(("fluently", "at a basic level", "natively", "conversationally"))},
-    )
+    a, c = p.pick_two(LANGS)
+    level = ("fluently", "at a basic level", "natively", "conversationally")
+    return Ctx.of({}, a, c, p.person(), {"lvl": p.pick(level)}, added=True)
 
 
 def s_teams(p: Pools) -> Ctx:
-    a = p.pick(TEAMS)
-    c = p.pick(TEAMS, a)
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": c},
-        C={"v": c},
-        person=p.person(),
-        extra={"lead": p.person().first, "wd": p.pick(("Mondays", "Thursdays", "Fridays"))},
-    )
+    a, c = p.pick_two(TEAMS)
+    days = ("Mondays", "Thursdays", "Fridays")
+    return Ctx.of({}, a, c, p.person(), {"lead": p.person().first, "wd": p.pick(days)}, added=True)
 
 
 ALLERGIES = (
@@ -236,19 +185,9 @@ ALLERGIES = (
 
 
 def s_allergy(p: Pools) -> Ctx:
-    a = p.pick(ALLERGIES)
-    c = p.pick(ALLERGIES, a)
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": c},
-        C={"v": c},
-        person=p.person(),
-        extra={
-            "sev": p.pick(("severely", "mildly", "badly")),
-            "pen": p.pick(("carries an EpiPen", "takes antihistamines")),
-        },
-    )
+    a, c = p.pick_two(ALLERGIES)
+    severity, remedy = ("severely", "mildly", "badly"), ("carries an EpiPen", "takes antihistamines")
+    return Ctx.of({}, a, c, p.person(), {"sev": p.pick(severity), "pen": p.pick(remedy)}, added=True)
 
 
 # ---------------------------------------------------------------- long tail

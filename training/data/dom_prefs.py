@@ -117,26 +117,16 @@ CHANNELS = ("email", "Slack", "a phone call", "text message", "Zoom", "Teams cha
 
 
 def s_channel(p: Pools) -> Ctx:
-    a = p.pick(CHANNELS)
-    b = p.pick(CHANNELS, a)
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": b},
-        person=p.person(),
-        extra={
-            "why": p.pick(
-                (
-                    "it's easier to search later",
-                    "email gets buried",
-                    "they're always on mobile",
-                    "they hate notifications",
-                    "it leaves a paper trail",
-                )
-            ),
-            "thing": p.pick(("urgent issues", "quick questions", "anything with attachments", "status updates")),
-        },
+    a, b = p.pick_two(CHANNELS)
+    why = (
+        "it's easier to search later",
+        "email gets buried",
+        "they're always on mobile",
+        "they hate notifications",
+        "it leaves a paper trail",
     )
+    things = ("urgent issues", "quick questions", "anything with attachments", "status updates")
+    return Ctx.of({}, a, b, p.person(), {"why": p.pick(why), "thing": p.pick(things)})
 
 
 VERB = (("concise", "short", "brief"), ("detailed", "thorough", "in-depth"))
@@ -161,27 +151,23 @@ def s_format(p: Pools) -> Ctx:
     fm = (("bullet points", "bullets"), ("prose", "full paragraphs"), ("a table", "tables"))
     i = p.rng.randrange(3)
     j = p.rng.choice([k for k in range(3) if k != i])
-    return Ctx(
-        {"thing": p.pick(("reports", "summaries", "notes", "updates", "answers"))},
-        {"v": p.rng.choice(fm[i])},
-        {"v": p.rng.choice(fm[j])},
-        person=p.person(),
-        extra={"head": p.pick(("a TL;DR on top", "bold headers", "numbered items", "links at the end"))},
+    things = ("reports", "summaries", "notes", "updates", "answers")
+    heads = ("a TL;DR on top", "bold headers", "numbered items", "links at the end")
+    return Ctx.of(
+        {"thing": p.pick(things)}, p.rng.choice(fm[i]), p.rng.choice(fm[j]), p.person(), {"head": p.pick(heads)}
     )
 
 
 def s_formality(p: Pools) -> Ctx:
     f = (("formal", "professional"), ("casual", "informal", "relaxed"))
     i = p.rng.randrange(2)
-    return Ctx(
+    greetings, audiences = ("first names", "emoji", "'Dear' openers", "sign-offs"), ("clients", "execs", "the team")
+    return Ctx.of(
         {},
-        {"v": p.rng.choice(f[i])},
-        {"v": p.rng.choice(f[1 - i])},
-        person=p.person(),
-        extra={
-            "greet": p.pick(("first names", "emoji", "'Dear' openers", "sign-offs")),
-            "aud": p.pick(("clients", "execs", "the team")),
-        },
+        p.rng.choice(f[i]),
+        p.rng.choice(f[1 - i]),
+        p.person(),
+        {"greet": p.pick(greetings), "aud": p.pick(audiences)},
     )
 
 
@@ -202,18 +188,11 @@ LANGS = (
 
 
 def s_lang(p: Pools) -> Ctx:
-    a = p.pick(LANGS)
-    b = p.pick(LANGS, a)
-    return Ctx(
-        {"thing": p.pick(("replies", "documents", "emails", "answers", "chats"))},
-        {"v": a},
-        {"v": b},
-        person=p.person(),
-        extra={
-            "exc": p.pick(("technical terms", "legal docs", "code comments")),
-            "dialect": p.pick(("European", "Latin American", "formal", "simple")),
-        },
-    )
+    a, b = p.pick_two(LANGS)
+    things = ("replies", "documents", "emails", "answers", "chats")
+    exceptions = ("technical terms", "legal docs", "code comments")
+    dialects = ("European", "Latin American", "formal", "simple")
+    return Ctx.of({"thing": p.pick(things)}, a, b, p.person(), {"exc": p.pick(exceptions), "dialect": p.pick(dialects)})
 
 
 SAMPLERS = {

@@ -84,13 +84,8 @@ def s_reports(p: Pools) -> Ctx:
     a = p.person()
     m1 = p.other_person(a)
     m2 = p.other_person(a, m1)
-    return Ctx(
-        {"team": p.pick(TEAMS)},
-        {"v": _name(p, m1)},
-        {"v": _name(p, m2)},
-        person=a,
-        extra={"cad": p.pick(("weekly", "biweekly", "every Monday", "monthly")), "skip": _name(p)},
-    )
+    cadences = ("weekly", "biweekly", "every Monday", "monthly")
+    return Ctx.of({"team": p.pick(TEAMS)}, _name(p, m1), _name(p, m2), a, {"cad": p.pick(cadences), "skip": _name(p)})
 
 
 TITLES = (
@@ -124,17 +119,9 @@ def _title(p: Pools) -> str:
 
 
 def s_role(p: Pools) -> Ctx:
-    a = _title(p)
-    b = _title(p)
-    while b == a:
-        b = _title(p)
-    return Ctx(
-        {"team": p.pick(TEAMS), "co": p.company()},
-        {"v": a},
-        {"v": b},
-        person=p.person(),
-        extra={"n": str(p.rng.randint(2, 14)), "yrs": str(p.rng.randint(2, 9))},
-    )
+    a, b = p.two_of(lambda: _title(p))
+    base = {"team": p.pick(TEAMS), "co": p.company()}
+    return Ctx.of(base, a, b, p.person(), {"n": str(p.rng.randint(2, 14)), "yrs": str(p.rng.randint(2, 9))})
 
 
 def s_approval(p: Pools) -> Ctx:
@@ -155,13 +142,7 @@ def s_approval(p: Pools) -> Ctx:
             "contractor invoices",
         )
     )
-    return Ctx(
-        {"scope": scope},
-        {"v": money(a, p.rng)},
-        {"v": money(b, p.rng)},
-        person=p.person(),
-        extra={"deleg": _name(p), "cfo": _name(p)},
-    )
+    return Ctx.of({"scope": scope}, money(a, p.rng), money(b, p.rng), p.person(), {"deleg": _name(p), "cfo": _name(p)})
 
 
 def s_budget(p: Pools) -> Ctx:
@@ -274,15 +255,9 @@ def s_stack(p: Pools) -> Ctx:
 
 
 def s_tool(p: Pools) -> Ctx:
-    a = p.pick(TOOLS)
-    b = p.pick(TOOLS, a)
-    return Ctx(
-        {"for": p.pick(("tickets", "planning", "docs", "code review", "design", "on-call alerts", "dashboards", "CI"))},
-        {"v": a},
-        {"v": b},
-        person=p.person(),
-        extra={"board": p.codename(), "team": p.pick(TEAMS)},
-    )
+    a, b = p.pick_two(TOOLS)
+    uses = ("tickets", "planning", "docs", "code review", "design", "on-call alerts", "dashboards", "CI")
+    return Ctx.of({"for": p.pick(uses)}, a, b, p.person(), {"board": p.codename(), "team": p.pick(TEAMS)})
 
 
 def s_policy(p: Pools) -> Ctx:
@@ -298,37 +273,23 @@ def s_policy(p: Pools) -> Ctx:
 
 
 def s_office(p: Pools) -> Ctx:
-    a, b = p.city(), p.city()
-    while b == a:
-        b = p.city()
-    return Ctx(
-        {},
-        {"v": a},
-        {"v": b},
-        person=p.person(),
-        extra={
-            "fl": str(p.rng.randint(2, 30)),
-            "days": p.pick(("Tuesdays and Thursdays", "three days a week", "Mondays", "most days")),
-            "wd": p.pick(WEEKDAYS),
-        },
-    )
+    a, b = p.two_of(p.city)
+    days = ("Tuesdays and Thursdays", "three days a week", "Mondays", "most days")
+    return Ctx.of({}, a, b, p.person(), {"fl": str(p.rng.randint(2, 30)), "days": p.pick(days), "wd": p.pick(WEEKDAYS)})
 
 
 def s_oncall(p: Pools) -> Ctx:
     a = p.person()
     b = p.other_person(a)
-    return Ctx(
-        {
-            "rot": p.pick(("payments", "platform", "search", "infra", "mobile", "API", "database")),
-            "when": p.pick(
-                ("this week", "this weekend", "through Friday", f"the week of {p.pick(MONTHS)} {p.rng.randint(1, 28)}")
-            ),
-        },
-        {"v": _name(p, a)},
-        {"v": _name(p, b)},
-        person=a,
-        extra={"backup": _name(p), "tool": p.pick(("PagerDuty", "Opsgenie", "the phone tree"))},
-    )
+    rotations = ("payments", "platform", "search", "infra", "mobile", "API", "database")
+    base = {
+        "rot": p.pick(rotations),
+        "when": p.pick(
+            ("this week", "this weekend", "through Friday", f"the week of {p.pick(MONTHS)} {p.rng.randint(1, 28)}")
+        ),
+    }
+    tools = ("PagerDuty", "Opsgenie", "the phone tree")
+    return Ctx.of(base, _name(p, a), _name(p, b), a, {"backup": _name(p), "tool": p.pick(tools)})
 
 
 SAMPLERS = {

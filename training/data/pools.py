@@ -9,31 +9,21 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from faker import Faker
+
+from writegate.normalizer.clock import DAY_NAMES, MONTH_NAMES
 
 LOCALES: tuple[str, ...] = ("en_US", "en_GB", "en_IN", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_BR", "nl_NL", "en_AU")
 
 # Faker's it_IT city() depends on PYTHONHASHSEED (set iteration), which would break determinism.
 UNSTABLE_CITIES: frozenset[str] = frozenset({"it_IT"})
 
-MONTHS: tuple[str, ...] = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-WEEKDAYS: tuple[str, ...] = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday")
+MONTHS: tuple[str, ...] = MONTH_NAMES
+WEEKDAYS: tuple[str, ...] = DAY_NAMES[:5]
 
 
 @dataclass(frozen=True)
@@ -92,6 +82,18 @@ class Pools:
         """A random item of `seq` that is not in `avoid`."""
         options = [x for x in seq if x not in avoid]
         return self.rng.choice(options)
+
+    def pick_two(self, seq: list[str] | tuple[str, ...]) -> tuple[str, str]:
+        """Two different items of `seq`: a random one, then another."""
+        a = self.pick(seq)
+        return a, self.pick(seq, a)
+
+    def two_of(self, draw: Callable[[], str]) -> tuple[str, str]:
+        """Two different values of `draw()` (the second drawn again until it differs)."""
+        a, b = draw(), draw()
+        while b == a:
+            b = draw()
+        return a, b
 
     def amount(self) -> int:
         """A round money amount between $1K and $5M."""

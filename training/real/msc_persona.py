@@ -91,30 +91,17 @@ def negatives(r: Row, members: list[Row], group: str, when: datetime) -> Iterato
     rid, mine = str(r["id"]), content_words(r["summary"])
     draw = stable_int("neg", rid) % 4
     if draw < 2:
-        same = [o for o in members if o.get("speaker") == r.get("speaker") and o is not r]
-        other = first_disjoint(rid, mine, same)
-        if other is not None:
-            yield make(
-                group,
-                f"{rid}:unrelated",
-                Label.UNRELATED,
-                f"{NAME}.other_topic",
-                (r["summary"], when),
-                (other["summary"], when),
-            )
+        cands = [o for o in members if o.get("speaker") == r.get("speaker") and o is not r]
+        suffix, family, subjects = "unrelated", "other_topic", (DEFAULT_SUBJECT, DEFAULT_SUBJECT)
     elif draw == 2:
-        partner = [o for o in members if o.get("speaker") != r.get("speaker")]
-        other = first_disjoint(rid, mine, partner)
-        if other is not None:
-            yield make(
-                group,
-                f"{rid}:partner",
-                Label.UNRELATED,
-                f"{NAME}.other_speaker",
-                (r["summary"], when),
-                (other["summary"], when),
-                subjects=(DEFAULT_SUBJECT, PARTNER),
-            )
+        cands = [o for o in members if o.get("speaker") != r.get("speaker")]
+        suffix, family, subjects = "partner", "other_speaker", (DEFAULT_SUBJECT, PARTNER)
+    else:
+        return
+    other = first_disjoint(rid, mine, cands)
+    if other is not None:
+        existing, new = (r["summary"], when), (other["summary"], when)
+        yield make(group, f"{rid}:{suffix}", Label.UNRELATED, f"{NAME}.{family}", existing, new, subjects=subjects)
 
 
 def first_disjoint(rid: str, mine: frozenset[str], cands: list[Row]) -> Row | None:
