@@ -14,44 +14,94 @@ from typing import Any
 from writegate.normalizer.errors import InputError
 
 
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's flags."""
-    from writegate.relabel.engine import DEFAULT_CHUNK_SIZE, DEFAULT_K
     from writegate.classifier.windows import DEFAULT_BATCH_SIZE
+    from writegate.relabel.engine import DEFAULT_CHUNK_SIZE, DEFAULT_K
 
-    p.add_argument("--input", required=True, metavar="STORE",
-                   help='the store: a JSONL file, lines {"id", "subject", "text", "observed_at", "provenance"?}; '
-                        "or postgresql://USER@HOST:PORT/DB?table=T (a memories table); or mem0:///PATH "
-                        "(mem0's local Qdrant store, ?collection=mem0)")
-    p.add_argument("--columns", default=None, metavar="id=…,subject=…,text=…,observed_at=…",
-                   help="the table's column (mem0: the payload field) for each of those names, if not the name")
-    p.add_argument("--write-back", default=None, metavar="postgresql://…",
-                   help="also write the edges and each memory's state role to writegate_* tables there "
-                        "(one transaction per chunk; resumable like --out)")
-    p.add_argument("--report", type=Path, default=None, metavar="OUT.html",
-                   help="also write a self-contained HTML report: totals, conflicts to review, per-subject timelines")
-    p.add_argument("--out", required=True, type=Path, metavar="EDGES.jsonl",
-                   help="the edges; summary.json and rejects.jsonl are written beside it (never over --input)")
+    p.add_argument(
+        "--input",
+        required=True,
+        metavar="STORE",
+        help='the store: a JSONL file, lines {"id", "subject", "text", "observed_at", "provenance"?}; '
+        "or postgresql://USER@HOST:PORT/DB?table=T (a memories table); or mem0:///PATH "
+        "(mem0's local Qdrant store, ?collection=mem0)",
+    )
+    p.add_argument(
+        "--columns",
+        default=None,
+        metavar="id=…,subject=…,text=…,observed_at=…",
+        help="the table's column (mem0: the payload field) for each of those names, if not the name",
+    )
+    p.add_argument(
+        "--write-back",
+        default=None,
+        metavar="postgresql://…",
+        help="also write the edges and each memory's state role to writegate_* tables there "
+        "(one transaction per chunk; resumable like --out)",
+    )
+    p.add_argument(
+        "--report",
+        type=Path,
+        default=None,
+        metavar="OUT.html",
+        help="also write a self-contained HTML report: totals, conflicts to review, per-subject timelines",
+    )
+    p.add_argument(
+        "--out",
+        required=True,
+        type=Path,
+        metavar="EDGES.jsonl",
+        help="the edges; summary.json and rejects.jsonl are written beside it (never over --input)",
+    )
     from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
+
     p.add_argument("--model", type=Path, default=default_model_dir(), help=MODEL_HELP)
     p.add_argument("--engine", choices=["local", "ray"], default="local", help="where to classify (default local)")
-    p.add_argument("--backend", choices=["onnx", "torch"], default=None,
-                   help="inference backend (default onnx; on Ray with GPUs: torch on CUDA)")
+    p.add_argument(
+        "--backend",
+        choices=["onnx", "torch"],
+        default=None,
+        help="inference backend (default onnx; on Ray with GPUs: torch on CUDA)",
+    )
     p.add_argument("--threads", type=int, default=None, help="intra-op threads per model (default: the backend's)")
-    p.add_argument("--candidates-per-record", "-k", dest="k", type=int, default=DEFAULT_K, metavar="K",
-                   help=f"partners per record: same slot first, then the most similar (default {DEFAULT_K})")
+    p.add_argument(
+        "--candidates-per-record",
+        "-k",
+        dest="k",
+        type=int,
+        default=DEFAULT_K,
+        metavar="K",
+        help=f"partners per record: same slot first, then the most similar (default {DEFAULT_K})",
+    )
     p.add_argument("--keep-unrelated", action="store_true", help="also write pairs labelled unrelated")
-    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE,
-                   help=f"pairs per backend call (default {DEFAULT_BATCH_SIZE})")
-    p.add_argument("--chunk-size", type=int, default=DEFAULT_CHUNK_SIZE,
-                   help=f"pairs per checkpoint chunk (default {DEFAULT_CHUNK_SIZE})")
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH_SIZE,
+        help=f"pairs per backend call (default {DEFAULT_BATCH_SIZE})",
+    )
+    p.add_argument(
+        "--chunk-size",
+        type=int,
+        default=DEFAULT_CHUNK_SIZE,
+        help=f"pairs per checkpoint chunk (default {DEFAULT_CHUNK_SIZE})",
+    )
     p.add_argument("--restart", action="store_true", help="discard any checkpoint at --out and start over")
     p.add_argument("--quiet", "-q", action="store_true", help="plain log lines instead of a progress bar")
-    p.add_argument("--ray-address", default=None, metavar="ADDRESS",
-                   help="Ray cluster, e.g. ray://host:10001 (default: RAY_ADDRESS, else a local Ray)")
-    p.add_argument("--ray-actors", type=int, default=None, metavar="N",
-                   help="model actors on Ray (default: one per GPU, else CPUs / threads)")
+    p.add_argument(
+        "--ray-address",
+        default=None,
+        metavar="ADDRESS",
+        help="Ray cluster, e.g. ray://host:10001 (default: RAY_ADDRESS, else a local Ray)",
+    )
+    p.add_argument(
+        "--ray-actors",
+        type=int,
+        default=None,
+        metavar="N",
+        help="model actors on Ray (default: one per GPU, else CPUs / threads)",
+    )
     p.add_argument("--ray-cpus", type=int, default=None, metavar="N", help="CPUs of a local Ray instance")
     # Test-only: SIGKILL this process at a checkpoint step (see checkpoint.StepHook).
     p.add_argument("--_crash-at", dest="crash_at", default=None, help=argparse.SUPPRESS)
@@ -155,15 +205,23 @@ def _engine(args: argparse.Namespace) -> Any:
     for name in ("batch_size", "chunk_size", "k"):
         value = getattr(args, name)
         if value < 1:
-            raise InputError(f"--{name.replace('_', '-') if name != 'k' else 'candidates-per-record'}",
-                             f"must be ≥ 1, got {value}")
+            raise InputError(
+                f"--{name.replace('_', '-') if name != 'k' else 'candidates-per-record'}", f"must be ≥ 1, got {value}"
+            )
     if args.threads is not None and args.threads < 1:
         raise InputError("--threads", f"must be ≥ 1, got {args.threads}")
     if args.engine == "ray":
         from writegate.relabel.ray_engine import RayEngine
 
-        return RayEngine(args.model, backend=args.backend, batch_size=args.batch_size, threads=args.threads,
-                         address=args.ray_address, actors=args.ray_actors, num_cpus=args.ray_cpus)
+        return RayEngine(
+            args.model,
+            backend=args.backend,
+            batch_size=args.batch_size,
+            threads=args.threads,
+            address=args.ray_address,
+            actors=args.ray_actors,
+            num_cpus=args.ray_cpus,
+        )
     if args.ray_address or args.ray_actors or args.ray_cpus:
         raise InputError("--ray-address", "the --ray-* flags need --engine ray")
     from writegate.relabel.engine import LocalEngine
@@ -195,12 +253,24 @@ def run(args: argparse.Namespace) -> int:
         if isinstance(source, Path) and args.report.resolve() == source.resolve():
             raise InputError("--report", f"{args.report} is the --input file: choose another path")
         sinks.append(ReportSink(args.report, source=name))
-    options = RelabelOptions(input=source if isinstance(source, Path) else Path(args.input), out=args.out, k=args.k,
-                             keep_unrelated=args.keep_unrelated, chunk_size=args.chunk_size, restart=args.restart)
+    options = RelabelOptions(
+        input=source if isinstance(source, Path) else Path(args.input),
+        out=args.out,
+        k=args.k,
+        keep_unrelated=args.keep_unrelated,
+        chunk_size=args.chunk_size,
+        restart=args.restart,
+    )
     progress = LogProgress() if args.quiet else RichProgress()
     try:
-        stats = relabel(options, engine, progress=progress, on_step=_crash_hook(args.crash_at),
-                        source=None if isinstance(source, Path) else source, sinks=sinks)
+        stats = relabel(
+            options,
+            engine,
+            progress=progress,
+            on_step=_crash_hook(args.crash_at),
+            source=None if isinstance(source, Path) else source,
+            sinks=sinks,
+        )
     except KeyboardInterrupt:
         progress.log("interrupted: rerun the same command to resume from the last committed chunk")
         raise

@@ -50,8 +50,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from writegate.api.jsonl import json_text, open_lines, parse_json_object, read_json_lines
+from writegate.api.prepare import StateRole
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Pair, Prediction, Side
+from writegate.classifier.windows import DEFAULT_BATCH_SIZE, edge_line
 from writegate.normalizer.api import (
     normalize,
     parse_observed_at,
@@ -63,9 +66,6 @@ from writegate.normalizer.api import (
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, iso_utc
 from writegate.relabel import checkpoint
-from writegate.api.jsonl import json_text, open_lines, parse_json_object, read_json_lines
-from writegate.api.prepare import StateRole
-from writegate.classifier.windows import DEFAULT_BATCH_SIZE, edge_line
 
 if TYPE_CHECKING:
     from writegate.relabel.stores.base import Sink, Source
@@ -107,8 +107,10 @@ class Reject(BaseModel):
     line: int = Field(ge=1, description="1-based line number in the input.")
     field: str = Field(description="The offending field (`line` for the line as a whole).")
     error: str = Field(description="What was wrong.")
-    raw: str = Field(description=f"The line, cut to {RAW_EXCERPT_CHARS} characters (invalid UTF-8 as lone surrogates); "
-                                 "for a record whose text failed to normalize, its text.")
+    raw: str = Field(
+        description=f"The line, cut to {RAW_EXCERPT_CHARS} characters (invalid UTF-8 as lone surrogates); "
+        "for a record whose text failed to normalize, its text."
+    )
     raw_base64: str | None = Field(
         default=None,
         description="Only when the line is not valid UTF-8: its exact bytes (without the line ending), base64.",
@@ -175,8 +177,9 @@ def _raw_base64(raw: str) -> str | None:
 
 
 def _reject(line: int, raw: str, field: str, error: str) -> Reject:
-    return Reject(line=line, field=field, error=error, raw=raw.rstrip("\r\n")[:RAW_EXCERPT_CHARS],
-                  raw_base64=_raw_base64(raw))
+    return Reject(
+        line=line, field=field, error=error, raw=raw.rstrip("\r\n")[:RAW_EXCERPT_CHARS], raw_base64=_raw_base64(raw)
+    )
 
 
 def read_store(lines: Iterable[str]) -> StoreRead:
@@ -367,8 +370,10 @@ class Plan:
     def pair(self, index: int) -> Pair:
         """Pair `index` as the classifier takes it: each side carries its records from `normalized`."""
         if len(self._sides) != len(self.records):
-            self._sides = [Side(text=r.text, observed_at=r.observed_at, subject=r.subject, records=self.normalized[i])
-                           for i, r in enumerate(self.records)]
+            self._sides = [
+                Side(text=r.text, observed_at=r.observed_at, subject=r.subject, records=self.normalized[i])
+                for i, r in enumerate(self.records)
+            ]
         e, n = self.pairs[index]
         return Pair(existing=self._sides[e], new=self._sides[n])
 
@@ -411,8 +416,9 @@ def build_plan(
         except InputError as exc:
             rejects.append(Reject(line=rec.line, field=exc.field, error=exc.message, raw=rec.text[:RAW_EXCERPT_CHARS]))
         except Exception as exc:  # noqa: BLE001 - one bad record must not end the run
-            rejects.append(Reject(line=rec.line, field="text", error=_unexpected(exc),
-                                  raw=rec.text[:RAW_EXCERPT_CHARS]))
+            rejects.append(
+                Reject(line=rec.line, field="text", error=_unexpected(exc), raw=rec.text[:RAW_EXCERPT_CHARS])
+            )
         if i % 256 == 255:
             progress.advance(256)
     progress.advance(len(ordered) % 256)
@@ -476,8 +482,9 @@ class LocalEngine:
 
     name = "local"
 
-    def __init__(self, model_dir: Path, backend: str = "onnx", batch_size: int = DEFAULT_BATCH_SIZE,
-                 threads: int | None = None) -> None:
+    def __init__(
+        self, model_dir: Path, backend: str = "onnx", batch_size: int = DEFAULT_BATCH_SIZE, threads: int | None = None
+    ) -> None:
         from writegate.classifier import modeldir
 
         self.model_dir = Path(model_dir)
@@ -507,8 +514,11 @@ class LocalEngine:
         first = next(chunks, None)
         if first is None:
             return
-        clf = Classifier.load(self.model_dir, self.backend, threads=self.threads)  # plan.pair's sides carry their records
+        clf = Classifier.load(
+            self.model_dir, self.backend, threads=self.threads
+        )  # plan.pair's sides carry their records
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="relabel-encode") as pool:
+
             def submit(chunk: Chunk | None) -> tuple[int, Future[Sequence[Any]]] | None:
                 return None if chunk is None else (chunk[0], pool.submit(encode_window, clf, chunk[1]))
 
@@ -596,16 +606,20 @@ def check_paths(input_path: Path, out: Path) -> None:
     for path, what in ((out, "the edges"), (summary_path(out), "the summary"), (rejects_path(out), "the rejects")):
         for target, label in ((path, what), (checkpoint.tmp_path(path), f"{what} (temporary file)")):
             if _same_file(target, input_path):
-                raise InputError("--out", f"relabel would write {label} to {target}, which is the --input file: "
-                                          "choose another --out")
+                raise InputError(
+                    "--out", f"relabel would write {label} to {target}, which is the --input file: choose another --out"
+                )
     work = checkpoint.work_dir_for(out)
     source = _resolved(input_path)
     for directory in (work, checkpoint.done_dir(work)):
         inside = source.is_relative_to(_resolved(directory)) or (
-            directory.is_dir() and any(_same_file(p, input_path) for p in directory.iterdir()))
+            directory.is_dir() and any(_same_file(p, input_path) for p in directory.iterdir())
+        )
         if inside:
-            raise InputError("--out", f"relabel keeps its checkpoint in {directory}, which holds the --input file: "
-                                      "choose another --out")
+            raise InputError(
+                "--out",
+                f"relabel keeps its checkpoint in {directory}, which holds the --input file: choose another --out",
+            )
 
 
 class _Tally:
@@ -628,16 +642,18 @@ class _Tally:
         elif label == Label.CONTRADICTS.value:
             e, n = self.by_id[line["existing_id"]], self.by_id[line["new_id"]]
             self.in_conflict.update((e.id, n.id))
-            self.conflicts.append({
-                "subject": e.subject,
-                "existing_id": e.id,
-                "existing_text": e.text,
-                "existing_observed_at": iso_utc(e.observed_at),
-                "new_id": n.id,
-                "new_text": n.text,
-                "new_observed_at": iso_utc(n.observed_at),
-                "scores": line["scores"],
-            })
+            self.conflicts.append(
+                {
+                    "subject": e.subject,
+                    "existing_id": e.id,
+                    "existing_text": e.text,
+                    "existing_observed_at": iso_utc(e.observed_at),
+                    "new_id": n.id,
+                    "new_text": n.text,
+                    "new_observed_at": iso_utc(n.observed_at),
+                    "scores": line["scores"],
+                }
+            )
 
     def role(self, record_id: str) -> StateRole:
         if record_id in self.superseded_by:
@@ -656,8 +672,9 @@ def _edges_bytes(lines: Iterable[str], tally: _Tally, keep_unrelated: bool) -> I
             yield raw.encode("utf-8") + b"\n"
 
 
-def _summary_bytes(plan: Plan, tally: _Tally, options: RelabelOptions, model: Mapping[str, str],
-                   input_name: str | None = None) -> Iterator[bytes]:
+def _summary_bytes(
+    plan: Plan, tally: _Tally, options: RelabelOptions, model: Mapping[str, str], input_name: str | None = None
+) -> Iterator[bytes]:
     # A generator: it runs after the edges generator is exhausted, when the tally is complete.
     roles = {r.id: tally.role(r.id).value for r in plan.records}
     by_field = Counter(r.field for r in plan.rejects)
@@ -750,8 +767,14 @@ def relabel(
             **engine.fingerprint(),  # not the engine's name: both run the same chunks identically
         }
         ckpt = checkpoint.Checkpoint.open(
-            out, fingerprint, plan_sha256=plan.sha256, total_items=len(plan.pairs), chunk_size=options.chunk_size,
-            restart=options.restart, lock=lock, **({"on_step": on_step} if on_step else {}),
+            out,
+            fingerprint,
+            plan_sha256=plan.sha256,
+            total_items=len(plan.pairs),
+            chunk_size=options.chunk_size,
+            restart=options.restart,
+            lock=lock,
+            **({"on_step": on_step} if on_step else {}),
         )
     except BaseException:
         lock.close()
@@ -786,12 +809,15 @@ def relabel(
                 sink.finish(plan, finished, ckpt.iter_lines)
             del finished
         tally = _Tally(plan)
-        ckpt.finalize({
-            rejects_path(out): _rejects_bytes(plan.rejects),
-            out: _edges_bytes(ckpt.iter_lines(), tally, options.keep_unrelated),
-            summary_path(out): _summary_bytes(plan, tally, options, engine.model_info(),
-                                              source.describe() if source is not None else None),
-        })
+        ckpt.finalize(
+            {
+                rejects_path(out): _rejects_bytes(plan.rejects),
+                out: _edges_bytes(ckpt.iter_lines(), tally, options.keep_unrelated),
+                summary_path(out): _summary_bytes(
+                    plan, tally, options, engine.model_info(), source.describe() if source is not None else None
+                ),
+            }
+        )
         timings["finalize"] = time.perf_counter() - t0
     finally:
         ckpt.close()
