@@ -6,16 +6,25 @@ rule instead of a model: the NEW text's keyword decides the label, so tests know
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
+import grpc
 import numpy as np
+from google.protobuf.timestamp_pb2 import Timestamp
 
 from writegate.classifier.backends.base import Batch
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.types import Evidence, ModelInfo, Pair, Prediction
+from writegate.server.app import WriteGateServer
+from writegate.server.config import ServerConfig
+from writegate.v1 import writegate_pb2 as pb
+from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 BOOM = "BOOM"
 """A NEW text containing this makes the batch holding it raise."""
@@ -77,6 +86,24 @@ class FakeClassifier:
             metrics={"macro_f1": 0.5},
         )
 
+    @classmethod
+    def gated(cls, **kwargs: Any) -> FakeClassifier:
+        """A fake with a gate that is open for now (a server's warm-up batch runs): `hold()` closes it."""
+        gate = threading.Event()
+        gate.set()
+        return cls(gate=gate, **kwargs)
+
+    def hold(self) -> None:
+        """Close the gate: the next batch waits inside `run`, and `entered` is set once one is there."""
+        assert self.gate is not None, "hold() needs a fake made with FakeClassifier.gated()"
+        self.gate.clear()
+        self.entered.clear()
+
+    def release(self) -> None:
+        """Open the gate: held batches run."""
+        assert self.gate is not None, "release() needs a fake made with FakeClassifier.gated()"
+        self.gate.set()
+
     def encode(self, pairs: Sequence[Pair]) -> list[FakeEncoded]:
         out = []
         for p in pairs:
@@ -133,16 +160,6 @@ class FakeClassifier:
 
 # -- a real loopback server around a fake classifier ---------------------------------------------
 
-import contextlib  # noqa: E402
-from collections.abc import AsyncIterator, Callable  # noqa: E402
-from typing import Any  # noqa: E402
-
-from google.protobuf.timestamp_pb2 import Timestamp  # noqa: E402
-
-from writegate.server.app import WriteGateServer  # noqa: E402
-from writegate.server.config import ServerConfig  # noqa: E402
-from writegate.v1 import writegate_pb2 as pb  # noqa: E402
-
 
 def ts(dt: datetime = T0) -> Timestamp:
     out = Timestamp()
@@ -189,4 +206,22 @@ async def running_server(
         await app.stop(0.5)
 
 
-import asyncio  # noqa: E402
+class Served(NamedTuple):
+    """A running server, a channel to it and a WriteGate stub on that channel."""
+
+    app: WriteGateServer
+    channel: grpc.aio.Channel
+    stub: pb_grpc.WriteGateStub
+
+
+@contextlib.asynccontextmanager
+async def serving(fake: FakeClassifier | None = None, **kwargs: Any) -> AsyncIterator[Served]:
+    """`running_server(fake, **kwargs)` with an insecure channel and a WriteGate stub on it."""
+    async with running_server(fake, **kwargs) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        yield Served(app, channel, pb_grpc.WriteGateStub(channel))
+
+
+async def until(cond: Callable[[], bool]) -> None:
+    """Wait, yielding to the loop, until `cond()` is true (wrap it in `asyncio.wait_for` for a limit)."""
+    while not cond():
+        await asyncio.sleep(0.001)

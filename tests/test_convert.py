@@ -13,74 +13,61 @@ from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, 
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, ModelInfo
 from writegate.normalizer.errors import InputError
-from writegate.normalizer.schema import (
-    Edge,
-    EdgeType,
-    EnumAttribute,
-    EnumValue,
-    Memory,
-    Polarity,
-    Provenance,
-    ProvenanceKind,
-    Record,
-    RecordKind,
-    TimeWindow,
-    Timezone,
-)
+from writegate.normalizer.schema import Memory, ProvenanceKind, Record, RecordKind
 from writegate.v1 import writegate_pb2 as pb
 
 AT = datetime(2026, 3, 2, 10, 0, 0, 123456, tzinfo=UTC)
 
 
 def rec(kind: RecordKind, slot: str, **value: object) -> Record:
-    return Record(
-        subject="user:alice",
-        kind=kind,
-        slot=slot,
-        provenance=Provenance(kind=ProvenanceKind.INFERRED, source="session-42", note="from a place"),
-        observed_at=AT,
-        half_life_days=7.5,
-        confidence=0.95,
-        text="some text",
-        **value,
+    """A record with every common field set; `value` is its kind's value as plain data (validated)."""
+    return Record.model_validate(
+        {
+            "subject": "user:alice",
+            "kind": kind,
+            "slot": slot,
+            "provenance": {"kind": "inferred", "source": "session-42", "note": "from a place"},
+            "observed_at": AT,
+            "half_life_days": 7.5,
+            "confidence": 0.95,
+            "text": "some text",
+            **value,
+        }
     )
 
 
+APPROVES = {"max_amount": 50000, "currency": "USD", "exclusive": True}
 RECORDS = {
     "time_window": rec(
         RecordKind.TIME_WINDOW,
         "schedule.meetings",
-        time_window=TimeWindow(
-            cron="0 9 * * 1-5", duration_minutes=60, timezone="America/New_York", polarity=Polarity.AVOID
-        ),
+        time_window={
+            "cron": "0 9 * * 1-5",
+            "duration_minutes": 60,
+            "timezone": "America/New_York",
+            "polarity": "avoid",
+        },
     ),
     "time_window-no-tz": rec(
-        RecordKind.TIME_WINDOW, "schedule.meetings", time_window=TimeWindow(cron="30 14 * * 2", duration_minutes=90)
+        RecordKind.TIME_WINDOW, "schedule.meetings", time_window={"cron": "30 14 * * 2", "duration_minutes": 90}
     ),
-    "timezone": rec(RecordKind.TIMEZONE, "timezone", timezone=Timezone(timezone="Europe/London")),
-    "enum": rec(RecordKind.ENUM, "pref.channel", enum=EnumValue(attribute=EnumAttribute.CHANNEL, value="in_person")),
-    "enum-language": rec(
-        RecordKind.ENUM, "pref.language", enum=EnumValue(attribute=EnumAttribute.LANGUAGE, value="fr")
-    ),
+    "timezone": rec(RecordKind.TIMEZONE, "timezone", timezone={"timezone": "Europe/London"}),
+    "enum": rec(RecordKind.ENUM, "pref.channel", enum={"attribute": "channel", "value": "in_person"}),
+    "enum-language": rec(RecordKind.ENUM, "pref.language", enum={"attribute": "language", "value": "fr"}),
     "edge-approves": rec(
         RecordKind.EDGE,
         "edge.approves.budget:general",
-        edge=Edge(
-            source="user:alice",
-            type=EdgeType.APPROVES,
-            target="budget:general",
-            attributes={"max_amount": 50000, "currency": "USD", "exclusive": True},
-        ),
+        edge={"source": "user:alice", "type": "approves", "target": "budget:general", "attributes": APPROVES},
     ),
     "edge-delegates": rec(
         RecordKind.EDGE,
         "edge.delegates_to.person:bo",
-        edge=Edge(source="user:alice", type=EdgeType.DELEGATES_TO, target="person:bo", attributes={"scope": "travel"}),
+        edge={"source": "user:alice", "type": "delegates_to", "target": "person:bo", "attributes": {"scope": "travel"}},
     ),
     "edge-plain": rec(
         RecordKind.EDGE,
         "edge.reports_to",
-        edge=Edge(source="user:alice", type=EdgeType.REPORTS_TO, target="person:michelle-chen"),
+        edge={"source": "user:alice", "type": "reports_to", "target": "person:michelle-chen"},
     ),
     "text": rec(RecordKind.TEXT, "text"),
 }
@@ -159,20 +146,24 @@ def test_model_info_round_trip() -> None:
     assert convert.model_info_from_proto(convert.model_info_to_proto(info)) == info
 
 
-TABLES: list[tuple[type[Enum], dict, str]] = [
-    (RecordKind, convert.RECORD_KIND, "RecordKind"),
-    (Polarity, convert.POLARITY, "Polarity"),
-    (ProvenanceKind, convert.PROVENANCE, "ProvenanceKind"),
-    (EnumAttribute, convert.ENUM_ATTRIBUTE, "EnumAttribute"),
-    (EdgeType, convert.EDGE_TYPE, "EdgeType"),
-    (Label, convert.LABEL, "Label"),
-    (Evidence, convert.EVIDENCE, "Evidence"),
-    (StateRole, convert.STATE_ROLE, "StateRole"),
-]
+# convert's enum tables, found by what they map: every module-level dict keyed by enum members
+TABLES = [t for t in vars(convert).values() if isinstance(t, dict) and t and all(isinstance(k, Enum) for k in t)]
+PROTO_ENUMS = sorted(pb.DESCRIPTOR.enum_types_by_name)
 
 
-@pytest.mark.parametrize(("enum", "table", "proto_name"), TABLES, ids=[t[2] for t in TABLES])
-def test_enum_tables_are_complete_and_match_by_name(enum: type[Enum], table: dict, proto_name: str) -> None:
+def _table_of(enum_name: str) -> dict:
+    [table] = [t for t in TABLES if type(next(iter(t))).__name__ == enum_name]  # one table per enum
+    return table
+
+
+def test_every_proto_enum_has_a_table_and_every_table_a_proto_enum() -> None:
+    assert sorted(type(next(iter(t))).__name__ for t in TABLES) == PROTO_ENUMS
+
+
+@pytest.mark.parametrize("proto_name", PROTO_ENUMS, ids=PROTO_ENUMS)
+def test_enum_tables_are_complete_and_match_by_name(proto_name: str) -> None:
+    table = _table_of(proto_name)
+    enum = type(next(iter(table)))
     proto_enum = pb.DESCRIPTOR.enum_types_by_name[proto_name]
     assert set(table) == set(enum)
     assert sorted(table.values()) == sorted(v.number for v in proto_enum.values if v.number != 0)
@@ -185,43 +176,32 @@ def test_label_numbers_follow_the_model_output_order() -> None:
     assert [convert.LABEL[label] for label in Label] == [1, 2, 3, 4, 5]
 
 
+def pb_record(kind: pb.RecordKind, slot: str = "s", **fields: object) -> pb.Record:
+    """A Record message of user:a with text "t" (the other fields as given)."""
+    return pb.Record(subject="user:a", kind=kind, slot=slot, text="t", **fields)
+
+
 @pytest.mark.parametrize(
     ("msg", "field", "message"),
     [
+        (pb_record(pb.RECORD_KIND_UNSPECIFIED), "record.kind", "RECORD_KIND_UNSPECIFIED"),
         (
-            pb.Record(subject="user:a", kind=pb.RECORD_KIND_UNSPECIFIED, slot="s", text="t"),
-            "record.kind",
-            "RECORD_KIND_UNSPECIFIED",
-        ),
-        (
-            pb.Record(
-                subject="user:a",
-                kind=pb.RECORD_KIND_TIMEZONE,
-                slot="timezone",
-                text="t",
-                half_life_days=1,
-                timezone=pb.Timezone(timezone="Mars/Olympus"),
+            pb_record(
+                pb.RECORD_KIND_TIMEZONE, "timezone", half_life_days=1, timezone=pb.Timezone(timezone="Mars/Olympus")
             ),
             "record.timezone.timezone",
             "unknown IANA timezone",
         ),
         (
-            pb.Record(
-                subject="user:a",
-                kind=pb.RECORD_KIND_EDGE,
-                slot="s",
-                text="t",
+            pb_record(
+                pb.RECORD_KIND_EDGE,
                 half_life_days=1,
                 edge=pb.Edge(source="user:a", type=pb.EDGE_TYPE_UNSPECIFIED, target="person:b"),
             ),
             "record.edge.type",
             "EDGE_TYPE_UNSPECIFIED",
         ),
-        (
-            pb.Record(subject="user:a", kind=pb.RECORD_KIND_TEXT, slot="text", text="t", half_life_days=0),
-            "record.half_life_days",
-            "greater than 0",
-        ),
+        (pb_record(pb.RECORD_KIND_TEXT, "text", half_life_days=0), "record.half_life_days", "greater than 0"),
     ],
     ids=["kind-unset", "bad-zone", "edge-type-unset", "half-life-zero"],
 )

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import cli
 
 from writegate.classifier.labels import LABEL2ID
 from writegate.cli.main import main
@@ -329,24 +330,7 @@ def test_eval_cli_several_sources(
 ) -> None:
     gamma = _write(tmp_path / "gamma.jsonl", ["contradicts", "supersedes", "unrelated"])
     js = tmp_path / "r.json"
-    assert (
-        main(
-            [
-                "eval",
-                "--data",
-                str(real_dir),
-                "--data",
-                str(gamma),
-                "--model",
-                str(tiny_model_dir),
-                "--errors",
-                "1",
-                "--json",
-                str(js),
-            ]
-        )
-        == 0
-    )
+    assert cli("eval", data=[real_dir, gamma], model=tiny_model_dir, errors=1, json=js) == 0
     text = _flat(capsys.readouterr().out)
     assert "3 sources, 12 pairs" in text and "confusion matrix" not in text
     out = json.loads(js.read_text())
@@ -387,24 +371,7 @@ def test_eval_cli_several_sources_with_a_baseline(
     tiny_model_dir: Path, real_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     js = tmp_path / "r.json"
-    assert (
-        main(
-            [
-                "eval",
-                "--data",
-                str(real_dir),
-                "--model",
-                str(tiny_model_dir),
-                "--baseline",
-                str(tiny_model_dir),
-                "--resamples",
-                "50",
-                "--json",
-                str(js),
-            ]
-        )
-        == 0
-    )
+    assert cli("eval", data=real_dir, model=tiny_model_dir, baseline=tiny_model_dir, resamples=50, json=js) == 0
     text = _flat(capsys.readouterr().out)
     assert "Δ = model − baseline, 95% bootstrap interval below it" in text
     assert "mean macro-F1 Δ +0.0000 [+0.0000, +0.0000]" in text

@@ -31,6 +31,36 @@ def nli_row(rid: str, a: str, b: str, label: str) -> dict[str, Any]:
     return {"source": "snli", "id": rid, "a": a, "b": b, "label": label, "split": "dev"}
 
 
+def ab_row(rid: str, a: str, b: str, **more: Any) -> dict[str, Any]:
+    """A row of a source of (a, b) text pairs: sts (score), climate_fever (label), prosecco."""
+    return {"id": rid, "a": a, "b": b, **more}
+
+
+def prosecco_row(rid: str, a: str, b: str, contradiction: bool, speaker: str) -> dict[str, Any]:
+    label = "self-contradiction" if contradiction else "no self-contradiction"
+    return ab_row(rid, a, b, label=label, speaker=speaker, corpus="QT30")
+
+
+def timeqa_row(rid: str, entity: str, relation: str, questions: dict[str, list[str]]) -> dict[str, Any]:
+    """A TimeQA row of the train split: its questions, in order, with their answers."""
+    qas = [{"question": q, "answers": answers} for q, answers in questions.items()]
+    return {"id": rid, "entity": entity, "relation": relation, "split": "train", "questions": qas}
+
+
+def sgd_row(rid: str, dialogue: str, slot: str, old: str, old_said: str, new: str, new_said: str) -> dict[str, Any]:
+    """An SGD slot change of the dev split: the old value and the utterance that gave it, then the new ones."""
+    return {
+        "id": rid,
+        "dialogue_id": dialogue,
+        "split": "dev",
+        "slot": slot,
+        "old_value": old,
+        "old_utterance": old_said,
+        "new_value": new,
+        "new_utterance": new_said,
+    }
+
+
 PREMISE = "A young boy in a red jacket plays guitar on a busy street corner."
 NLI_ROWS = [
     nli_row("n-0", PREMISE, "A boy plays guitar.", "entailment"),
@@ -38,6 +68,19 @@ NLI_ROWS = [
     nli_row("n-2", PREMISE, "The boy is busking for money.", "neutral"),
     nli_row("n-3", "A man is cutting wood.", "A man cuts wood.", "entailment"),
 ]
+
+# TimeQA questions and their answers: owners over spans of time (a change, the same owner again, no answer) and
+# memberships at points in time
+ACME_HALL_OWNERS = {
+    "Who owned Acme Hall from 1811 to 1827?": ["George Peter"],
+    "Who owned Acme Hall from 1916 to 1920?": ["Newton D . Baker"],
+    "Who owned Acme Hall from Mar 1930 to 1940?": ["Newton D . Baker"],
+    "Who owned Acme Hall from 1950 to 1960?": [],
+}
+ANN_LEE_JOINED = {
+    "Which society did Ann Lee join in 1860?": ["Royal Society"],
+    "Which society did Ann Lee join in 1869?": ["Linnean Society"],
+}
 
 # (source, rows, {example id: (label, family)}) — ids not listed must not appear, except negatives.
 CASES: list[tuple[str, list[dict[str, Any]], dict[str, tuple[Label, str]]]] = [
@@ -64,121 +107,57 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, tuple[Label, str]]]] = [
     ),
     (
         "timeqa",
-        [
-            {
-                "id": "t-0",
-                "entity": "Acme Hall",
-                "relation": "P127",
-                "split": "train",
-                "questions": [
-                    {"question": "Who owned Acme Hall from 1811 to 1827?", "answers": ["George Peter"]},
-                    {"question": "Who owned Acme Hall from 1916 to 1920?", "answers": ["Newton D . Baker"]},
-                    {"question": "Who owned Acme Hall from Mar 1930 to 1940?", "answers": ["Newton D . Baker"]},
-                    {"question": "Who owned Acme Hall from 1950 to 1960?", "answers": []},
-                ],
-            }
-        ],
+        [timeqa_row("t-0", "Acme Hall", "P127", ACME_HALL_OWNERS)],
         {
             "t-0:0-1:supersedes": (S, "timeqa.change"),
             "t-0:0-1:contradicts": (O, "timeqa.older"),
             "t-0:1-2:corroborates": (C, "timeqa.same"),
         },
     ),
-    (
-        "timeqa",
-        [
-            {
-                "id": "t-1",
-                "entity": "Ann Lee",
-                "relation": "P463",
-                "split": "train",
-                "questions": [
-                    {"question": "Which society did Ann Lee join in 1860?", "answers": ["Royal Society"]},
-                    {"question": "Which society did Ann Lee join in 1869?", "answers": ["Linnean Society"]},
-                ],
-            }
-        ],
-        {},
-    ),
+    ("timeqa", [timeqa_row("t-1", "Ann Lee", "P463", ANN_LEE_JOINED)], {}),
     (
         "sgd_changes",
         [
-            {
-                "id": "g-0",
-                "dialogue_id": "1_1",
-                "split": "dev",
-                "slot": "restaurant_name",
-                "old_value": "Villa Romano",
-                "old_utterance": "Can you look at Villa Romano in Napa?",
-                "new_value": "Big 4",
-                "new_utterance": "Actually, can we change it to Big 4.",
-            },
-            {
-                "id": "g-1",
-                "dialogue_id": "1_1",
-                "split": "dev",
-                "slot": "city",
-                "old_value": "London",
-                "old_utterance": "I'm thinking London!",
-                "new_value": "Phoenix",
-                "new_utterance": "What about hotels in Phoenix?",
-            },
-            {
-                "id": "g-2",
-                "dialogue_id": "1_2",
-                "split": "dev",
-                "slot": "time",
-                "old_value": "11:30",
-                "old_utterance": "A table at 11:30.",
-                "new_value": "12 pm",
-                "new_utterance": "No, make it at noon.",
-            },
+            sgd_row(
+                "g-0",
+                "1_1",
+                "restaurant_name",
+                "Villa Romano",
+                "Can you look at Villa Romano in Napa?",
+                "Big 4",
+                "Actually, can we change it to Big 4.",
+            ),
+            sgd_row("g-1", "1_1", "city", "London", "I'm thinking London!", "Phoenix", "What about hotels in Phoenix?"),
+            sgd_row("g-2", "1_2", "time", "11:30", "A table at 11:30.", "12 pm", "No, make it at noon."),
         ],
         {"g-0:supersedes": (S, "sgd_changes.change")},
     ),
     (
         "prosecco",
         [
-            {
-                "id": "p-0",
-                "a": "interest rates were not due to go up so suddenly",
-                "b": "interest rates were due to go up",
-                "label": "self-contradiction",
-                "speaker": "s1",
-                "corpus": "QT30",
-            },
-            {
-                "id": "p-1",
-                "a": "we can do more",
-                "b": "in this country we have done our bit for climate change",
-                "label": "self-contradiction",
-                "speaker": "s1",
-                "corpus": "QT30",
-            },
-            {
-                "id": "p-2",
-                "a": "paying the French to secure their coastline is practical",
-                "b": "Labour never got control over immigration",
-                "label": "no self-contradiction",
-                "speaker": "s2",
-                "corpus": "QT30",
-            },
-            {
-                "id": "p-2",
-                "a": "paying the French to secure their coastline is practical",
-                "b": "Labour never got control over immigration",
-                "label": "no self-contradiction",
-                "speaker": "s2",
-                "corpus": "QT30",
-            },
-            {
-                "id": "p-3",
-                "a": "Scotland is now average for education",
-                "b": "Scotland was once a leader in education",
-                "label": "no self-contradiction",
-                "speaker": "s3",
-                "corpus": "QT30",
-            },
+            prosecco_row(
+                "p-0",
+                "interest rates were not due to go up so suddenly",
+                "interest rates were due to go up",
+                True,
+                "s1",
+            ),
+            prosecco_row(
+                "p-1", "we can do more", "in this country we have done our bit for climate change", True, "s1"
+            ),
+            *[
+                prosecco_row(
+                    "p-2",
+                    "paying the French to secure their coastline is practical",
+                    "Labour never got control over immigration",
+                    False,
+                    "s2",
+                )
+                for _ in range(2)  # the same row twice: read once
+            ],
+            prosecco_row(
+                "p-3", "Scotland is now average for education", "Scotland was once a leader in education", False, "s3"
+            ),
         ],
         {
             "p-0:contradicts": (O, "prosecco.self_contradiction"),
@@ -188,44 +167,34 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, tuple[Label, str]]]] = [
     (
         "sts",
         [
-            {
-                "id": "s-0",
-                "a": "2 dead in shooting outside Empire State Building",
-                "b": "Two reported dead in Empire State shooting",
-                "score": 4.8,
-            },
-            {
-                "id": "s-1",
-                "a": "Residents return to Texas blast site",
-                "b": "Israel braces for Arab protests",
-                "score": 0.4,
-            },
-            {"id": "s-2", "a": "Obama visits Japan", "b": "Obama speaks about Japan", "score": 3.0},
-            {"id": "s-3", "a": "Europe for all", "b": "Europe for all", "score": 5.0},
+            ab_row(
+                "s-0",
+                "2 dead in shooting outside Empire State Building",
+                "Two reported dead in Empire State shooting",
+                score=4.8,
+            ),
+            ab_row("s-1", "Residents return to Texas blast site", "Israel braces for Arab protests", score=0.4),
+            ab_row("s-2", "Obama visits Japan", "Obama speaks about Japan", score=3.0),
+            ab_row("s-3", "Europe for all", "Europe for all", score=5.0),
         ],
         {"s-0:corroborates": (C, "sts.same"), "s-1:unrelated": (U, "sts.different")},
     ),
     (
         "climate_fever",
         [
-            {
-                "id": "c-0",
-                "a": "CO2 increase is natural, not human-caused.",
-                "b": "This increase is the result of human activities.",
-                "label": "REFUTES",
-            },
-            {
-                "id": "c-1",
-                "a": "Sea ice has diminished fast.",
-                "b": "Scientists have found that ice is being lost quickly.",
-                "label": "SUPPORTS",
-            },
-            {
-                "id": "c-2",
-                "a": "Sea ice has diminished fast.",
-                "b": "Penguins live in the south.",
-                "label": "NOT_ENOUGH_INFO",
-            },
+            ab_row(
+                "c-0",
+                "CO2 increase is natural, not human-caused.",
+                "This increase is the result of human activities.",
+                label="REFUTES",
+            ),
+            ab_row(
+                "c-1",
+                "Sea ice has diminished fast.",
+                "Scientists have found that ice is being lost quickly.",
+                label="SUPPORTS",
+            ),
+            ab_row("c-2", "Sea ice has diminished fast.", "Penguins live in the south.", label="NOT_ENOUGH_INFO"),
         ],
         {"c-0:contradicts": (O, "climate_fever.refutes"), "c-1:elaborates": (E, "climate_fever.supports")},
     ),

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import argv, cli
 
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.model import Classifier
@@ -35,14 +36,12 @@ from writegate.relabel.engine import (
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def _line(
-    id_: str = "m1",
-    subject: str = "user:alice",
-    text: str = "User works in EST",
-    observed_at: str = "2026-01-01",
-    **extra: Any,
-) -> str:
-    return json.dumps({"id": id_, "subject": subject, "text": text, "observed_at": observed_at, **extra})
+LINE = {"id": "m1", "subject": "user:alice", "text": "User works in EST", "observed_at": "2026-01-01"}
+
+
+def _line(*values: Any, **fields: Any) -> str:
+    """A store line: LINE with its first fields set to `values`, in order, and any field set by name."""
+    return json.dumps({**LINE, **dict(zip(LINE, values, strict=False)), **fields})
 
 
 def _write_store(path: Path, rows: Sequence[tuple[str, str, str, str]]) -> Path:
@@ -64,14 +63,14 @@ BAD_LINES = [
     (json.dumps({"id": "a", "text": "x", "observed_at": "2026-01-01"}), "subject", "is required"),
     (json.dumps({"id": "a", "subject": "user:a", "observed_at": "2026-01-01"}), "text", "is required"),
     (json.dumps({"id": "a", "subject": "user:a", "text": "x"}), "observed_at", "is required"),
-    (_line(id_=7), "id", "must be a string, got int"),  # type: ignore[arg-type]
-    (_line(id_="x" * 201), "id", "is over 200 characters"),
-    (_line(id_=""), "id", "is empty"),
+    (_line(id=7), "id", "must be a string, got int"),
+    (_line(id="x" * 201), "id", "is over 200 characters"),
+    (_line(id=""), "id", "is empty"),
     (_line(subject="Alice"), "subject", "must be an entity id `kind:slug`"),
     (_line(subject="user:"), "subject", "must be an entity id `kind:slug`"),
     (_line(text="   "), "text", "is empty or whitespace only"),
     (_line(text="bell\u0007"), "text", "contains a control character (U+0007)"),
-    (_line(text=12), "text", "must be a string, got int"),  # type: ignore[arg-type]
+    (_line(text=12), "text", "must be a string, got int"),
     (_line(observed_at="yesterday"), "observed_at", "is not an ISO 8601 date or datetime"),
     (_line(observed_at="0001-01-01T00:00+01:00"), "observed_at", "is outside years 1-9999 in UTC"),
     (_line(provenance="hearsay"), "provenance", "must be one of stated, inferred, imported"),
@@ -425,22 +424,9 @@ def test_cli_end_to_end_on_the_tiny_model(
     store = tmp_path / "store.jsonl"
     store.write_text("".join(_line(*row) + "\n" for row in ROLE_STORE) + "garbage\n", encoding="utf-8")
     out = tmp_path / "o" / "edges.jsonl"
-    args = [
-        "relabel",
-        "--input",
-        str(store),
-        "--out",
-        str(out),
-        "--model",
-        str(tiny_model_dir),
-        "--keep-unrelated",
-        "-k",
-        "4",
-        "--chunk-size",
-        "3",
-        "--batch-size",
-        "2",
-    ]
+    args = argv(
+        "relabel", input=store, out=out, model=tiny_model_dir, keep_unrelated=True, k=4, chunk_size=3, batch_size=2
+    )
     assert main(args) == 0
     first = {p.name: p.read_bytes() for p in out.parent.iterdir()}
     assert sorted(first) == ["edges.jsonl", "rejects.jsonl", "summary.json"]
@@ -456,44 +442,25 @@ def test_cli_end_to_end_on_the_tiny_model(
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--batch-size", "0"], "--batch-size: must be ≥ 1, got 0"),
-        (["-k", "0"], "--candidates-per-record: must be ≥ 1, got 0"),
-        (["--ray-address", "ray://h:10001"], "--ray-address: the --ray-* flags need --engine ray"),
-        (["--model", "/nonexistent/model"], "model: /nonexistent/model is not a directory"),
+        ({"batch_size": 0}, "--batch-size: must be ≥ 1, got 0"),
+        ({"k": 0}, "--candidates-per-record: must be ≥ 1, got 0"),
+        ({"ray_address": "ray://h:10001"}, "--ray-address: the --ray-* flags need --engine ray"),
+        ({"model": "/nonexistent/model"}, "model: /nonexistent/model is not a directory"),
     ],
     ids=["batch-size", "k", "ray-flag-without-ray", "missing-model"],
 )
 def test_cli_bad_flags(
-    tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+    tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str], flags: dict[str, object], message: str
 ) -> None:
     store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
-    argv = [
-        "relabel",
-        "--input",
-        str(store),
-        "--out",
-        str(tmp_path / "e.jsonl"),
-        "--model",
-        str(tiny_model_dir),
-        *flags,
-    ]
-    assert main(argv) == 2
+    assert cli("relabel", input=store, out=tmp_path / "e.jsonl", **{"model": tiny_model_dir, **flags}) == 2
     assert message in capsys.readouterr().err
 
 
 def test_cli_missing_input(tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    argv = [
-        "relabel",
-        "--input",
-        str(tmp_path / "nope.jsonl"),
-        "--out",
-        str(tmp_path / "e.jsonl"),
-        "--model",
-        str(tiny_model_dir),
-        "--quiet",
-    ]
-    assert main(argv) == 2
-    assert f"--input: {tmp_path / 'nope.jsonl'} is not a file" in capsys.readouterr().err
+    nope = tmp_path / "nope.jsonl"
+    assert cli("relabel", input=nope, out=tmp_path / "e.jsonl", model=tiny_model_dir, quiet=True) == 2
+    assert f"--input: {nope} is not a file" in capsys.readouterr().err
 
 
 def test_quiet_log_lines() -> None:
@@ -553,18 +520,7 @@ def test_ray_engine_without_ray_says_how_to_install(
 
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray → ImportError
     store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
-    argv = [
-        "relabel",
-        "--input",
-        str(store),
-        "--out",
-        str(tmp_path / "e.jsonl"),
-        "--model",
-        str(tiny_model_dir),
-        "--engine",
-        "ray",
-    ]
-    assert main(argv) == 2
+    assert cli("relabel", input=store, out=tmp_path / "e.jsonl", model=tiny_model_dir, engine="ray") == 2
     assert "--engine: ray is not installed: pip install 'writegate[ray]'" in capsys.readouterr().err
 
 

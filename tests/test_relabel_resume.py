@@ -17,6 +17,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+from helpers import argv
 
 from writegate.relabel.checkpoint import work_dir_for
 
@@ -41,6 +42,7 @@ VALUES = {
     "channel": ["email", "slack", "phone"],
 }
 CHUNK = "24"
+FLAGS = {"chunk_size": CHUNK, "batch_size": 8, "keep_unrelated": True, "quiet": True}  # every run's
 
 
 def _store(path: Path, n: int = 150) -> Path:
@@ -60,26 +62,9 @@ def _store(path: Path, n: int = 150) -> Path:
 
 
 def _run(store: Path, out: Path, model: Path, *extra: str) -> subprocess.CompletedProcess[str]:
-    argv = [
-        sys.executable,
-        "-m",
-        "writegate.cli.main",
-        "relabel",
-        "--input",
-        str(store),
-        "--out",
-        str(out),
-        "--model",
-        str(model),
-        "--chunk-size",
-        CHUNK,
-        "--batch-size",
-        "8",
-        "--keep-unrelated",
-        "--quiet",
-        *extra,
-    ]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
+    args = argv("relabel", *extra, input=store, out=out, model=model, **FLAGS)
+    cmd = [sys.executable, "-m", "writegate.cli.main", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
 
 
 def _files(out: Path) -> dict[str, bytes]:

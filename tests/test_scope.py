@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
@@ -13,58 +14,53 @@ from writegate.normalizer.scope import Holder, holder, irrealis, past_state
 
 CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
 
-HOLDERS = [
-    ("", "", Holder.SUBJECT, "note"),
-    ("I", "", Holder.SUBJECT, "first-person"),
-    ("I'm currently", "", Holder.SUBJECT, "first-person-adverb"),
-    ("Sam", "", Holder.SUBJECT, "subject-name"),
-    ("The user", "", Holder.SUBJECT, "the-user"),
-    ("My wife's family", "", Holder.OTHER, "possessed-family"),
-    ("my brother", "", Holder.OTHER, "my-brother"),
-    ("her family", "", Holder.OTHER, "her-family"),
-    ("I have a sister who", "", Holder.OTHER, "relative-clause"),
-    ("Maria", "", Holder.OTHER, "other-name"),
-    ("She", "", Holder.SUBJECT, "pronoun-no-antecedent"),
-    ("She", "My mom is a nurse. ", Holder.OTHER, "pronoun-after-other-person"),
-    ("My best friend and I", "", Holder.SUBJECT, "speaker-last"),
+SUBJECT, OTHER = Holder.SUBJECT, Holder.OTHER
+
+
+def holder_after(left: str, earlier: str) -> Holder:
+    """`holder` of a clause whose text left of the value is `left`, after the text `earlier` (in CTX)."""
+    return holder(left, CTX, earlier)
+
+
+# (decision, the clause left of the value, the other text it reads, expected, id): `holder_after` reads the
+# text before the clause; `irrealis` (wanted, planned, conditional) and `past_state` (no longer true) read
+# the clause right of the value
+SCOPE = [
+    (holder_after, "", "", SUBJECT, "note"),
+    (holder_after, "I", "", SUBJECT, "first-person"),
+    (holder_after, "I'm currently", "", SUBJECT, "first-person-adverb"),
+    (holder_after, "Sam", "", SUBJECT, "subject-name"),
+    (holder_after, "The user", "", SUBJECT, "the-user"),
+    (holder_after, "My wife's family", "", OTHER, "possessed-family"),
+    (holder_after, "my brother", "", OTHER, "my-brother"),
+    (holder_after, "her family", "", OTHER, "her-family"),
+    (holder_after, "I have a sister who", "", OTHER, "relative-clause"),
+    (holder_after, "Maria", "", OTHER, "other-name"),
+    (holder_after, "She", "", SUBJECT, "pronoun-no-antecedent"),
+    (holder_after, "She", "My mom is a nurse. ", OTHER, "pronoun-after-other-person"),
+    (holder_after, "My best friend and I", "", SUBJECT, "speaker-last"),
+    (irrealis, "I want to", "", True, "want-to"),
+    (irrealis, "I have been saving to", "", True, "saving-to"),
+    (irrealis, "I am thinking of", "", True, "thinking-of"),
+    (irrealis, "I'm moving to", "", True, "progressive-move"),
+    (irrealis, "I moved to", "", False, "past-move"),
+    (irrealis, "I will be", "", True, "will"),
+    (irrealis, "I", "very soon", True, "soon"),
+    (irrealis, "when I am", "", True, "when"),
+    (irrealis, "I", "", False, "plain"),
+    (irrealis, "I have", "", False, "perfect"),
+    (irrealis, "I currently", "now", False, "currently"),
+    (past_state, "I was", "", True, "was"),
+    (past_state, "I grew up", "", True, "grew-up"),
+    (past_state, "I used to", "", True, "used-to"),
+    (past_state, "I", "years ago", True, "ago"),
+    (past_state, "I", "", False, "present"),
+    (past_state, "I have", "for ten years", False, "present-perfect"),
 ]
 
 
-@pytest.mark.parametrize(("left", "earlier", "expected"), [h[:3] for h in HOLDERS], ids=[h[3] for h in HOLDERS])
-def test_holder(left: str, earlier: str, expected: Holder) -> None:
-    assert holder(left, CTX, earlier) is expected
-
-
-MODAL = [
-    ("I want to", "", True, "want-to"),
-    ("I have been saving to", "", True, "saving-to"),
-    ("I am thinking of", "", True, "thinking-of"),
-    ("I'm moving to", "", True, "progressive-move"),
-    ("I moved to", "", False, "past-move"),
-    ("I will be", "", True, "will"),
-    ("I", "very soon", True, "soon"),
-    ("when I am", "", True, "when"),
-    ("I", "", False, "plain"),
-    ("I have", "", False, "perfect"),
-    ("I currently", "now", False, "currently"),
-]
-
-
-@pytest.mark.parametrize(("left", "right", "expected"), [m[:3] for m in MODAL], ids=[m[3] for m in MODAL])
-def test_irrealis(left: str, right: str, expected: bool) -> None:
-    assert irrealis(left, right) is expected
-
-
-PAST = [
-    ("I was", "", True, "was"),
-    ("I grew up", "", True, "grew-up"),
-    ("I used to", "", True, "used-to"),
-    ("I", "years ago", True, "ago"),
-    ("I", "", False, "present"),
-    ("I have", "for ten years", False, "present-perfect"),
-]
-
-
-@pytest.mark.parametrize(("left", "right", "expected"), [p[:3] for p in PAST], ids=[p[3] for p in PAST])
-def test_past_state(left: str, right: str, expected: bool) -> None:
-    assert past_state(left, right) is expected
+@pytest.mark.parametrize(
+    ("decision", "left", "other", "expected"), [c[:4] for c in SCOPE], ids=[f"{c[0].__name__}-{c[4]}" for c in SCOPE]
+)
+def test_scope_decision(decision: Callable[[str, str], object], left: str, other: str, expected: object) -> None:
+    assert decision(left, other) is expected

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hmac
 import ipaddress
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from server_fakes import FakeClassifier, memory, running_server
+from server_fakes import FakeClassifier, memory, running_server, serving
 
 from writegate.client import AsyncClient, RetryPolicy
 from writegate.normalizer.errors import InputError
@@ -427,22 +428,38 @@ async def test_service_interceptors_touch_only_the_services_they_apply_to(
 # -- limits before any work ----------------------------------------------------------------------
 
 
-async def test_message_over_max_message_bytes_is_refused_before_any_work() -> None:
+@pytest.mark.parametrize(
+    ("config", "req", "code", "details"),
+    [
+        (
+            {"max_message_bytes": 4096},
+            pb.PrepareWriteRequest(memory=memory("n", "x " * 1500), candidates=[memory("c", "y " * 1500)]),
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            ".*larger than max.*",
+        ),
+        (
+            {"max_text_bytes": 64},
+            pb.PrepareWriteRequest(memory=memory("n", "short"), candidates=[memory("c0"), memory("c1", "z" * 65)]),
+            grpc.StatusCode.INVALID_ARGUMENT,
+            re.escape("candidates[1].text: is over the limit of 64 bytes (65 bytes)"),
+        ),
+    ],
+    ids=["message-over-max-message-bytes", "text-over-max-text-bytes"],
+)
+async def test_a_request_over_a_limit_is_refused_before_any_work(
+    config: dict[str, int], req: pb.PrepareWriteRequest, code: grpc.StatusCode, details: str
+) -> None:
+    if "max_message_bytes" in config:
+        assert req.ByteSize() > config["max_message_bytes"]
     fake = FakeClassifier()
     normalized: list[str] = []
-    async with (
-        running_server(fake, max_message_bytes=4096) as (app, target),
-        grpc.aio.insecure_channel(target) as channel,
-    ):
+    async with serving(fake, **config) as (app, _channel, stub):
         app.service.normalizer = lambda text, **kw: normalized.append(text) or []
-        stub = pb_grpc.WriteGateStub(channel)
         n_batches = len(fake.batches)
-        big = pb.PrepareWriteRequest(memory=memory("n", "x " * 1500), candidates=[memory("c", "y " * 1500)])
-        assert big.ByteSize() > 4096
         with pytest.raises(grpc.aio.AioRpcError) as info:
-            await stub.PrepareWrite(big, timeout=5)
-        assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert "larger than max" in info.value.details()
+            await stub.PrepareWrite(req, timeout=5)
+        assert info.value.code() == code
+        assert re.fullmatch(details, info.value.details(), re.DOTALL), info.value.details()
         assert len(fake.batches) == n_batches and normalized == []
         ok = await stub.PrepareWrite(
             pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")]), timeout=5
@@ -450,42 +467,19 @@ async def test_message_over_max_message_bytes_is_refused_before_any_work() -> No
         assert len(ok.relations) == 1
 
 
-async def test_text_over_the_limit_is_refused_before_any_work() -> None:
-    fake = FakeClassifier()
-    normalized: list[str] = []
-    async with running_server(fake, max_text_bytes=64) as (app, target), grpc.aio.insecure_channel(target) as channel:
-        app.service.normalizer = lambda text, **kw: normalized.append(text) or []
-        stub = pb_grpc.WriteGateStub(channel)
-        n_batches = len(fake.batches)
-        req = pb.PrepareWriteRequest(memory=memory("n", "short"), candidates=[memory("c0"), memory("c1", "z" * 65)])
-        with pytest.raises(grpc.aio.AioRpcError) as info:
-            await stub.PrepareWrite(req, timeout=5)
-        assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-        assert info.value.details() == "candidates[1].text: is over the limit of 64 bytes (65 bytes)"
-        assert len(fake.batches) == n_batches and normalized == []
-
-
 async def test_concurrent_rpc_limit_answers_resource_exhausted() -> None:
     import asyncio
-    import threading
 
-    gate = threading.Event()
-    gate.set()
-    fake = FakeClassifier(gate=gate)
-    async with (
-        running_server(fake, max_concurrent_rpcs=2) as (_app, target),
-        grpc.aio.insecure_channel(target) as channel,
-    ):
-        stub = pb_grpc.WriteGateStub(channel)
-        gate.clear()
-        fake.entered.clear()
+    fake = FakeClassifier.gated()
+    async with serving(fake, max_concurrent_rpcs=2) as (_app, _channel, stub):
+        fake.hold()
         req = pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")])
         held = [asyncio.ensure_future(stub.PrepareWrite(req, timeout=10)) for _ in range(2)]
         assert await asyncio.to_thread(fake.entered.wait, 5)
         with pytest.raises(grpc.aio.AioRpcError) as info:
             await stub.PrepareWrite(req, timeout=5)
         assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-        gate.set()
+        fake.release()
         assert all(len(r.relations) == 1 for r in await asyncio.gather(*held))
 
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from pathlib import Path
 
-import grpc
 import pytest
-from server_fakes import memory, running_server
+from helpers import DESIGN_EXAMPLES, example_ids
+from server_fakes import memory, serving
 
 from writegate.server.app import load_classifier
 from writegate.server.config import ServerConfig
 from writegate.v1 import writegate_pb2 as pb
-from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 SHIPPED = Path(__file__).resolve().parents[1] / "models" / "default"
 LABEL_NAMES = {1: "unrelated", 2: "corroborates", 3: "elaborates", 4: "contradicts", 5: "supersedes"}
@@ -24,14 +24,8 @@ def at(day: str) -> datetime:
 
 async def test_prepare_write_on_the_tiny_onnx_model(tiny_model_dir: Path) -> None:
     config = ServerConfig(port=0, model=tiny_model_dir, threads=1, max_wait_ms=0)
-    async with (
-        running_server(loader=lambda: load_classifier(config), model=tiny_model_dir, threads=1) as (
-            _app,
-            target,
-        ),
-        grpc.aio.insecure_channel(target) as channel,
-    ):
-        stub = pb_grpc.WriteGateStub(channel)
+    loader = functools.partial(load_classifier, config)
+    async with serving(loader=loader, model=tiny_model_dir, threads=1) as (_app, _channel, stub):
         req = pb.PrepareWriteRequest(
             memory=memory("n", "User moved to London last month", at=at("2026-05-02")),
             candidates=[
@@ -50,36 +44,18 @@ async def test_prepare_write_on_the_tiny_onnx_model(tiny_model_dir: Path) -> Non
     assert (info.name, info.backend) == ("tiny-test", "onnx")
 
 
-EXAMPLES = [  # labels.md
-    (
-        "Michelle owns the Acme account",
-        "2026-03-01",
-        "Acme was handed off to Marcus in June",
-        "2026-06-20",
-        "supersedes",
-    ),
-    ("User prefers concise answers", "2026-01-01", "User's dog is named Biscuit", "2026-01-02", "unrelated"),
-    ("User works in EST", "2025-11-03", "User moved to London last month", "2026-05-02", "supersedes"),
-    ("User was born in Lyon", "2026-01-01", "User was born in Marseille", "2026-04-01", "contradicts"),
-]
-
-
 @pytest.mark.slow
 @pytest.mark.skipif(
     not (SHIPPED / "writegate.json").is_file(), reason="the shipped model models/default is not present"
 )
 @pytest.mark.parametrize(
-    ("existing", "e_at", "new", "n_at", "label"), EXAMPLES, ids=[e[4] + f"-{i}" for i, e in enumerate(EXAMPLES)]
+    ("existing", "e_at", "new", "n_at", "label"), DESIGN_EXAMPLES, ids=example_ids(DESIGN_EXAMPLES)
 )
 async def test_shipped_model_labels_the_design_examples(
     existing: str, e_at: str, new: str, n_at: str, label: str
 ) -> None:
     config = ServerConfig(port=0, model=SHIPPED, max_wait_ms=0)
-    async with (
-        running_server(loader=lambda: load_classifier(config), model=SHIPPED) as (_app, target),
-        grpc.aio.insecure_channel(target) as channel,
-    ):
-        stub = pb_grpc.WriteGateStub(channel)
+    async with serving(loader=lambda: load_classifier(config), model=SHIPPED) as (_app, _channel, stub):
         req = pb.PrepareWriteRequest(
             memory=memory("n", new, at=at(n_at)), candidates=[memory("c", existing, at=at(e_at))]
         )

@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
 import pytest
-from server_fakes import BOOM, FakeClassifier, memory, running_server
+from server_fakes import BOOM, FakeClassifier, memory, serving, until
 
 from writegate.server import validate
 from writegate.server.app import LoggingInterceptor, MetricsInterceptor, _wrap_handler
 from writegate.server.metrics import Metrics
 from writegate.server.service import RELABEL_DEPTH, relabel_window_for
 from writegate.v1 import writegate_pb2 as pb
-from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 INTERNAL = grpc.StatusCode.INTERNAL.value[0]
 RESOURCE_EXHAUSTED = grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
@@ -28,19 +26,10 @@ def pair(i: int, new_text: str = "she moved") -> pb.RelabelRequest:
     return pb.RelabelRequest(pair_id=f"p{i}", existing=memory(f"e{i}", "old"), new=memory(f"n{i}", new_text))
 
 
-async def _until(cond) -> None:  # noqa: ANN001
-    while not cond():
-        await asyncio.sleep(0.001)
-
-
 async def test_a_failed_batch_is_an_error_for_its_pairs_and_the_stream_goes_on() -> None:
     # windows of one pair, batches of one pair (12+ tokens each, 16 a batch): only BOOM's batch fails
     fake = FakeClassifier(tokens_per_word=3)
-    async with (
-        running_server(fake, relabel_window=1, max_batch_tokens=16) as (_app, target),
-        grpc.aio.insecure_channel(target) as channel,
-    ):
-        stub = pb_grpc.WriteGateStub(channel)
+    async with serving(fake, relabel_window=1, max_batch_tokens=16) as (_app, _channel, stub):
         out = [r async for r in stub.Relabel(iter([pair(0), pair(1, f"a {BOOM} here"), pair(2)]), timeout=10)]
     assert [(r.pair_id, r.WhichOneof("result")) for r in out] == [
         ("p0", "relation"),
@@ -53,19 +42,15 @@ async def test_a_failed_batch_is_an_error_for_its_pairs_and_the_stream_goes_on()
 
 
 async def test_a_full_queue_is_an_error_for_that_window_and_the_stream_goes_on() -> None:
-    gate = threading.Event()
-    gate.set()
-    fake = FakeClassifier(gate=gate)
-    async with running_server(fake, max_queue_pairs=4) as (app, target), grpc.aio.insecure_channel(target) as channel:
-        stub = pb_grpc.WriteGateStub(channel)
-        gate.clear()
-        fake.entered.clear()
+    fake = FakeClassifier.gated()
+    async with serving(fake, max_queue_pairs=4) as (app, _channel, stub):
+        fake.hold()
         one = pb.ClassifyRequest(memory=memory("n", "hold"), candidates=[memory("c")])
         running = asyncio.ensure_future(stub.Classify(one, timeout=10))
         assert await asyncio.to_thread(fake.entered.wait, 5)  # the running batch no longer counts
         four = pb.ClassifyRequest(memory=memory("n", "hold"), candidates=[memory(f"c{i}") for i in range(4)])
         held = asyncio.ensure_future(stub.Classify(four, timeout=10))
-        await asyncio.wait_for(_until(lambda: app.batcher.queue_depth == 4), 5)  # the queue is full
+        await asyncio.wait_for(until(lambda: app.batcher.queue_depth == 4), 5)  # the queue is full
 
         sent: asyncio.Queue[pb.RelabelRequest | None] = asyncio.Queue()
 
@@ -78,7 +63,7 @@ async def test_a_full_queue_is_an_error_for_that_window_and_the_stream_goes_on()
         busy = await call.read()
         assert (busy.pair_id, busy.WhichOneof("result"), busy.error.code) == ("p0", "error", RESOURCE_EXHAUSTED)
         assert busy.error.message.startswith("server busy: the queue holds 4 pairs")
-        gate.set()
+        fake.release()
         assert len((await running).relations) == 1 and len((await held).relations) == 4
         sent.put_nowait(pair(1))
         sent.put_nowait(None)
@@ -90,24 +75,18 @@ async def test_a_full_queue_is_an_error_for_that_window_and_the_stream_goes_on()
 
 
 async def test_the_deadline_still_ends_the_stream() -> None:
-    gate = threading.Event()
-    gate.set()
-    fake = FakeClassifier(gate=gate)
-    async with running_server(fake) as (_app, target), grpc.aio.insecure_channel(target) as channel:
-        stub = pb_grpc.WriteGateStub(channel)
-        gate.clear()
+    fake = FakeClassifier.gated()
+    async with serving(fake) as (_app, _channel, stub):
+        fake.hold()
         with pytest.raises(grpc.aio.AioRpcError) as info:
             _ = [r async for r in stub.Relabel(iter([pair(0), pair(1)]), timeout=0.3)]
-        gate.set()
+        fake.release()
     assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
 
 
 async def test_a_relabel_window_over_the_queue_capacity_is_shrunk_so_a_lone_stream_fits() -> None:
-    gate = threading.Event()
-    gate.set()
-    fake = FakeClassifier(gate=gate)
-    async with running_server(fake, max_queue_pairs=8) as (app, target), grpc.aio.insecure_channel(target) as channel:
-        stub = pb_grpc.WriteGateStub(channel)
+    fake = FakeClassifier.gated()
+    async with serving(fake, max_queue_pairs=8) as (app, _channel, stub):
         windows: list[int] = []
         real_submit = app.batcher.submit
 
@@ -116,10 +95,10 @@ async def test_a_relabel_window_over_the_queue_capacity_is_shrunk_so_a_lone_stre
             return await real_submit(pairs, **kwargs)
 
         app.batcher.submit = recording_submit  # type: ignore[method-assign]
-        gate.clear()
+        fake.hold()
         call = stub.Relabel(iter([pair(i) for i in range(40)]), timeout=10)
-        await asyncio.wait_for(_until(lambda: len(windows) == RELABEL_DEPTH + 2), 5)  # the most in flight
-        gate.set()
+        await asyncio.wait_for(until(lambda: len(windows) == RELABEL_DEPTH + 2), 5)  # the most in flight
+        fake.release()
         out = [r async for r in call]
     assert [(r.pair_id, r.WhichOneof("result")) for r in out] == [(f"p{i}", "relation") for i in range(40)]
     assert max(windows) <= 8 // (RELABEL_DEPTH + 2)

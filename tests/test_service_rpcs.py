@@ -11,7 +11,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from server_fakes import BOOM, T0, FakeClassifier, expected_label, memory, running_server
+from server_fakes import BOOM, T0, FakeClassifier, expected_label, memory, serving, until
 
 from writegate.api import convert
 from writegate.classifier.types import Pair
@@ -32,6 +32,11 @@ def request(*candidate_texts: str, new_text: str = "User prefers morning meeting
     )
 
 
+def classify(stub: pb_grpc.WriteGateStub, new_id: str, new_text: str) -> Any:
+    """Classify memory `new_id` (`new_text`) against the one candidate c (the call, to await)."""
+    return stub.Classify(pb.ClassifyRequest(memory=memory(new_id, new_text), candidates=[memory("c")]), timeout=10)
+
+
 @pytest.mark.parametrize(
     ("new_text", "label", "candidate_role", "new_role", "edge"),
     [
@@ -46,8 +51,7 @@ def request(*candidate_texts: str, new_text: str = "User prefers morning meeting
 async def test_prepare_write_roles_and_edges(
     new_text: str, label: str, candidate_role: int, new_role: int, edge: bool
 ) -> None:
-    async with running_server() as (_app, target), grpc.aio.insecure_channel(target) as channel:
-        stub = pb_grpc.WriteGateStub(channel)
+    async with serving() as (_app, _channel, stub):
         resp = await stub.PrepareWrite(request("old one", "old two", new_text=new_text), timeout=5)
     assert len(resp.records) >= 1 and all(r.subject == "user:alice" for r in resp.records)
     assert [r.candidate_id for r in resp.relations] == ["c0", "c1"]
@@ -61,11 +65,7 @@ async def test_prepare_write_roles_and_edges(
 
 async def test_classify_keeps_candidate_order_across_batches() -> None:
     fake = FakeClassifier()
-    async with (
-        running_server(fake, max_batch_tokens=64) as (_app, target),
-        grpc.aio.insecure_channel(target) as channel,
-    ):
-        stub = pb_grpc.WriteGateStub(channel)
+    async with serving(fake, max_batch_tokens=64) as (_app, _channel, stub):
         cands = [memory(f"c{i}", " ".join(["word"] * (1 + i % 9))) for i in range(40)]
         resp = await stub.Classify(pb.ClassifyRequest(memory=memory("n", "she moved"), candidates=cands), timeout=5)
     assert [r.candidate_id for r in resp.relations] == [f"c{i}" for i in range(40)]
@@ -73,28 +73,15 @@ async def test_classify_keeps_candidate_order_across_batches() -> None:
 
 
 async def test_concurrent_requests_share_batches() -> None:
-    gate = threading.Event()
-    gate.set()
-    fake = FakeClassifier(gate=gate)
-    async with (
-        running_server(fake, max_batch_tokens=4096) as (_app, target),
-        grpc.aio.insecure_channel(target) as channel,
-    ):
-        stub = pb_grpc.WriteGateStub(channel)
-        gate.clear()
-        fake.entered.clear()
-        first = asyncio.ensure_future(
-            stub.Classify(pb.ClassifyRequest(memory=memory("n0", "hold"), candidates=[memory("c")]), timeout=10)
-        )
+    fake = FakeClassifier.gated()
+    async with serving(fake, max_batch_tokens=4096) as (app, _channel, stub):
+        fake.hold()
+        first = asyncio.ensure_future(classify(stub, "n0", "hold"))
         assert await asyncio.to_thread(fake.entered.wait, 5)
         n_before = len(fake.batches)
-        calls = [
-            stub.Classify(pb.ClassifyRequest(memory=memory(f"n{i}", "she moved"), candidates=[memory("c")]), timeout=10)
-            for i in range(1, 9)
-        ]
-        tasks = [asyncio.ensure_future(c) for c in calls]
-        await asyncio.wait_for(_until(lambda: _app.batcher is not None and len(_app.batcher._pending) == 8), 5)
-        gate.set()
+        tasks = [asyncio.ensure_future(classify(stub, f"n{i}", "she moved")) for i in range(1, 9)]
+        await asyncio.wait_for(until(lambda: app.batcher is not None and len(app.batcher._pending) == 8), 5)
+        fake.release()
         await first
         results = await asyncio.gather(*tasks)
     assert all(r.relations[0].label == pb.LABEL_SUPERSEDES for r in results)
@@ -102,36 +89,21 @@ async def test_concurrent_requests_share_batches() -> None:
 
 
 async def test_two_batch_workers_run_two_requests_at_once() -> None:
-    gate = threading.Event()
-    gate.set()  # open for the warm-up batch
-    fake = FakeClassifier(gate=gate)
-    async with running_server(fake, batch_workers=2) as (app, target), grpc.aio.insecure_channel(target) as channel:
+    fake = FakeClassifier.gated()  # open for the warm-up batch
+    async with serving(fake, batch_workers=2) as (app, _channel, stub):
         assert app.batcher is not None and app.batcher.workers == 2
-        stub = pb_grpc.WriteGateStub(channel)
-        gate.clear()
+        fake.hold()
         calls = []
         for i, text in enumerate(("she moved", "also has a cat")):
-            calls.append(
-                asyncio.ensure_future(
-                    stub.Classify(
-                        pb.ClassifyRequest(memory=memory(f"n{i}", text), candidates=[memory("c")]), timeout=10
-                    )
-                )
-            )
-            await asyncio.wait_for(_until(lambda i=i: fake.active == i + 1), 5)  # the 2nd does not wait for the 1st
-        gate.set()
+            calls.append(asyncio.ensure_future(classify(stub, f"n{i}", text)))
+            await asyncio.wait_for(until(lambda i=i: fake.active == i + 1), 5)  # the 2nd does not wait for the 1st
+        fake.release()
         results = await asyncio.gather(*calls)
     assert [r.relations[0].label for r in results] == [pb.LABEL_SUPERSEDES, pb.LABEL_ELABORATES]
 
 
-async def _until(cond) -> None:  # noqa: ANN001
-    while not cond():
-        await asyncio.sleep(0.001)
-
-
 async def test_normalize_and_model_info() -> None:
-    async with running_server() as (_app, target), grpc.aio.insecure_channel(target) as channel:
-        stub = pb_grpc.WriteGateStub(channel)
+    async with serving() as (_app, _channel, stub):
         norm = await stub.Normalize(pb.NormalizeRequest(memory=memory(text="User prefers concise answers")), timeout=5)
         info = await stub.GetModelInfo(pb.GetModelInfoRequest(), timeout=5)
     assert len(norm.records) >= 1
@@ -166,10 +138,9 @@ def counting_normalizer(calls: list[str]):  # noqa: ANN201 - a Normalizer
 
 async def test_each_memory_is_normalized_once_and_the_pairs_carry_its_records() -> None:
     fake, calls = PairRecordingFake(), []
-    async with running_server(fake) as (app, target), grpc.aio.insecure_channel(target) as channel:
+    async with serving(fake) as (app, _channel, stub):
         app.service.normalizer = counting_normalizer(calls)
         fake.pairs.clear()  # the warm-up's
-        stub = pb_grpc.WriteGateStub(channel)
         req = request(
             "User works in EST", "User prefers concise answers", new_text="User moved to London, now on UK time"
         )
@@ -190,9 +161,8 @@ async def test_each_memory_is_normalized_once_and_the_pairs_carry_its_records() 
 
 async def test_relabel_pairs_carry_their_records() -> None:
     fake = PairRecordingFake()
-    async with running_server(fake, relabel_window=4) as (_app, target), grpc.aio.insecure_channel(target) as channel:
+    async with serving(fake, relabel_window=4) as (_app, _channel, stub):
         fake.pairs.clear()  # the warm-up's
-        stub = pb_grpc.WriteGateStub(channel)
 
         async def requests():  # noqa: ANN202
             for i in range(6):
@@ -223,11 +193,7 @@ def test_record_cache_drops_the_least_recently_used() -> None:
 
 async def test_relabel_streams_in_request_order() -> None:
     texts = ["she moved", "never", "also this", "again", "nothing"] * 12
-    async with (
-        running_server(relabel_window=4, max_batch_tokens=64) as (_app, target),
-        grpc.aio.insecure_channel(target) as channel,
-    ):
-        stub = pb_grpc.WriteGateStub(channel)
+    async with serving(relabel_window=4, max_batch_tokens=64) as (_app, _channel, stub):
 
         async def requests():  # noqa: ANN202
             for i, t in enumerate(texts):
@@ -240,45 +206,28 @@ async def test_relabel_streams_in_request_order() -> None:
 
 
 async def test_deadline_exceeded_while_the_worker_is_busy() -> None:
-    gate = threading.Event()
-    gate.set()
-    fake = FakeClassifier(gate=gate)
-    async with running_server(fake) as (_app, target), grpc.aio.insecure_channel(target) as channel:
-        stub = pb_grpc.WriteGateStub(channel)
-        gate.clear()
+    fake = FakeClassifier.gated()
+    async with serving(fake) as (_app, _channel, stub):
+        fake.hold()
         with pytest.raises(grpc.aio.AioRpcError) as info:
             await stub.PrepareWrite(request("old"), timeout=0.3)
         assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
-        gate.set()
+        fake.release()
         ok = await stub.PrepareWrite(request("old"), timeout=5)
         assert len(ok.relations) == 1
 
 
 async def test_failed_batch_is_internal_for_that_request_only() -> None:
-    gate = threading.Event()
-    gate.set()
-    fake = FakeClassifier(gate=gate)
-    async with running_server(fake, max_batch_tokens=16) as (app, target), grpc.aio.insecure_channel(target) as channel:
-        stub = pb_grpc.WriteGateStub(channel)
+    fake = FakeClassifier.gated()
+    async with serving(fake, max_batch_tokens=16) as (app, channel, stub):
         health = health_pb2_grpc.HealthStub(channel)
-        gate.clear()
-        fake.entered.clear()
-        hold = asyncio.ensure_future(
-            stub.Classify(pb.ClassifyRequest(memory=memory("h", "hold"), candidates=[memory("c")]), timeout=10)
-        )
+        fake.hold()
+        hold = asyncio.ensure_future(classify(stub, "h", "hold"))
         assert await asyncio.to_thread(fake.entered.wait, 5)
-        bad = asyncio.ensure_future(
-            stub.Classify(
-                pb.ClassifyRequest(memory=memory("b", f"a {BOOM} here"), candidates=[memory("c")]), timeout=10
-            )
-        )
-        good = asyncio.ensure_future(
-            stub.Classify(
-                pb.ClassifyRequest(memory=memory("g", "she moved here"), candidates=[memory("c")]), timeout=10
-            )
-        )
-        await asyncio.wait_for(_until(lambda: len(app.batcher._pending) == 2), 5)
-        gate.set()
+        bad = asyncio.ensure_future(classify(stub, "b", f"a {BOOM} here"))
+        good = asyncio.ensure_future(classify(stub, "g", "she moved here"))
+        await asyncio.wait_for(until(lambda: len(app.batcher._pending) == 2), 5)
+        fake.release()
         await hold
         with pytest.raises(grpc.aio.AioRpcError) as info:
             await bad
@@ -290,22 +239,18 @@ async def test_failed_batch_is_internal_for_that_request_only() -> None:
 
 
 async def test_full_queue_is_resource_exhausted() -> None:
-    gate = threading.Event()
-    gate.set()
-    fake = FakeClassifier(gate=gate)
-    async with running_server(fake, max_queue_pairs=4) as (app, target), grpc.aio.insecure_channel(target) as channel:
-        stub = pb_grpc.WriteGateStub(channel)
-        gate.clear()
-        fake.entered.clear()
+    fake = FakeClassifier.gated()
+    async with serving(fake, max_queue_pairs=4) as (app, _channel, stub):
+        fake.hold()
         running = asyncio.ensure_future(stub.PrepareWrite(request("running"), timeout=10))
         assert await asyncio.to_thread(fake.entered.wait, 5)  # the running batch no longer counts
         held = asyncio.ensure_future(stub.PrepareWrite(request("a", "b", "c"), timeout=10))
-        await asyncio.wait_for(_until(lambda: app.batcher.queue_depth == 3), 5)
+        await asyncio.wait_for(until(lambda: app.batcher.queue_depth == 3), 5)
         with pytest.raises(grpc.aio.AioRpcError) as info:
             await stub.PrepareWrite(request("d", "e"), timeout=5)
         assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         assert "limit of 4" in info.value.details()
-        gate.set()
+        fake.release()
         assert len((await running).relations) == 1
         assert len((await held).relations) == 3
 
@@ -318,12 +263,8 @@ async def test_health_goes_from_not_serving_to_serving_after_warm_up() -> None:
         assert release.wait(20)
         return fake
 
-    async with (
-        running_server(fake, loader=slow_loader, ready=False) as (app, target),
-        grpc.aio.insecure_channel(target) as channel,
-    ):
+    async with serving(fake, loader=slow_loader, ready=False) as (_app, channel, stub):
         health = health_pb2_grpc.HealthStub(channel)
-        stub = pb_grpc.WriteGateStub(channel)
         watch = health.Watch(health_pb2.HealthCheckRequest(service=""), timeout=10)
         first = await watch.read()
         assert first.status == health_pb2.HealthCheckResponse.NOT_SERVING
@@ -340,7 +281,7 @@ async def test_health_goes_from_not_serving_to_serving_after_warm_up() -> None:
 
 
 async def test_reflection_lists_the_service() -> None:
-    async with running_server() as (_app, target), grpc.aio.insecure_channel(target) as channel:
+    async with serving() as (_app, channel, _stub):
         stub = reflection_pb2_grpc.ServerReflectionStub(channel)
 
         async def ask():  # noqa: ANN202
@@ -360,8 +301,7 @@ async def test_reflection_lists_the_service() -> None:
 
 
 async def test_metrics_count_rpcs_and_batches_over_http() -> None:
-    async with running_server(metrics_port=0) as (app, target), grpc.aio.insecure_channel(target) as channel:
-        stub = pb_grpc.WriteGateStub(channel)
+    async with serving(metrics_port=0) as (app, _channel, stub):
         await stub.PrepareWrite(request("a", "b"), timeout=5)
         with pytest.raises(grpc.aio.AioRpcError):
             await stub.PrepareWrite(pb.PrepareWriteRequest(), timeout=5)
@@ -376,15 +316,9 @@ async def test_metrics_count_rpcs_and_batches_over_http() -> None:
 
 
 async def test_relabel_keeps_a_bounded_number_of_pairs_in_flight() -> None:
-    gate = threading.Event()
-    gate.set()
-    fake = FakeClassifier(gate=gate)
+    fake = FakeClassifier.gated()
     window = 2
-    async with (
-        running_server(fake, relabel_window=window) as (app, target),
-        grpc.aio.insecure_channel(target) as channel,
-    ):
-        stub = pb_grpc.WriteGateStub(channel)
+    async with serving(fake, relabel_window=window) as (app, _channel, stub):
         submitted = 0
         real_submit = app.batcher.submit
 
@@ -394,7 +328,7 @@ async def test_relabel_keeps_a_bounded_number_of_pairs_in_flight() -> None:
             return await real_submit(pairs, **kwargs)
 
         app.batcher.submit = counting_submit  # type: ignore[method-assign]
-        gate.clear()
+        fake.hold()
 
         async def requests():  # noqa: ANN202
             for i in range(20):
@@ -403,10 +337,10 @@ async def test_relabel_keeps_a_bounded_number_of_pairs_in_flight() -> None:
         call = stub.Relabel(requests(), timeout=20)
         # windows of ≤ `window` pairs: one awaited, RELABEL_DEPTH queued, one held by the dispatcher
         bound = (RELABEL_DEPTH + 2) * window
-        await asyncio.wait_for(_until(lambda: submitted >= 1), 5)
+        await asyncio.wait_for(until(lambda: submitted >= 1), 5)
         with pytest.raises(TimeoutError):  # the server stops reading: the other pairs wait in the client
-            await asyncio.wait_for(_until(lambda: submitted > bound), 0.3)
-        gate.set()
+            await asyncio.wait_for(until(lambda: submitted > bound), 0.3)
+        fake.release()
         out = [r.pair_id async for r in call]
     assert out == [f"p{i}" for i in range(20)]
     assert submitted == 20

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import DESIGN_EXAMPLES, example_ids
 
 from writegate.classifier.types import Pair, Side
 from writegate.normalizer.api import with_records_all
@@ -24,17 +25,8 @@ pytestmark = [
 ]
 
 CASES = [
-    (
-        "Michelle owns the Acme account",
-        "2026-03-01",
-        "Acme was handed off to Marcus in June",
-        "2026-06-20",
-        "supersedes",
-    ),
-    ("User was born in Lyon", "2026-01-01", "User was born in Marseille", "2026-04-01", "contradicts"),
-    ("User prefers concise answers", "2026-01-01", "User's dog is named Biscuit", "2026-01-02", "unrelated"),
+    *DESIGN_EXAMPLES,
     ("User has a dog named Biscuit", "2026-01-01", "User also has a cat", "2026-02-01", "elaborates"),
-    ("User works in EST", "2025-11-03", "User moved to London last month", "2026-05-02", "supersedes"),
     # a less specific restatement a month later (0.1.0 read it as supersedes)
     ("User prefers meetings 9-10am", "2025-11-03", "User likes to meet in the morning", "2025-12-01", "corroborates"),
 ]
@@ -52,7 +44,7 @@ def test_model_info(clf) -> None:  # noqa: ANN001
     assert "test.macro_f1" in clf.info.metrics
 
 
-@pytest.mark.parametrize(("e", "te", "n", "tn", "label"), CASES, ids=[c[4] + f"-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(("e", "te", "n", "tn", "label"), CASES, ids=example_ids(CASES))
 def test_unambiguous_pairs(clf, e: str, te: str, n: str, tn: str, label: str) -> None:  # noqa: ANN001
     [pred] = clf.predict(
         with_records_all([Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn))])

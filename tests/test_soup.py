@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_training import small_data
+from helpers import quick_train_argv, small_data
 
 from writegate.cli.main import main
 from writegate.training.presets import PRESETS, Preset
@@ -66,35 +66,8 @@ def test_the_fingerprint_follows_recipe_order_data_and_base(tmp_path: Path) -> N
 
 
 # -- train --soup ---------------------------------------------------------------------------------------
-def _argv(tiny_model_dir: Path, tmp_path: Path, out: str, *extra: str) -> list[str]:
-    data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
-    # 3 steps, one evaluation at the end: the best checkpoint is the last one, not the untrained start
-    return [
-        "train",
-        "--data",
-        str(data),
-        "--dev",
-        str(dev),
-        "--base",
-        str(tiny_model_dir),
-        "--out",
-        str(tmp_path / out),
-        "--max-steps",
-        "3",
-        "--eval-steps",
-        "3",
-        "--batch-size",
-        "4",
-        "--lr",
-        "1e-3",
-        "--quiet",
-        "--drop-fp32-onnx",
-        *extra,
-    ]
-
-
 def _train(tiny_model_dir: Path, tmp_path: Path, out: str, *extra: str) -> Path:
-    assert main(_argv(tiny_model_dir, tmp_path, out, *extra)) == 0
+    assert main(quick_train_argv(tiny_model_dir, tmp_path, tmp_path / out, *extra)) == 0
     return tmp_path / out
 
 
@@ -146,22 +119,8 @@ def test_members_trained_apart_make_the_same_soup(tiny_model_dir: Path, tmp_path
 
     together = _train(tiny_model_dir, tmp_path, "together", "--soup", "7", "--work-dir", str(tmp_path / "w0"))
     for index in (0, 1):
-        assert (
-            main(
-                _argv(
-                    tiny_model_dir,
-                    tmp_path,
-                    f"unused{index}",
-                    "--soup",
-                    "7",
-                    "--work-dir",
-                    str(tmp_path / f"apart{index}"),
-                    "--member",
-                    str(index),
-                )
-            )
-            == 0
-        )
+        member = ("--soup", "7", "--work-dir", tmp_path / f"apart{index}", "--member", index)
+        assert main(quick_train_argv(tiny_model_dir, tmp_path, tmp_path / f"unused{index}", *member)) == 0
         assert not (tmp_path / f"unused{index}").exists()  # a member alone is no model dir
         assert sorted(p.name for p in (tmp_path / f"apart{index}" / "members").iterdir()) == [str(index)]
         record = json.loads((soup.member_dir(tmp_path / f"apart{index}", index) / "member.json").read_text())

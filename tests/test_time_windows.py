@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+from helpers import word_soup
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -382,43 +383,14 @@ def test_any_text_never_raises_and_validates(text: str) -> None:
         assert Record.model_validate(rec.model_dump()) == rec
 
 
-@settings(max_examples=200, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from(
-            [
-                "9",
-                "10am",
-                "-",
-                "to",
-                "between",
-                "and",
-                "after",
-                "before",
-                "noon",
-                "midnight",
-                "Mondays",
-                "Fri",
-                "weekends",
-                "mornings",
-                "lunch",
-                "no",
-                "only",
-                "prefers",
-                "meetings",
-                "standup",
-                "at",
-                "12:30",
-                "22:00",
-                "EST",
-                ",",
-                ".",
-                "except",
-            ]
-        ),
-        max_size=14,
-    ).map(" ".join)
+SCHEDULE_WORDS = (
+    "9 | 10am | - | to | between | and | after | before | noon | midnight | Mondays | Fri | weekends | mornings | "
+    "lunch | no | only | prefers | meetings | standup | at | 12:30 | 22:00 | EST | , | . | except"
 )
+
+
+@settings(max_examples=200, deadline=None)
+@given(word_soup(SCHEDULE_WORDS, max_size=14))
 def test_schedule_word_soup_never_raises(text: str) -> None:
     for rec in time_windows.extract(text, CTX):
         assert rec.time_window is not None and 1 <= rec.time_window.duration_minutes <= 10080

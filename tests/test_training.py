@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import cli, quick_train_argv, small_data, write_jsonl
 
 from writegate.classifier.labels import LABEL2ID, LABELS
 from writegate.cli.main import main
@@ -21,40 +22,6 @@ GOOD = {
     "new": {"text": "Acme was handed off to Marcus in June", "observed_at": "2026-06-20"},
     "label": "supersedes",
 }
-
-
-def _write(path: Path, rows: list[object]) -> Path:
-    path.write_text("".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in rows), encoding="utf-8")
-    return path
-
-
-TEMPLATES = [
-    ("{a} owns the {x} account", "{x} was handed off to {b} in June", "2026-06-20", "supersedes"),
-    ("{a} owns the {x} account", "{b} owns the {x} account, per the CRM export", "2026-03-01", "contradicts"),
-    ("{a} prefers morning meetings", "{a} prefers meetings 9-10am on Tuesdays", "2026-04-01", "elaborates"),
-    ("{a} prefers meetings 9-10am", "{a} likes to meet in the morning", "2026-04-01", "corroborates"),
-    ("{a} prefers concise answers", "{b}'s dog is named Biscuit", "2026-03-02", "unrelated"),
-]
-
-
-def small_data(path: Path, n: int = 16) -> Path:
-    """`n` labelled pairs from five templates (families fam0–fam4)."""
-    names = ["Michelle", "Marcus", "Priya", "Tom", "Ana", "Omar"]
-    rows = []
-    for i in range(n):
-        e, nw, date, label = TEMPLATES[i % 5]
-        a, b, x = names[i % 6], names[(i + 1) % 6], ["Acme", "Globex", "Initech"][i % 3]
-        rows.append(
-            {
-                "id": f"p{i}",
-                "existing": {"text": e.format(a=a, b=b, x=x), "observed_at": "2026-03-01"},
-                "new": {"text": nw.format(a=a, b=b, x=x), "observed_at": date},
-                "label": label,
-                "family": f"fam{i % 5}-{i % 2}",
-                "slot": f"slot{i % 5}",
-            }
-        )
-    return _write(path, rows)
 
 
 # -- data file validation --------------------------------------------------------------------------
@@ -72,7 +39,7 @@ def test_read_examples_reports_every_bad_line(tmp_path: Path) -> None:
         GOOD,
     ]
     with pytest.raises(DataFileError) as info:
-        read_examples(_write(tmp_path / "d.jsonl", rows))
+        read_examples(write_jsonl(tmp_path / "d.jsonl", rows))
     msg = str(info.value)
     assert [n for n, _ in info.value.problems] == [2, 3, 4, 5, 6, 7, 8, 9]
     for expected in (
@@ -101,7 +68,7 @@ def test_read_examples_file_errors(tmp_path: Path, content: str | None, message:
 
 
 def test_read_examples_defaults(tmp_path: Path) -> None:
-    [ex] = read_examples(_write(tmp_path / "d.jsonl", [GOOD]))
+    [ex] = read_examples(write_jsonl(tmp_path / "d.jsonl", [GOOD]))
     assert ex.id == "line-1" and ex.label.value == "supersedes" and ex.pair.existing.subject == "user:default"
     assert ex.family is None and ex.pair.new.observed_at.tzinfo is not None
 
@@ -160,30 +127,8 @@ def trained(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> t
     data = small_data(tmp / "train.jsonl", 16)
     test = small_data(tmp / "test.jsonl", 10)
     out = tmp / "model"
-    rc = main(
-        [
-            "train",
-            "--data",
-            str(data),
-            "--test",
-            str(test),
-            "--dev-pairs",
-            str(test),
-            "--base",
-            str(tiny_model_dir),
-            "--out",
-            str(out),
-            "--max-steps",
-            "2",
-            "--eval-steps",
-            "1",
-            "--batch-size",
-            "8",
-            "--quiet",
-            "--name",
-            "tiny-trained",
-        ]
-    )
+    paths = {"data": data, "test": test, "dev_pairs": test, "base": tiny_model_dir, "out": out}
+    rc = cli("train", **paths, max_steps=2, eval_steps=1, batch_size=8, quiet=True, name="tiny-trained")
     return out, test, rc
 
 
@@ -230,7 +175,7 @@ def test_train_writes_a_complete_model_dir(trained: tuple[Path, Path, int]) -> N
 
 
 def test_train_rejects_bad_data_before_training(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    data = _write(tmp_path / "bad.jsonl", [GOOD, {**GOOD, "label": "nope"}, "{"])
+    data = write_jsonl(tmp_path / "bad.jsonl", [GOOD, {**GOOD, "label": "nope"}, "{"])
     rc = main(["train", "--data", str(data), "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert rc == 2
@@ -283,24 +228,7 @@ def test_eval_cli_compares_with_a_baseline(
 ) -> None:
     out, test, _ = trained
     js = tmp_path / "r.json"
-    assert (
-        main(
-            [
-                "eval",
-                "--data",
-                str(test),
-                "--model",
-                str(out),
-                "--baseline",
-                str(out),
-                "--resamples",
-                "100",
-                "--json",
-                str(js),
-            ]
-        )
-        == 0
-    )
+    assert cli("eval", data=test, model=out, baseline=out, resamples=100, json=js) == 0
     text = " ".join(capsys.readouterr().out.split())  # rich wraps at the console width
     assert "vs baseline" in text and "not told apart from noise" in text and "McNemar p = 1" in text
     cmp = json.loads(js.read_text())["comparison"]
@@ -322,26 +250,7 @@ def test_eval_cli_breaks_errors_down_by_group(
 ) -> None:
     out, test, _ = trained
     js = tmp_path / "r.json"
-    assert (
-        main(
-            [
-                "eval",
-                "--data",
-                str(test),
-                "--model",
-                str(out),
-                "--by",
-                "slot",
-                "--by",
-                "family",
-                "--top",
-                "3",
-                "--json",
-                str(js),
-            ]
-        )
-        == 0
-    )
+    assert cli("eval", data=test, model=out, by=["slot", "family"], top=3, json=js) == 0
     text = " ".join(capsys.readouterr().out.split())
     assert "errors by slot:" in text and "errors by family:" in text
     report_json = json.loads(js.read_text())
@@ -359,7 +268,7 @@ def test_eval_cli_breaks_errors_down_by_group(
 def test_eval_cli_by_without_groups_fails_before_loading_a_model(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    data = _write(tmp_path / "d.jsonl", [GOOD, GOOD])
+    data = write_jsonl(tmp_path / "d.jsonl", [GOOD, GOOD])
     assert main(["eval", "--data", str(data), "--model", str(tmp_path / "absent"), "--by", "family"]) == 2
     assert "--by: family: no pair in the data has a 'family' field" in capsys.readouterr().err
 
@@ -375,7 +284,7 @@ def test_classify_cli_bad_lines(
 ) -> None:
     out, _, _ = trained
     pair = {"existing": GOOD["existing"], "new": GOOD["new"]}
-    inp = _write(
+    inp = write_jsonl(
         tmp_path / "in.jsonl",
         [
             pair,
@@ -400,7 +309,7 @@ def test_classify_cli_bad_lines(
 
 
 def test_classify_cli_missing_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    inp = _write(tmp_path / "in.jsonl", [{"existing": GOOD["existing"], "new": GOOD["new"]}])
+    inp = write_jsonl(tmp_path / "in.jsonl", [{"existing": GOOD["existing"], "new": GOOD["new"]}])
     assert main(["classify", "--input", str(inp), "--model", str(tmp_path / "none")]) == 2
     assert "is not a directory" in capsys.readouterr().err
 
@@ -413,28 +322,8 @@ def test_domain_fine_tuning_mixes_default_data(
     user = small_data(tmp_path / "user.jsonl", 14)
     default = small_data(tmp_path / "default.jsonl", 30)
     out = tmp_path / "tuned"
-    rc = main(
-        [
-            "train",
-            "--data",
-            str(user),
-            "--init",
-            str(init),
-            "--default-data",
-            str(default),
-            "--mix-default-share",
-            "0.5",
-            "--out",
-            str(out),
-            "--max-steps",
-            "1",
-            "--eval-steps",
-            "1",
-            "--batch-size",
-            "8",
-            "--drop-fp32-onnx",
-        ]
-    )
+    mix = {"data": user, "init": init, "default_data": default, "mix_default_share": 0.5, "out": out}
+    rc = cli("train", **mix, max_steps=1, eval_steps=1, batch_size=8, drop_fp32_onnx=True)
     assert rc == 0
     err = capsys.readouterr().err
     from writegate.classifier import modeldir
@@ -456,38 +345,10 @@ def _weights(model_dir: Path) -> dict[str, np.ndarray]:
 
 def test_a_data_seed_changes_the_run_and_the_same_seeds_repeat_it(tiny_model_dir: Path, tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="training needs torch (the `train` extra)")
-    data, dev = small_data(tmp_path / "train.jsonl", 24), small_data(tmp_path / "dev.jsonl", 10)
     runs = {}
     for name, extra in (("file-order", []), ("seed7", ["--data-seed", "7"]), ("seed7-again", ["--data-seed", "7"])):
         out = tmp_path / name
-        # 3 steps, one evaluation at the end: the best checkpoint is the last one, not the untrained start
-        assert (
-            main(
-                [
-                    "train",
-                    "--data",
-                    str(data),
-                    "--dev",
-                    str(dev),
-                    "--base",
-                    str(tiny_model_dir),
-                    "--out",
-                    str(out),
-                    "--max-steps",
-                    "3",
-                    "--eval-steps",
-                    "3",
-                    "--batch-size",
-                    "4",
-                    "--lr",
-                    "1e-3",
-                    "--quiet",
-                    "--drop-fp32-onnx",
-                    *extra,
-                ]
-            )
-            == 0
-        )
+        assert main(quick_train_argv(tiny_model_dir, tmp_path, out, *extra)) == 0
         runs[name] = _weights(out)
     assert any(not np.array_equal(runs["file-order"][k], runs["seed7"][k]) for k in runs["seed7"])
     assert all(np.array_equal(runs["seed7"][k], runs["seed7-again"][k]) for k in runs["seed7"])
@@ -534,7 +395,7 @@ def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: P
         {**GOOD, "existing": {**GOOD["existing"], "text": "Michelle owns the Acme account" + " again" * (i % 9)}}
         for i in range(24)
     ]  # nine lengths, so length grouping has something to reorder
-    dev = read_examples(_write(tmp_path / "dev.jsonl", rows))
+    dev = read_examples(write_jsonl(tmp_path / "dev.jsonl", rows))
     ds = encode_examples(features.PairEncoder.from_file(tiny_model_dir / "tokenizer.json", 128), dev)
     model = AutoModelForSequenceClassification.from_pretrained(str(tiny_model_dir), dtype=torch.float32).eval()
     args = TrainingArguments(
