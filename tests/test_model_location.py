@@ -42,15 +42,8 @@ def _writegate(*args: str, cwd: Path, env: dict[str, str], regular_install: Path
     head = (
         ["-c", REGULAR_INSTALL, str(regular_install)] if regular_install is not None else ["-m", "writegate.cli.main"]
     )
-    return subprocess.Popen(
-        [sys.executable, *head, *args],
-        cwd=cwd,
-        env=env,
-        text=True,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    return subprocess.Popen([sys.executable, *head, *args], cwd=cwd, env=env, text=True, **pipes)
 
 
 def _fake_package_file(tmp_path: Path) -> Path:
