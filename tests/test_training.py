@@ -189,8 +189,12 @@ def test_train_rejects_bad_data_before_training(tmp_path: Path, capsys: pytest.C
         (["train"], "data: is missing"),
         (["train", "--data", "/nonexistent.jsonl"], "data: /nonexistent.jsonl does not exist"),
         (["train", "--preset", "huge", "--data", "x"], "preset: unknown preset 'huge'"),
+        (
+            ["train", "--data", __file__, "--dev-pairs", "/nonexistent.jsonl"],
+            "dev_pairs: /nonexistent.jsonl does not exist",
+        ),
     ],
-    ids=["no-data", "missing-file", "unknown-preset"],
+    ids=["no-data", "missing-file", "unknown-preset", "missing-dev-pairs"],
 )
 def test_train_argument_errors(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(argv) == 2

@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
             dev = args.dev or mix_dev
             manifest = {"generator": manifest, **mix_summary}
         out = out or Path("models/default" if args.preset == "default" else f"models/{args.preset}")
-    for name, path in (("data", data), ("dev", dev), ("test", test)):
+    for name, path in (("data", data), ("dev", dev), ("test", test), ("dev_pairs", args.dev_pairs)):
         if path is not None and not Path(path).is_file():
             raise InputError(name, f"{path} does not exist")
     cfg = TrainConfig(
