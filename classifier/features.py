@@ -25,7 +25,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,7 +50,7 @@ PIECE_CACHE_MAX_CHARS = 1024
 
 def gap_days(existing_at: datetime, new_at: datetime) -> int:
     """Calendar days from EXISTING's date to NEW's date (UTC); negative when NEW is older."""
-    return (_utc_date(new_at) - _utc_date(existing_at)).days
+    return (utc_date(new_at) - utc_date(existing_at)).days
 
 
 def gap_words(days: int) -> str:
@@ -95,14 +95,29 @@ def render(
     comparison: SlotComparison | None,
 ) -> PairText:
     """Render one pair in the input format (see the module docstring)."""
-    days = gap_days(existing_at, new_at)
+    existing_date, new_date = utc_date(existing_at), utc_date(new_at)
     return PairText(
-        a_head=f"existing ({_utc_date(existing_at).isoformat()}):",
-        a_text=" ".join(existing_text.split()),
-        b_head=f"new ({_utc_date(new_at).isoformat()}, {gap_words(days)}):",
-        b_text=" ".join(new_text.split()),
+        a_head=existing_head(existing_date),
+        a_text=clean_text(existing_text),
+        b_head=new_head(new_date, (new_date - existing_date).days),
+        b_text=clean_text(new_text),
         b_tail=structure_text(comparison),
     )
+
+
+def clean_text(text: str) -> str:
+    """A memory's text as the model reads it: whitespace runs as one space, no leading or trailing space."""
+    return " ".join(text.split())
+
+
+def existing_head(existing_date: date) -> str:
+    """Segment A's header: `existing (2026-03-01):`."""
+    return f"existing ({existing_date.isoformat()}):"
+
+
+def new_head(new_date: date, days: int) -> str:
+    """Segment B's header: `new (2026-06-20, 111 days later):` (`days`: the gap, `gap_days`)."""
+    return f"new ({new_date.isoformat()}, {gap_words(days)}):"
 
 
 def render_pair(pair: Pair, comparison: SlotComparison | None) -> PairText:
@@ -141,8 +156,8 @@ def compare_pair(pair: Pair, field: str = "pair") -> SlotComparison | None:
     return compare_all(side_records(pair.existing, f"{field}.existing"), side_records(pair.new, f"{field}.new"))
 
 
-def _utc_date(dt: datetime):  # noqa: ANN202 - datetime.date
-
+def utc_date(dt: datetime) -> date:
+    """The UTC calendar date of `dt` (a naive datetime is taken as UTC)."""
     return (dt if dt.tzinfo is None else dt.astimezone(UTC)).date()
 
 
@@ -227,18 +242,33 @@ class PairEncoder:
         encs = self.piece_ids(pieces)
         out: list[tuple[list[int], list[int]]] = []
         for i in range(len(texts)):
-            a_head, a_text, b_head, b_text, b_tail = encs[5 * i : 5 * i + 5]
-            fixed = N_SPECIAL + len(a_head) + len(b_head) + len(b_tail)
-            if fixed > self.max_length:  # pathological structure text: keep what fits of it
-                b_tail = b_tail[: max(0, self.max_length - N_SPECIAL - len(a_head) - len(b_head))]
-                fixed = N_SPECIAL + len(a_head) + len(b_head) + len(b_tail)
-            keep_a, keep_b = split_budget(len(a_text), len(b_text), self.max_length - fixed)
-            seg_a = [self.cls_id, *a_head, *a_text[:keep_a], self.sep_id]
-            seg_b = [*b_head, *b_text[:keep_b], *b_tail, self.sep_id]
-            ids = (seg_a + seg_b)[: self.max_length]
-            types = ([0] * len(seg_a) + [1] * len(seg_b))[: self.max_length]
-            out.append((ids, types))
+            ids, n_a = self.assemble(*encs[5 * i : 5 * i + 5])
+            out.append((ids, [0] * n_a + [1] * (len(ids) - n_a)))
         return out
+
+    def assemble(
+        self,
+        a_head: Sequence[int],
+        a_text: Sequence[int],
+        b_head: Sequence[int],
+        b_text: Sequence[int],
+        b_tail: Sequence[int],
+    ) -> tuple[list[int], int]:
+        """One pair's token ids from its pieces' ids: `[CLS] A [SEP] B [SEP]`, ≤ max_length tokens.
+
+        The headers and the structure tail are kept, the texts truncated longest-first.
+
+        Returns:
+            The ids and how many of them are segment A's (`[CLS] A [SEP]`: token type 0; the rest 1).
+        """
+        fixed = N_SPECIAL + len(a_head) + len(b_head) + len(b_tail)
+        if fixed > self.max_length:  # pathological structure text: keep what fits of it
+            b_tail = b_tail[: max(0, self.max_length - N_SPECIAL - len(a_head) - len(b_head))]
+            fixed = N_SPECIAL + len(a_head) + len(b_head) + len(b_tail)
+        keep_a, keep_b = split_budget(len(a_text), len(b_text), self.max_length - fixed)
+        ids = [self.cls_id, *a_head, *a_text[:keep_a], self.sep_id, *b_head, *b_text[:keep_b], *b_tail, self.sep_id]
+        n_a = min(keep_a + len(a_head) + 2, self.max_length)
+        return ids[: self.max_length], n_a
 
     def piece_ids(self, pieces: Sequence[str]) -> list[tuple[int, ...]]:
         """Token ids of each piece (no special tokens), from a bounded LRU cache where possible.

@@ -28,28 +28,65 @@ from writegate.normalizer.compare import SlotComparison, ValueRelation
 COMPATIBLE: frozenset[ValueRelation] = frozenset(
     {ValueRelation.EQUAL, ValueRelation.NARROWER, ValueRelation.BROADER, ValueRelation.COMPATIBLE}
 )
-_CONFLICT = (LABEL2ID[Label.SUPERSEDES.value], LABEL2ID[Label.CONTRADICTS.value])
-_AGREEMENT = (LABEL2ID[Label.CORROBORATES.value], LABEL2ID[Label.ELABORATES.value])
+RULE_NONE, RULE_NO_CONFLICT, RULE_NO_AGREEMENT = 0, 1, 2
+"""Rule codes: nothing excluded; `supersedes` and `contradicts` excluded; `corroborates` and
+`elaborates` excluded."""
+RULE_LABELS: dict[int, tuple[int, ...]] = {
+    RULE_NONE: (),
+    RULE_NO_CONFLICT: (LABEL2ID[Label.SUPERSEDES.value], LABEL2ID[Label.CONTRADICTS.value]),
+    RULE_NO_AGREEMENT: (LABEL2ID[Label.CORROBORATES.value], LABEL2ID[Label.ELABORATES.value]),
+}
+"""The label indices each rule excludes."""
 _FLOOR = 1e-12
+_MODEL, _STRUCTURE, _BOTH = (list(Evidence).index(e) for e in (Evidence.MODEL, Evidence.STRUCTURE, Evidence.BOTH))
+
+
+def rule_for(comparison: SlotComparison | None) -> int:
+    """The rule (a `RULE_*` code) that the structure imposes on a pair (see the module docstring)."""
+    if comparison is None:
+        return RULE_NONE
+    if comparison.same_slot:
+        if comparison.relation in COMPATIBLE:
+            return RULE_NO_CONFLICT
+        if comparison.relation is ValueRelation.INCOMPATIBLE:
+            return RULE_NO_AGREEMENT
+        return RULE_NONE
+    return RULE_NO_CONFLICT if comparison.single_valued else RULE_NONE
 
 
 def excluded_labels(comparison: SlotComparison | None) -> tuple[int, ...]:
     """Indices of the labels that the structure rules out (see the module docstring)."""
-    if comparison is None:
-        return ()
-    if comparison.same_slot:
-        if comparison.relation in COMPATIBLE:
-            return _CONFLICT
-        if comparison.relation is ValueRelation.INCOMPATIBLE:
-            return _AGREEMENT
-        return ()
-    if comparison.single_valued:
-        return _CONFLICT
-    return ()
+    return RULE_LABELS[rule_for(comparison)]
+
+
+def fuse_rows(probs: np.ndarray, rules: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Apply the structure rules to rows of probabilities.
+
+    Args:
+        probs: [n, 5] probabilities in LABELS order.
+        rules: [n] rule codes (`rule_for`).
+
+    Returns:
+        The fused float64 probabilities (rows sum to 1) and, per row, the index in `Evidence`
+        of what decided its label.
+    """
+    probs = np.array(probs, dtype=np.float64)
+    evidence = np.full(len(probs), _MODEL, dtype=np.int8)
+    before = np.argmax(probs, axis=1) if len(probs) else np.zeros(0, dtype=np.int64)
+    for code, excluded in RULE_LABELS.items():
+        rows = np.flatnonzero(rules == code) if excluded else ()
+        if not len(rows):
+            continue
+        fused = np.maximum(probs[rows], _FLOOR)
+        fused[:, list(excluded)] = 0.0
+        fused = fused / fused.sum(axis=1, keepdims=True)
+        probs[rows] = fused
+        evidence[rows] = np.where(np.argmax(fused, axis=1) != before[rows], _STRUCTURE, _BOTH)
+    return probs, evidence
 
 
 def fuse(probs: np.ndarray, comparison: SlotComparison | None) -> tuple[np.ndarray, Evidence]:
-    """Apply the structure rules to one row of probabilities.
+    """Apply the structure rules to one row of probabilities (`fuse_rows` for one pair).
 
     Args:
         probs: [5] probabilities in LABELS order.
@@ -58,12 +95,5 @@ def fuse(probs: np.ndarray, comparison: SlotComparison | None) -> tuple[np.ndarr
     Returns:
         The fused probabilities (sum 1) and which evidence decided the label.
     """
-    probs = np.asarray(probs, dtype=np.float64)
-    excluded = excluded_labels(comparison)
-    if not excluded:
-        return probs, Evidence.MODEL
-    fused = np.maximum(probs, _FLOOR)
-    fused[list(excluded)] = 0.0
-    fused = fused / fused.sum()
-    changed = int(np.argmax(fused)) != int(np.argmax(probs))
-    return fused, Evidence.STRUCTURE if changed else Evidence.BOTH
+    fused, evidence = fuse_rows(np.asarray(probs, dtype=np.float64)[None, :], np.array([rule_for(comparison)]))
+    return fused[0], list(Evidence)[int(evidence[0])]

@@ -82,8 +82,23 @@ def guard_for(pair: Pair) -> Evidence | None:
 
 
 _UNRELATED = np.eye(len(LABELS), dtype=np.float64)[LABEL2ID[Label.UNRELATED.value]]
+GUARD_NONE = -1
+"""The guard code of a pair the model decides; a guard's code is its index in `Evidence`."""
+
+
+def guard_code(evidence: Evidence | None) -> int:
+    """`GUARD_NONE`, or the guard's index in `Evidence`."""
+    return GUARD_NONE if evidence is None else list(Evidence).index(evidence)
 
 
 def guarded_probabilities() -> np.ndarray:
     """The probabilities of a guarded pair: `unrelated` 1, the others 0 (LABELS order)."""
     return _UNRELATED.copy()
+
+
+def apply_guards(probs: np.ndarray, evidence: np.ndarray, guards: np.ndarray) -> None:
+    """Set each guarded row (`guards[i] != GUARD_NONE`) to `guarded_probabilities()` and its evidence to the guard, in place."""
+    rows = np.flatnonzero(guards != GUARD_NONE)
+    if len(rows):
+        probs[rows] = _UNRELATED
+        evidence[rows] = guards[rows]

@@ -16,10 +16,10 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from writegate.classifier import features, modeldir, post
+from writegate.classifier import columnar, features, modeldir, post
 from writegate.classifier.backends import Backend, Batch, load_backend
-from writegate.classifier.fusion import fuse
-from writegate.classifier.guard import guard_for, guarded_probabilities
+from writegate.classifier.fusion import RULE_NONE, fuse_rows, rule_for
+from writegate.classifier.guard import GUARD_NONE, apply_guards, guard_code
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, ModelInfo, Pair, Prediction
 from writegate.normalizer.compare import SlotComparison
@@ -135,15 +135,18 @@ class Classifier:
     def encode(self, pairs: Sequence[Pair]) -> list[Encoded]:
         """Compare the sides' records, render the input format, tokenize (≤ max_length), find the guard.
 
+        Each distinct side (by identity: the pairs of one write share their new memory) is
+        tokenized once (`columnar.encode_rows`).
+
         Raises:
             MissingRecordsError: a side carries no records (`pairs[i].existing.records`): the
                 caller normalizes, never the classifier.
         """
-        comparisons = [features.compare_pair(p, f"pairs[{i}]") for i, p in enumerate(pairs)]
-        texts = [features.render_pair(p, c) for p, c in zip(pairs, comparisons, strict=True)]
+        window = pairs_window(pairs)
+        enc = columnar.encode_rows(self.encoder, window)
         return [
-            Encoded(ids, types, c, guard_for(p))
-            for (ids, types), c, p in zip(self.encoder.encode(texts), comparisons, pairs, strict=True)
+            Encoded(row, [0] * n_a + [1] * (len(row) - n_a), comparison, guard_evidence(int(code)))
+            for row, n_a, comparison, code in zip(enc.rows, enc.seg_a, enc.comparisons, enc.guard.tolist(), strict=True)
         ]
 
     def collate(self, items: Sequence[Encoded]) -> Batch:
@@ -164,17 +167,18 @@ class Classifier:
     # -- post ----------------------------------------------------------------------------------
     def decode(self, items: Sequence[Encoded], logits: np.ndarray) -> list[Prediction]:
         """Temperature softmax, then (if enabled) fusion with structure, then the guards."""
-        probs = post.softmax(logits, self.temperature)
-        return [self._prediction(item, row) for item, row in zip(items, probs, strict=True)]
-
-    def _prediction(self, item: Encoded, probs: np.ndarray) -> Prediction:
-        probs, evidence = post_process(probs, item, fusion=self.fusion)
-        return Prediction(
-            label=Label(post.argmax_label(probs)),
-            probabilities=post.as_dict(probs),
-            slot_match=bool(item.comparison is not None and item.comparison.same_slot),
-            evidence=evidence,
-        )
+        rules = np.fromiter((rule_for(it.comparison) for it in items), dtype=np.int8, count=len(items))
+        guards = np.fromiter((guard_code(it.guard) for it in items), dtype=np.int8, count=len(items))
+        probs, evidence = columnar.post_rows(logits, rules, guards, temperature=self.temperature, fusion=self.fusion)
+        return [
+            Prediction(
+                label=Label(post.argmax_label(row)),
+                probabilities=post.as_dict(row),
+                slot_match=bool(item.comparison is not None and item.comparison.same_slot),
+                evidence=columnar.EVIDENCE[code],
+            )
+            for item, row, code in zip(items, probs, evidence.tolist(), strict=True)
+        ]
 
     def predict(self, pairs: Sequence[Pair], batch_size: int = 64) -> list[Prediction]:
         """Label pairs: encode, sort by length, run in chunks, decode, restore input order."""
@@ -197,24 +201,42 @@ def post_process(probs: np.ndarray, item: Encoded, *, fusion: bool, guards: bool
     Returns:
         The probabilities and the evidence that decided them.
     """
-    evidence = Evidence.MODEL
-    if fusion:
-        probs, evidence = fuse(probs, item.comparison)
-    if guards and item.guard is not None:
-        probs, evidence = guarded_probabilities(), item.guard
-    return probs, evidence
+    rows = np.asarray(probs, dtype=np.float64)[None, :]
+    rules = np.array([rule_for(item.comparison) if fusion else RULE_NONE], dtype=np.int8)
+    guard = np.array([guard_code(item.guard) if guards else GUARD_NONE], dtype=np.int8)
+    fused, evidence = fuse_rows(rows, rules)
+    apply_guards(fused, evidence, guard)
+    return fused[0], columnar.EVIDENCE[int(evidence[0])]
+
+
+def guard_evidence(code: int) -> Evidence | None:
+    """The guard of a guard code (`guard.guard_code`), None for `GUARD_NONE`."""
+    return None if code == GUARD_NONE else columnar.EVIDENCE[code]
+
+
+def pairs_window(pairs: Sequence[Pair]) -> columnar.PairWindow:
+    """`pairs` as one window: each distinct side object once among the memories.
+
+    Raises:
+        MissingRecordsError: a side carries no records (naming `pairs[i].existing.records`).
+    """
+    memories: list[columnar.WindowMemory] = []
+    position: dict[int, int] = {}
+    refs: list[tuple[int, int]] = []
+    for i, pair in enumerate(pairs):
+        ref = []
+        for name in ("existing", "new"):
+            side = getattr(pair, name)
+            at = position.get(id(side))
+            if at is None:
+                records = features.side_records(side, f"pairs[{i}].{name}")
+                at = position[id(side)] = len(memories)
+                memories.append(columnar.WindowMemory(side.text, side.observed_at, side.subject, records))
+            ref.append(at)
+        refs.append((ref[0], ref[1]))
+    return columnar.PairWindow(0, memories, refs)
 
 
 def collate(items: Sequence[Encoded], pad_id: int = 0) -> Batch:
     """Pad encoded pairs to the longest one: int64 [n, L] arrays."""
-    n = len(items)
-    length = max((it.n_tokens for it in items), default=0)
-    ids = np.full((n, length), pad_id, dtype=np.int64)
-    mask = np.zeros((n, length), dtype=np.int64)
-    types = np.zeros((n, length), dtype=np.int64)
-    for row, it in enumerate(items):
-        k = it.n_tokens
-        ids[row, :k] = it.input_ids
-        mask[row, :k] = 1
-        types[row, :k] = it.token_type_ids
-    return Batch(input_ids=ids, attention_mask=mask, token_type_ids=types)
+    return columnar.collate_rows([it.input_ids for it in items], [it.token_type_ids.count(0) for it in items], pad_id)

@@ -66,6 +66,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--threads", type=int, default=None, help="intra-op threads per model (default: the backend's)")
     p.add_argument(
+        "--device",
+        default=None,
+        help="torch backend's device: cpu, cuda, cuda:N (default: cuda when torch sees one, else cpu)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes that normalize, compare and tokenize while the model runs (local: default one per "
+        "core less one, 0 = none; Ray: per actor, default 0); the output is the same whatever N",
+    )
+    p.add_argument(
         "--candidates-per-record",
         "-k",
         dest="k",
@@ -210,7 +223,13 @@ def _engine(args: argparse.Namespace) -> Any:
             )
     if args.threads is not None and args.threads < 1:
         raise InputError("--threads", f"must be ≥ 1, got {args.threads}")
+    if args.workers is not None and args.workers < 0:
+        raise InputError("--workers", f"must be ≥ 0, got {args.workers}")
+    if args.device is not None and (args.backend or "onnx") != "torch":
+        raise InputError("--device", "only the torch backend takes a device: add --backend torch")
     if args.engine == "ray":
+        if args.device is not None:
+            raise InputError("--device", "Ray actors pick their device (CUDA when the cluster has GPUs): drop --device")
         from writegate.relabel.ray_engine import RayEngine
 
         return RayEngine(
@@ -221,12 +240,20 @@ def _engine(args: argparse.Namespace) -> Any:
             address=args.ray_address,
             actors=args.ray_actors,
             num_cpus=args.ray_cpus,
+            feeder_workers=args.workers or 0,
         )
     if args.ray_address or args.ray_actors or args.ray_cpus:
         raise InputError("--ray-address", "the --ray-* flags need --engine ray")
     from writegate.relabel.engine import LocalEngine
 
-    return LocalEngine(args.model, backend=args.backend or "onnx", batch_size=args.batch_size, threads=args.threads)
+    return LocalEngine(
+        args.model,
+        backend=args.backend or "onnx",
+        batch_size=args.batch_size,
+        threads=args.threads,
+        workers=args.workers,
+        device=args.device,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -42,19 +42,21 @@ import re
 import time
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import chain
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from writegate.api.jsonl import json_text, open_lines, parse_json_object, read_json_lines
 from writegate.api.prepare import StateRole
+from writegate.classifier.columnar import Labels, PairWindow, WindowMemory
 from writegate.classifier.labels import Label
-from writegate.classifier.types import Pair, Prediction, Side
-from writegate.classifier.windows import DEFAULT_BATCH_SIZE, edge_line
+from writegate.classifier.types import Pair, Side
+from writegate.classifier.windows import DEFAULT_BATCH_SIZE, edge_lines
 from writegate.normalizer.api import (
     normalize,
     parse_observed_at,
@@ -367,6 +369,20 @@ class Plan:
             h.update(f"{self.records[e].id}\t{self.records[n].id}\n".encode("utf-8", "surrogatepass"))
         return h.hexdigest()
 
+    def window(self, index: int, lo: int, hi: int) -> PairWindow:
+        """Pairs `lo`..`hi` as window `index`: the memories they refer to, each with its records, once."""
+        position: dict[int, int] = {}
+        memories: list[WindowMemory] = []
+        refs: list[tuple[int, int]] = []
+        for e, n in self.pairs[lo:hi]:
+            for i in (e, n):
+                if i not in position:
+                    position[i] = len(memories)
+                    r = self.records[i]
+                    memories.append(WindowMemory(r.text, r.observed_at, r.subject, self.normalized[i]))
+            refs.append((position[e], position[n]))
+        return PairWindow(index, memories, refs)
+
     def pair(self, index: int) -> Pair:
         """Pair `index` as the classifier takes it: each side carries its records from `normalized`."""
         if len(self._sides) != len(self.records):
@@ -378,9 +394,92 @@ class Plan:
         return Pair(existing=self._sides[e], new=self._sides[n])
 
 
-def _normalize(rec: StoreRecord) -> tuple[Record, ...]:
-    # The records the classifier compares (`Plan.pair` hands them over): each memory normalized once, here.
-    return tuple(normalize(rec.text, subject=rec.subject, observed_at=rec.observed_at))
+PLAN_TASK_RECORDS = 512
+"""Records per plan task (whole subjects: a large subject is one task)."""
+
+
+class NormalizeFailure(NamedTuple):
+    """A record whose text failed to normalize: the reject's field and error."""
+
+    field: str
+    error: str
+
+
+class PlanTask(NamedTuple):
+    """Whole subjects' records for `plan_subjects`."""
+
+    k: int
+    max_postings: int
+    starts: list[int]
+    """Each subject's first position in the canonical order (handed back with the result)."""
+    subjects: list[list[tuple[str, str, datetime]]]
+    """Each subject's records as (text, subject, observed_at), in canonical order."""
+
+
+SubjectPlan = tuple[list["tuple[Record, ...] | NormalizeFailure"], list[tuple[int, int]]]
+"""One subject's result: each record's records (or its failure), and the candidate pairs among the
+records that normalized (positions among those)."""
+
+
+def plan_subjects(task: PlanTask) -> tuple[list[int], list[SubjectPlan]]:
+    """Normalize each record once and pick each subject's candidate pairs (`subject_pairs`).
+
+    A pure function of its task: it runs in the feeder's worker processes.
+
+    Returns:
+        The task's `starts`, and each subject's plan.
+    """
+    out: list[SubjectPlan] = []
+    for rows in task.subjects:
+        normalized: list[tuple[Record, ...] | NormalizeFailure] = []
+        kept: list[int] = []
+        for i, (text, subject, observed_at) in enumerate(rows):
+            try:
+                normalized.append(tuple(normalize(text, subject=subject, observed_at=observed_at)))
+                kept.append(i)
+            except InputError as exc:
+                normalized.append(NormalizeFailure(exc.field, exc.message))
+            except Exception as exc:  # noqa: BLE001 - one bad record must not end the run
+                normalized.append(NormalizeFailure("text", _unexpected(exc)))
+        pairs = subject_pairs(
+            [rows[i][2].timestamp() for i in kept],
+            [slots_of(normalized[i]) for i in kept],  # type: ignore[arg-type] # kept ones are records
+            [rows[i][0] for i in kept],
+            task.k,
+            task.max_postings,
+        )
+        out.append((normalized, pairs))
+    return task.starts, out
+
+
+Mapper = Callable[
+    [Callable[[PlanTask], tuple[list[int], list[SubjectPlan]]], Iterable[PlanTask]],
+    Iterable[tuple[list[int], list[SubjectPlan]]],
+]
+"""Runs `plan_subjects` over the tasks, results in order: `map`, or `Feeder.map` (worker processes)."""
+
+
+def _subject_runs(records: Sequence[StoreRecord]) -> Iterator[tuple[int, int]]:
+    start = 0
+    while start < len(records):
+        end = start
+        while end < len(records) and records[end].subject == records[start].subject:
+            end += 1
+        yield start, end
+        start = end
+
+
+def _plan_tasks(ordered: Sequence[StoreRecord], k: int, max_postings: int) -> Iterator[PlanTask]:
+    runs: list[tuple[int, int]] = []
+    size = 0
+    for run in [*_subject_runs(ordered), None]:
+        if run is not None:
+            runs.append(run)
+            size += run[1] - run[0]
+        if runs and (run is None or size >= PLAN_TASK_RECORDS):
+            subjects = [[(r.text, r.subject, r.observed_at) for r in ordered[a:b]] for a, b in runs]
+            yield PlanTask(k, max_postings, [a for a, _ in runs], subjects)
+            runs, size = [], 0
 
 
 def build_plan(
@@ -389,8 +488,17 @@ def build_plan(
     *,
     max_postings: int = DEFAULT_MAX_POSTINGS,
     progress: ProgressSink | None = None,
+    mapper: Mapper | None = None,
 ) -> Plan:
     """Read, validate, order, normalize and pick the candidate pairs of a store.
+
+    Args:
+        lines: the store's lines.
+        k: candidates per record.
+        max_postings: see `LexicalIndex`.
+        progress: progress reporting.
+        mapper: runs the per-subject work (`plan_subjects`); None = in this process. The plan is
+            the same whichever mapper ran it.
 
     Raises:
         InputError: `k` is not ≥ 1.
@@ -409,51 +517,31 @@ def build_plan(
     progress.phase("normalize", len(ordered))
     kept: list[StoreRecord] = []
     normalized_list: list[tuple[Record, ...]] = []
-    for i, rec in enumerate(ordered):
-        try:
-            normalized_list.append(_normalize(rec))
-            kept.append(rec)
-        except InputError as exc:
-            rejects.append(Reject(line=rec.line, field=exc.field, error=exc.message, raw=rec.text[:RAW_EXCERPT_CHARS]))
-        except Exception as exc:  # noqa: BLE001 - one bad record must not end the run
-            rejects.append(
-                Reject(line=rec.line, field="text", error=_unexpected(exc), raw=rec.text[:RAW_EXCERPT_CHARS])
-            )
-        if i % 256 == 255:
-            progress.advance(256)
-    progress.advance(len(ordered) % 256)
-    timings["normalize"] = time.perf_counter() - t0
-
-    t0 = time.perf_counter()
     pairs: list[tuple[int, int]] = []
-    start = 0
-    while start < len(kept):
-        end = start
-        while end < len(kept) and kept[end].subject == kept[start].subject:
-            end += 1
-        group = range(start, end)
-        local = subject_pairs(
-            [kept[i].observed_at.timestamp() for i in group],
-            [slots_of(normalized_list[i]) for i in group],
-            [kept[i].text for i in group],
-            k,
-            max_postings,
-        )
-        pairs.extend((start + e, start + n) for e, n in local)
-        start = end
-    timings["candidates"] = time.perf_counter() - t0
+    tasks = _plan_tasks(ordered, k, max_postings)
+    for starts, subjects in (mapper or map)(plan_subjects, tasks):
+        for a, (normalized, local) in zip(starts, subjects, strict=True):
+            base = len(kept)
+            for rec, got in zip(ordered[a : a + len(normalized)], normalized, strict=True):
+                if isinstance(got, NormalizeFailure):
+                    rejects.append(
+                        Reject(line=rec.line, field=got.field, error=got.error, raw=rec.text[:RAW_EXCERPT_CHARS])
+                    )
+                else:
+                    kept.append(rec)
+                    normalized_list.append(got)
+            pairs.extend((base + e, base + n) for e, n in local)
+            progress.advance(len(normalized))
+    timings["normalize_and_candidates"] = time.perf_counter() - t0
     rejects.sort(key=lambda r: r.line)
     return Plan(kept, pairs, dict(enumerate(normalized_list)), rejects, read.lines, timings)
 
 
 # -- engines ---------------------------------------------------------------------------------------
 
-Chunk = tuple[int, list[Pair]]
-"""(chunk index, its pairs)."""
-
 
 class Engine(Protocol):
-    """Labels chunks of pairs; yields `(index, predictions)` in the order the chunks came."""
+    """Labels windows of pairs (the checkpoint's chunks); yields their `Labels` in the order the windows came."""
 
     name: str
 
@@ -465,33 +553,54 @@ class Engine(Protocol):
         """The model's name and version (for the summary)."""
         ...
 
-    def label_chunks(self, chunks: Iterator[Chunk], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
-        """Label each chunk with `classifier.windows.classify_window`."""
+    def plan_mapper(self) -> Mapper | None:
+        """What runs the plan's per-subject work (`build_plan`'s `mapper`), None = this process."""
+        ...
+
+    def label_chunks(self, chunks: Iterator[PairWindow], plan: Plan) -> Iterator[Labels]:
+        """Label each chunk (`Labels.index` = the chunk's index); the same labels as `Classifier.predict`."""
+        ...
+
+    def close(self) -> None:
+        """Release what the engine started (worker processes); `relabel` calls it when the run ends."""
         ...
 
 
 class LocalEngine:
-    """Classify in this process, chunk after chunk (the model loads on the first chunk).
+    """Classify on this machine: worker processes prepare the chunks, this process runs the model
+    (`classifier.feeder.Feeder`; the model loads on the first chunk).
 
     Args:
         model_dir: the model directory.
-        backend: `onnx` (default) or `torch`.
+        backend: `onnx` (default), `torch` or `null`.
         batch_size: pairs per backend call.
         threads: intra-op threads (None = the backend's default).
+        workers: worker processes that normalize, compare and tokenize (None = one per core less
+            one; 0 = all in this process). The output is the same whatever the number.
+        device: torch's device (`cpu`, `cuda`, `cuda:N`; None = CUDA when torch sees one).
     """
 
     name = "local"
 
     def __init__(
-        self, model_dir: Path, backend: str = "onnx", batch_size: int = DEFAULT_BATCH_SIZE, threads: int | None = None
+        self,
+        model_dir: Path,
+        backend: str = "onnx",
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        threads: int | None = None,
+        workers: int | None = None,
+        device: str | None = None,
     ) -> None:
         from writegate.classifier import modeldir
+        from writegate.classifier.feeder import Feeder
 
         self.model_dir = Path(model_dir)
         self.meta = modeldir.read_meta(self.model_dir)
         self.backend = backend
         self.batch_size = batch_size
         self.threads = threads
+        self.device = device
+        self.feeder = Feeder(self.model_dir, batch_size=batch_size, workers=workers)
 
     def fingerprint(self) -> dict[str, Any]:
         """Model tree hash, backend and batch size."""
@@ -501,33 +610,23 @@ class LocalEngine:
         """Name and version from writegate.json."""
         return {"name": self.meta.name, "version": self.meta.version}
 
-    def label_chunks(self, chunks: Iterator[Chunk], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
-        """Classify each chunk in turn; the next chunk is encoded in a thread while the model runs.
+    def plan_mapper(self) -> Mapper | None:
+        """The feeder's workers (None when it has none)."""
+        return self.feeder.map if self.feeder.workers else None
 
-        Same results as `classifier.windows.classify_window` per chunk (it is its two halves).
-        """
-        from concurrent.futures import Future, ThreadPoolExecutor
-
-        from writegate.classifier.model import Classifier
-        from writegate.classifier.windows import encode_window, run_encoded
+    def label_chunks(self, chunks: Iterator[PairWindow], plan: Plan) -> Iterator[Labels]:
+        """Label the chunks through the feeder (`Feeder.label`)."""
+        from writegate.classifier.backends import load_backend
 
         first = next(chunks, None)
         if first is None:
             return
-        clf = Classifier.load(
-            self.model_dir, self.backend, threads=self.threads
-        )  # plan.pair's sides carry their records
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="relabel-encode") as pool:
+        backend = load_backend(self.backend, self.model_dir, threads=self.threads, device=self.device)
+        yield from self.feeder.label(backend, chain([first], chunks))
 
-            def submit(chunk: Chunk | None) -> tuple[int, Future[Sequence[Any]]] | None:
-                return None if chunk is None else (chunk[0], pool.submit(encode_window, clf, chunk[1]))
-
-            ahead = submit(first)
-            while ahead is not None:
-                index, encoded = ahead
-                items = encoded.result()
-                ahead = submit(next(chunks, None))
-                yield index, run_encoded(clf, items, self.batch_size)
+    def close(self) -> None:
+        """Stop the feeder's workers."""
+        self.feeder.close()
 
 
 def model_fingerprint(model_dir: Path, backend: str, batch_size: int) -> dict[str, Any]:
@@ -705,11 +804,10 @@ def _rejects_bytes(rejects: Sequence[Reject]) -> Iterator[bytes]:
         yield (json.dumps(r.model_dump(exclude_none=True), ensure_ascii=True) + "\n").encode("ascii")
 
 
-def _chunks(plan: Plan, start: int, chunk_size: int) -> Iterator[Chunk]:
+def _chunks(plan: Plan, start: int, chunk_size: int) -> Iterator[PairWindow]:
     total = len(plan.pairs)
     for index in range(start, -(-total // chunk_size)):
-        lo, hi = index * chunk_size, min(total, (index + 1) * chunk_size)
-        yield index, [plan.pair(i) for i in range(lo, hi)]
+        yield plan.window(index, index * chunk_size, min(total, (index + 1) * chunk_size))
 
 
 def relabel(
@@ -739,6 +837,21 @@ def relabel(
         InputError: unreadable input, bad option, an `--out` that would overwrite the input
             (`check_paths`), another run holding `--out`, or a checkpoint of a different run there.
     """
+    try:
+        return _relabel(options, engine, progress=progress, on_step=on_step, source=source, sinks=sinks)
+    finally:
+        engine.close()  # its worker processes
+
+
+def _relabel(
+    options: RelabelOptions,
+    engine: Engine,
+    *,
+    progress: ProgressSink | None = None,
+    on_step: checkpoint.StepHook | None = None,
+    source: Source | None = None,
+    sinks: Sequence[Sink] = (),
+) -> RunStats:
     progress = progress or NullProgress()
     if options.chunk_size < 1:
         raise InputError("chunk_size", f"must be ≥ 1, got {options.chunk_size}")
@@ -754,7 +867,13 @@ def relabel(
     try:
         input_sha = checkpoint.sha256_file(options.input) if source is None else ""
         store_lines = open_store(options.input) if source is None else source.lines()
-        plan = build_plan(store_lines, options.k, max_postings=options.max_postings, progress=progress)
+        plan = build_plan(
+            store_lines,
+            options.k,
+            max_postings=options.max_postings,
+            progress=progress,
+            mapper=engine.plan_mapper(),
+        )
         input_sha = input_sha or source.sha256()  # type: ignore[union-attr] # a source hashes what it yielded
         progress.log(
             f"read {plan.lines} lines: {len(plan.records)} records, {len(plan.rejects)} rejected; "
@@ -787,12 +906,10 @@ def relabel(
             sink.begin(ckpt, plan, engine.model_info())
         progress.phase("classify", len(plan.pairs), done=min(len(plan.pairs), resumed * options.chunk_size))
         t0 = time.perf_counter()
-        for index, preds in engine.label_chunks(_chunks(plan, resumed, options.chunk_size), plan):
-            lo = index * options.chunk_size
-            lines = []
-            for offset, pred in enumerate(preds):
-                e, n = plan.pairs[lo + offset]
-                lines.append(json_text(edge_line(plan.records[n].id, plan.records[e].id, pred)))
+        for labels in engine.label_chunks(_chunks(plan, resumed, options.chunk_size), plan):
+            index, lo = labels.index, labels.index * options.chunk_size
+            ids = [(plan.records[n].id, plan.records[e].id) for e, n in plan.pairs[lo : lo + len(labels)]]
+            lines = [json_text(line) for line in edge_lines(ids, labels)]
             ckpt.commit_chunk(index, lines)
             for sink in sinks:
                 sink.chunk(index, lines)

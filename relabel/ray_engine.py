@@ -1,24 +1,26 @@
 """`--engine ray`: the relabel chunks classified on Ray Data, one model per actor.
 
-The driver does what is cheap and must be global (read, validate, order, normalize, candidate
-search, checkpointing); Ray does the classification. Each checkpoint chunk is one row of a Ray
-dataset; `map_batches` runs `ChunkLabeler` — an actor pool, each actor holding one `Classifier` —
-which labels a whole chunk with `classifier.windows.classify_window`, exactly as the local engine does,
-so the batches (and the numbers) are the same whichever engine ran a chunk. Results stream back
-in chunk order (`preserve_order`) and are committed one by one, so a killed Ray run resumes too.
+The driver does what must be global (read, validate, order, normalize, candidate search,
+checkpointing); Ray does the classification. Each checkpoint chunk is one row of a Ray dataset
+(the pickled `columnar.PairWindow`); `map_batches` runs `ChunkLabeler` — an actor pool, each
+actor holding one backend and one `classifier.feeder.Feeder` — which labels the chunks exactly as
+the local engine does (`Feeder.label`: the same batches, so the same numbers whichever engine ran a
+chunk; `feeder_workers` worker processes per actor prepare them). Results stream back in chunk
+order (`preserve_order`) and are committed one by one, so a killed Ray run resumes too.
 
 The model directory is read by the driver and shipped through the object store (only the files the
 backend needs), so worker nodes need no shared filesystem. On a cluster with GPUs each actor takes
 one GPU and runs the torch backend on CUDA (bf16); without GPUs, actors run onnxruntime with
-`threads` CPU threads each (default 1), as many actors as the cluster's CPUs allow.
+`threads` CPU threads each (default 1), as many actors as the cluster's CPUs allow; each actor
+also asks for one CPU per feeder worker.
 
 Ray is optional (`pip install 'writegate[ray]'`): it is imported only when this engine runs.
 """
 
 from __future__ import annotations
 
-import json
 import logging
+import pickle
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -28,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from writegate.classifier.types import Pair, Prediction
-from writegate.classifier.windows import DEFAULT_BATCH_SIZE, classify_window
+from writegate.classifier.columnar import Labels, PairWindow
+from writegate.classifier.windows import DEFAULT_BATCH_SIZE
 from writegate.normalizer.errors import InputError
-from writegate.relabel.engine import Chunk, Plan, model_fingerprint
+from writegate.relabel.engine import Plan, model_fingerprint
 
 _SKIP_SUFFIXES: dict[str, tuple[str, ...]] = {"onnx": (".safetensors", ".bin"), "torch": (".onnx",)}
 
@@ -52,18 +54,8 @@ def model_bundle(model_dir: Path, backend: str) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(model_dir.iterdir()) if p.is_file() and not p.name.endswith(skip)}
 
 
-def encode_chunk(pairs: list[Pair]) -> str:
-    """A chunk's pairs as one JSON string (one dataset row)."""
-    return json.dumps([p.model_dump(mode="json") for p in pairs], ensure_ascii=False)
-
-
-def decode_predictions(raw: str) -> list[Prediction]:
-    """An actor's result back into predictions."""
-    return [Prediction.model_validate(p) for p in json.loads(raw)]
-
-
 class ChunkLabeler:
-    """The actor class of `map_batches`: one Classifier per actor, whole chunks per call.
+    """The actor class of `map_batches`: one backend and one feeder per actor.
 
     Args:
         bundle: `[ObjectRef]` of `model_bundle(...)` (in a list, so Ray passes the ref itself).
@@ -71,31 +63,39 @@ class ChunkLabeler:
         batch_size: pairs per backend call.
         threads: intra-op threads (CPU).
         device: torch device (`cuda` on GPU actors).
+        feeder_workers: worker processes that prepare the chunks (0 = in the actor).
     """
 
     def __init__(
-        self, bundle: list[Any], backend: str, batch_size: int, threads: int | None, device: str | None
+        self,
+        bundle: list[Any],
+        backend: str,
+        batch_size: int,
+        threads: int | None,
+        device: str | None,
+        feeder_workers: int = 0,
     ) -> None:
         import ray
 
-        from writegate.classifier.model import Classifier
+        from writegate.classifier.backends import load_backend
+        from writegate.classifier.feeder import Feeder
 
         files: dict[str, bytes] = ray.get(bundle[0])
         self.dir = Path(tempfile.mkdtemp(prefix="writegate-model-"))
         for name, data in files.items():
             (self.dir / name).write_bytes(data)
-        self.clf = Classifier.load(self.dir, backend, threads=threads, device=device)
-        self.batch_size = batch_size
+        self.backend = load_backend(backend, self.dir, threads=threads, device=device)
+        self.feeder = Feeder(self.dir, batch_size=batch_size, workers=feeder_workers)
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        results = []
-        for payload in batch["payload"]:
-            pairs = [Pair.model_validate(p) for p in json.loads(str(payload))]
-            preds = classify_window(self.clf, pairs, self.batch_size)
-            results.append(json.dumps([p.model_dump(mode="json") for p in preds]))
+        windows = [pickle.loads(payload) for payload in batch["payload"]]
+        results = [pickle.dumps(labels, protocol=5) for labels in self.feeder.label(self.backend, windows)]
         return {"chunk": np.asarray(batch["chunk"]), "result": np.asarray(results, dtype=object)}
 
     def __del__(self) -> None:
+        feeder = getattr(self, "feeder", None)
+        if feeder is not None:
+            feeder.close()
         shutil.rmtree(getattr(self, "dir", ""), ignore_errors=True)
 
 
@@ -111,6 +111,7 @@ class RayEngine:
             else a new local instance).
         actors: actor pool size; None = one per GPU, else CPUs // threads.
         num_cpus: CPUs of a new local instance (None = all).
+        feeder_workers: worker processes per actor that prepare the chunks (0 = in the actor).
     """
 
     name = "ray"
@@ -124,6 +125,7 @@ class RayEngine:
         address: str | None = None,
         actors: int | None = None,
         num_cpus: int | None = None,
+        feeder_workers: int = 0,
     ) -> None:
         from writegate.classifier import modeldir
 
@@ -138,6 +140,9 @@ class RayEngine:
         self.address = address
         self.actors = actors
         self.num_cpus = num_cpus
+        if feeder_workers < 0:
+            raise InputError("--workers", f"must be ≥ 0, got {feeder_workers}")
+        self.feeder_workers = feeder_workers
         self._started = False
         self._gpus = 0.0
         self._cpus = 1.0
@@ -171,10 +176,12 @@ class RayEngine:
 
     def _pool(self) -> tuple[int, float, float, int | None, str | None]:
         """(actors, CPUs per actor, GPUs per actor, threads, device)."""
+        feeders = self.feeder_workers
         if self._gpus >= 1 and self.backend == "torch":
-            return self.actors or int(self._gpus), 1.0, 1.0, self.threads, "cuda"
+            return self.actors or int(self._gpus), 1.0 + feeders, 1.0, self.threads, "cuda"
         threads = self.threads or 1
-        return self.actors or max(1, int(self._cpus // threads)), float(threads), 0.0, threads, None
+        per_actor = threads + feeders
+        return self.actors or max(1, int(self._cpus // per_actor)), float(per_actor), 0.0, threads, None
 
     # -- Engine --------------------------------------------------------------------------------
     def fingerprint(self) -> dict[str, Any]:
@@ -186,10 +193,18 @@ class RayEngine:
         """Name and version from writegate.json."""
         return {"name": self.meta.name, "version": self.meta.version}
 
-    def label_chunks(self, chunks: Iterator[Chunk], plan: Plan) -> Iterator[tuple[int, list[Prediction]]]:
+    def plan_mapper(self) -> None:
+        """The plan runs on the driver."""
+        return None
+
+    def close(self) -> None:
+        """Nothing to release: `label_chunks` shuts down the Ray instance it started."""
+        return None
+
+    def label_chunks(self, chunks: Iterator[PairWindow], plan: Plan) -> Iterator[Labels]:
         """Run every remaining chunk through the actor pool; yield results in chunk order."""
         ray = self.ray
-        rows = [{"chunk": index, "payload": encode_chunk(pairs)} for index, pairs in chunks]
+        rows = [{"chunk": w.index, "payload": pickle.dumps(w, protocol=5)} for w in chunks]
         try:
             if not rows:
                 return
@@ -200,7 +215,8 @@ class RayEngine:
             ctx.execution_options.preserve_order = True
             ctx.enable_progress_bars = False
             bundle = ray.put(model_bundle(self.model_dir, self.backend))
-            ds = ray.data.from_items(rows, override_num_blocks=len(rows))
+            per_call = 2 * self.feeder_workers or 1  # chunks per actor call: the feeder's workers run ahead
+            ds = ray.data.from_items(rows, override_num_blocks=-(-len(rows) // per_call))
             labelled = ds.map_batches(
                 ChunkLabeler,
                 fn_constructor_kwargs={
@@ -209,8 +225,9 @@ class RayEngine:
                     "batch_size": self.batch_size,
                     "threads": threads,
                     "device": device,
+                    "feeder_workers": self.feeder_workers,
                 },
-                batch_size=1,
+                batch_size=per_call,
                 batch_format="numpy",
                 compute=ray.data.ActorPoolStrategy(size=min(actors, len(rows))),
                 num_cpus=cpus,
@@ -221,7 +238,8 @@ class RayEngine:
                 index = int(row["chunk"])
                 if index != next(expected):
                     raise RuntimeError(f"Ray returned chunk {index} out of order")
-                yield index, decode_predictions(str(row["result"]))
+                labels: Labels = pickle.loads(row["result"])
+                yield labels
         finally:
             if self._started:
                 ray.shutdown()

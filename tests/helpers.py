@@ -1,15 +1,25 @@
 """Helpers shared by the test modules (not a test module): CLI argument lists, small training data,
-the design examples of labels.md, and word-soup strategies for the never-raise property tests.
+the design examples of labels.md, word-soup strategies for the never-raise property tests, and a
+rule-based relabel engine.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from writegate.classifier.columnar import EVIDENCE, Labels, PairWindow
+from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.types import Evidence
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
+
+    from writegate.relabel.engine import Plan
 
 # -- the command line -------------------------------------------------------------------------------
 
@@ -118,3 +128,59 @@ def word_soup(vocabulary: str, max_size: int) -> SearchStrategy[str]:
     from hypothesis import strategies as st
 
     return st.lists(st.sampled_from(vocabulary.split(" | ")), max_size=max_size).map(" ".join)
+
+
+class RuleEngine:
+    """A relabel engine that labels pairs by their texts: the pipeline without a model.
+
+    Args:
+        rules: (existing text, new text) → (label, its probability); the other labels share the
+            rest equally (rounded to 6 decimals). Pairs without a rule get `default`.
+        default: the label and probability of a pair without a rule.
+    """
+
+    name = "rules"
+
+    def __init__(
+        self,
+        rules: Mapping[tuple[str, str], tuple[Label, float]],
+        default: tuple[Label, float] = (Label.UNRELATED, 0.6),
+    ) -> None:
+        self.rules = dict(rules)
+        self.default = default
+        self.seen: list[int] = []
+        """The chunk indices labelled, in order."""
+
+    def fingerprint(self) -> dict[str, Any]:
+        return {"rules": sorted(f"{a}|{b}|{c.value}|{p}" for (a, b), (c, p) in self.rules.items())}
+
+    def model_info(self) -> dict[str, str]:
+        return {"name": "rules", "version": "1"}
+
+    def plan_mapper(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+    def label_chunks(self, chunks: Iterator[PairWindow], plan: Plan) -> Iterator[Labels]:
+        for window in chunks:
+            self.seen.append(window.index)
+            found = [
+                self.rules.get((window.memories[e].text, window.memories[n].text), self.default)
+                for e, n in window.pairs
+            ]
+            label = np.array([LABELS.index(lab.value) for lab, _ in found], dtype=np.int64)
+            probs = np.array(
+                [
+                    [p if i == k else round((1 - p) / 4, 6) for i in range(len(LABELS))]
+                    for k, (_, p) in zip(label, found, strict=True)
+                ]
+            )
+            yield Labels(
+                index=window.index,
+                probabilities=probs.reshape(len(found), len(LABELS)),
+                label=label,
+                evidence=np.full(len(found), EVIDENCE.index(Evidence.BOTH), dtype=np.int8),
+                slot_match=label != LABELS.index(Label.UNRELATED.value),
+            )

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from writegate.classifier import features, post
+from writegate.classifier import columnar, features, post
 from writegate.classifier.backends import Batch, load_backend
 from writegate.classifier.fusion import excluded_labels, fuse
 from writegate.classifier.guard import guard_for
@@ -163,7 +163,7 @@ def test_predict_rejects_bad_batch_size(clf: Classifier) -> None:
 
 def test_fusion_applies_structure(tiny_model_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     equal = SlotComparison(same_slot=True, slot="timezone", relation=ValueRelation.EQUAL)
-    monkeypatch.setattr(features, "compare_pair", lambda pair, field="pair": equal)
+    monkeypatch.setattr(columnar, "compare_all", lambda existing, new: equal)
     fused = Classifier.load(tiny_model_dir, fusion=True)
     plain = Classifier.load(tiny_model_dir, fusion=False)
     [f] = fused.predict([_pair()])

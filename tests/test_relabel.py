@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import argv, cli
+from helpers import RuleEngine, argv, cli
 
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.model import Classifier
@@ -23,7 +23,6 @@ from writegate.relabel import checkpoint
 from writegate.relabel.command import LogProgress
 from writegate.relabel.engine import (
     LexicalIndex,
-    Plan,
     RelabelOptions,
     build_plan,
     parse_record,
@@ -196,29 +195,6 @@ def test_plan_rejects_bad_k() -> None:
 # -- roles and summary, with a rule engine -----------------------------------------------------
 
 
-class RuleEngine:
-    """Labels pairs by their texts (tests the pipeline without a model)."""
-
-    name = "rules"
-
-    def __init__(self, rules: dict[tuple[str, str], Label]) -> None:
-        self.rules = rules
-        self.seen: list[int] = []
-
-    def fingerprint(self) -> dict[str, Any]:
-        return {"rules": sorted(f"{a}|{b}|{c.value}" for (a, b), c in self.rules.items())}
-
-    def model_info(self) -> dict[str, str]:
-        return {"name": "rules", "version": "1"}
-
-    def label_chunks(
-        self, chunks: Iterator[tuple[int, list[Pair]]], plan: Plan
-    ) -> Iterator[tuple[int, list[Prediction]]]:
-        for index, pairs in chunks:
-            self.seen.append(index)
-            yield index, [_pred(self.rules.get((p.existing.text, p.new.text), Label.UNRELATED)) for p in pairs]
-
-
 def _pred(label: Label) -> Prediction:
     probs = {name: (0.6 if name == label.value else 0.1) for name in LABELS}
     return Prediction(label=label, probabilities=probs, slot_match=label is not Label.UNRELATED, evidence=Evidence.BOTH)
@@ -233,7 +209,7 @@ ROLE_STORE = [
     ("r4", "user:alice", MARSEILLE, "2026-04-01"),
     ("r5", "user:alice", DOG, "2026-02-01"),
 ]
-RULES = {(ACME_1, ACME_2): Label.SUPERSEDES, (LYON, MARSEILLE): Label.CONTRADICTS}
+RULES = {(ACME_1, ACME_2): (Label.SUPERSEDES, 0.6), (LYON, MARSEILLE): (Label.CONTRADICTS, 0.6)}
 
 
 @pytest.mark.parametrize("keep_unrelated", [False, True], ids=["drop-unrelated", "keep-unrelated"])
@@ -574,14 +550,14 @@ def test_a_line_too_deep_to_parse_is_a_reject_and_the_run_goes_on(tmp_path: Path
 def test_an_unexpected_failure_on_one_record_is_a_reject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from writegate.relabel import engine as relabel_module
 
-    real = relabel_module._normalize
+    real = relabel_module.normalize
 
-    def flaky(rec: Any) -> Any:
-        if rec.text == DOG:
+    def flaky(text: str, **kwargs: Any) -> Any:
+        if text == DOG:
             raise RuntimeError("boom")
-        return real(rec)
+        return real(text, **kwargs)
 
-    monkeypatch.setattr(relabel_module, "_normalize", flaky)
+    monkeypatch.setattr(relabel_module, "normalize", flaky)
     store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
     out = tmp_path / "edges.jsonl"
     stats = relabel(RelabelOptions(input=store, out=out, k=4), RuleEngine(RULES))

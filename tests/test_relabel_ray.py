@@ -1,4 +1,5 @@
-"""`--engine ray` on a local Ray instance with 2 CPUs: same bytes as the local engine, and resumable."""
+"""`--engine ray` on a local Ray instance with 2 CPUs (two actors, or one actor with a feeder worker):
+same bytes as the local engine, and resumable."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.*")  # R
 ray = pytest.importorskip("ray", reason="the Ray engine needs the `ray` extra (ray[data])")
 pytest.importorskip("ray.data", reason="the Ray engine needs Ray Data (ray[data])")
 
-from writegate.relabel.ray_engine import RayEngine, decode_predictions, encode_chunk, model_bundle  # noqa: E402
+from writegate.relabel.ray_engine import RayEngine, model_bundle  # noqa: E402
 
 TEXTS = [
     "User works in EST",
@@ -56,7 +57,7 @@ def test_ray_engine_matches_local_and_resumes(tmp_path: Path, tiny_model_dir: Pa
     ray_out = tmp_path / "ray" / "edges.jsonl"
     stats = relabel(
         RelabelOptions(input=store, out=ray_out, chunk_size=16, keep_unrelated=True),
-        RayEngine(tiny_model_dir, batch_size=64, num_cpus=2),
+        RayEngine(tiny_model_dir, batch_size=64, num_cpus=2, actors=2),
     )
     assert stats.pairs > 3 * 16
     assert _files(ray_out) == want
@@ -72,28 +73,14 @@ def test_ray_engine_matches_local_and_resumes(tmp_path: Path, tiny_model_dir: Pa
     options = RelabelOptions(input=store, out=resumed_out, chunk_size=16, keep_unrelated=True)
     with pytest.raises(Stop):
         relabel(options, LocalEngine(tiny_model_dir), on_step=stop)
-    stats = relabel(options, RayEngine(tiny_model_dir, num_cpus=2))  # the rest of the chunks on Ray
+    # the rest of the chunks on Ray, prepared by the actor's feeder worker
+    stats = relabel(options, RayEngine(tiny_model_dir, num_cpus=2, feeder_workers=1))
     assert stats.resumed_chunks == 2
     assert _files(resumed_out) == want
     assert not ray.is_initialized()  # the engine shut down the instance it started
 
 
-def test_chunk_round_trip_and_bundle(tiny_model_dir: Path) -> None:
-    from writegate.classifier.labels import Label
-    from writegate.classifier.types import Evidence, Pair, Prediction, Side
-
-    pair = Pair(
-        existing=Side(text="User works in EST", observed_at="2026-01-01T10:00:00Z", subject="user:a"),
-        new=Side(text="User moved to London", observed_at="2026-02-01", subject="user:a"),
-    )
-    assert [Pair.model_validate(p) for p in json.loads(encode_chunk([pair]))] == [pair]
-    pred = Prediction(
-        label=Label.SUPERSEDES,
-        probabilities={"supersedes": 0.7, "unrelated": 0.3},
-        slot_match=True,
-        evidence=Evidence.BOTH,
-    )
-    assert decode_predictions(json.dumps([pred.model_dump(mode="json")])) == [pred]
+def test_model_bundle_has_the_backends_files(tiny_model_dir: Path) -> None:
     onnx_files = model_bundle(tiny_model_dir, "onnx")
     assert "model.int8.onnx" in onnx_files and "writegate.json" in onnx_files
     assert not any(name.endswith(".safetensors") for name in onnx_files)

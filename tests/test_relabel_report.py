@@ -10,16 +10,15 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import RuleEngine
 
 from writegate.classifier.labels import LABELS, Label
-from writegate.classifier.types import Evidence, Pair, Prediction
-from writegate.relabel.engine import Plan, RelabelOptions, StoreRecord, relabel
+from writegate.relabel.engine import RelabelOptions, StoreRecord, relabel
 from writegate.relabel.report import ReportSink, render, report_data, report_json, short_time
 
 EVIL = "</script><script>document.title='pwned'</script><!-- & <b>bold</b>"
@@ -46,30 +45,6 @@ RULES = {
 }
 
 
-class RuleEngine:
-    """Labels pairs by their texts (the pipeline without a model)."""
-
-    name = "rules"
-
-    def fingerprint(self) -> dict[str, Any]:
-        return {"rules": sorted(f"{a}|{b}|{c.value}|{p}" for (a, b), (c, p) in RULES.items())}
-
-    def model_info(self) -> dict[str, str]:
-        return {"name": "rules", "version": "1"}
-
-    def label_chunks(
-        self, chunks: Iterator[tuple[int, list[Pair]]], plan: Plan
-    ) -> Iterator[tuple[int, list[Prediction]]]:
-        for index, pairs in chunks:
-            yield index, [self._pred(*RULES.get((p.existing.text, p.new.text), (Label.UNRELATED, 0.8))) for p in pairs]
-
-    @staticmethod
-    def _pred(label: Label, p: float) -> Prediction:
-        rest = round((1 - p) / 4, 6)
-        probs = {name: (p if name == label.value else rest) for name in LABELS}
-        return Prediction(label=label, probabilities=probs, slot_match=True, evidence=Evidence.BOTH)
-
-
 def _store(path: Path) -> Path:
     path.write_text(
         "".join(json.dumps({"id": i, "subject": s, "text": t, "observed_at": d}) + "\n" for i, s, t, d in ROWS),
@@ -83,7 +58,7 @@ def _run(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     page = tmp_path / "out" / "report.html"
     relabel(
         RelabelOptions(input=store, out=tmp_path / "out" / "edges.jsonl", k=4, chunk_size=3),
-        RuleEngine(),
+        RuleEngine(RULES, default=(Label.UNRELATED, 0.8)),
         sinks=[ReportSink(page, source=str(store))],
     )
     return page, _data(page)

@@ -7,7 +7,7 @@ from pathlib import Path
 from writegate.classifier.backends.base import Backend, Batch
 from writegate.normalizer.errors import InputError
 
-BACKENDS: tuple[str, ...] = ("onnx", "torch", "vllm")
+BACKENDS: tuple[str, ...] = ("onnx", "torch", "vllm", "null")
 
 
 def load_backend(
@@ -21,7 +21,8 @@ def load_backend(
     """Build a backend for `model_dir`.
 
     Args:
-        name: `onnx` (default; CPU), `torch` (CPU or CUDA) or `vllm`.
+        name: `onnx` (default; CPU), `torch` (CPU or CUDA), `vllm`, or `null` (fixed logits, no
+            model: the labels mean nothing; for measuring the pipeline around the model).
         model_dir: a model directory (see `writegate.classifier.modeldir`).
         threads: intra-op CPU threads (onnx, torch on CPU).
         device: torch only: `cpu`, `cuda`, `cuda:N`.
@@ -59,6 +60,12 @@ def load_backend(
         from writegate.classifier.backends.vllm import load_vllm_backend  # checks itself against torch
 
         return load_vllm_backend(model_dir, device=device, precision=precision)
+    if name == "null":
+        if device not in (None, "cpu"):
+            raise InputError("device", f"the null backend runs no model, on no device, got {device!r}")
+        from writegate.classifier.backends.null import NullBackend
+
+        return NullBackend()
     raise InputError("backend", f"unknown backend {name!r}; expected one of {', '.join(BACKENDS)}")
 
 

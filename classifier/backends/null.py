@@ -1,0 +1,20 @@
+"""null backend: fixed logits, no model (to measure everything around the model: `bench/pipeline.py`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from writegate.classifier.backends.base import Batch
+
+FIXED_LOGITS = np.array([0.5, -0.5, 0.25, -0.25, 1.0], dtype=np.float32)
+"""Every pair's logits (LABELS order): `unrelated` wins unless fusion or a guard decides."""
+
+
+class NullBackend:
+    """Returns `FIXED_LOGITS` for every pair: the labels mean nothing; the cost is the pipeline's alone."""
+
+    name = "null"
+
+    def run(self, batch: Batch) -> np.ndarray:
+        """Logits [n, 5] float32, the same row for every pair."""
+        return np.broadcast_to(FIXED_LOGITS, (batch.size, len(FIXED_LOGITS))).copy()

@@ -1,0 +1,300 @@
+"""The classifier's pre and post steps on a window of pairs, in columns: the bulk path.
+
+A `PairWindow` is a list of memories (text, date, subject, normalized records) and a list of
+(existing, new) positions into it, as a relabel chunk is. `prepare_window` does everything but
+the model — tokenize each memory's text once, compare the records of each pair, render the
+headers and the structure tail, assemble the ids (`PairEncoder.assemble`), find the guards and
+the fusion rule — and cuts the window into length-ordered, padded batches (stable sort by
+length, `batch_size` at a time: the batches depend on the window's pairs only). `label_window`
+turns the batches' logits into `Labels`: softmax, fusion and guards on whole arrays.
+
+It gives the same ids, batches and probabilities as `Classifier.encode` / `collate` / `decode`
+on the same pairs (tests/test_columnar.py checks it), at a fraction of the cost, and it holds
+only numpy arrays and plain tuples, so a `PreparedWindow` crosses a process boundary cheaply
+(`classifier/feeder.py` runs it in worker processes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from itertools import chain
+from typing import NamedTuple
+
+import numpy as np
+
+from writegate.classifier import features, post
+from writegate.classifier.backends.base import Batch
+from writegate.classifier.fusion import fuse_rows, rule_for
+from writegate.classifier.guard import GUARD_NONE, apply_guards, is_content_free
+from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.types import Evidence, Prediction
+from writegate.normalizer.compare import SlotComparison, compare_all
+from writegate.normalizer.schema import Record
+
+EVIDENCE: tuple[Evidence, ...] = tuple(Evidence)
+"""Evidence codes: `Labels.evidence[i]` indexes this tuple."""
+_OTHER_SUBJECT = EVIDENCE.index(Evidence.OTHER_SUBJECT)
+_CONTENT_FREE = EVIDENCE.index(Evidence.CONTENT_FREE)
+
+
+class WindowMemory(NamedTuple):
+    """One memory of a window."""
+
+    text: str
+    observed_at: datetime
+    subject: str
+    records: tuple[Record, ...]
+    """Its normalized records (the caller normalized it once)."""
+
+
+@dataclass(frozen=True)
+class PairWindow:
+    """Pairs over shared memories: a relabel chunk, or the pairs of some writes.
+
+    Attributes:
+        index: the window's number (a relabel chunk's index).
+        memories: the memories the pairs refer to.
+        pairs: (existing, new) positions in `memories`.
+    """
+
+    index: int
+    memories: Sequence[WindowMemory]
+    pairs: Sequence[tuple[int, int]]
+
+
+@dataclass(frozen=True)
+class PreparedBatch:
+    """One padded batch and the window positions of its rows."""
+
+    rows: np.ndarray
+    """int64 [n]: row r is pair `rows[r]` of the window."""
+    batch: Batch
+
+
+@dataclass(frozen=True)
+class PreparedWindow:
+    """A window ready for the model: batches, and per pair what the post step needs."""
+
+    index: int
+    batches: list[PreparedBatch]
+    rule: np.ndarray
+    """int8 [n]: the fusion rule code of each pair (`fusion.rule_for`)."""
+    guard: np.ndarray
+    """int8 [n]: the guard's index in `EVIDENCE`, or `guard.GUARD_NONE`."""
+    slot_match: np.ndarray
+    """bool [n]: the two sides share a slot."""
+
+    @property
+    def size(self) -> int:
+        """Pairs in the window."""
+        return len(self.rule)
+
+    @property
+    def n_tokens(self) -> int:
+        """Padded tokens over all batches."""
+        return sum(b.batch.n_tokens for b in self.batches)
+
+
+@dataclass(frozen=True)
+class Labels:
+    """The labels of a window's pairs, in pair order, as arrays.
+
+    Attributes:
+        index: the window's number.
+        probabilities: float64 [n, 5] in `LABELS` order (after fusion and guards).
+        label: int64 [n], index into `LABELS`.
+        evidence: int8 [n], index into `EVIDENCE`.
+        slot_match: bool [n].
+    """
+
+    index: int
+    probabilities: np.ndarray
+    label: np.ndarray
+    evidence: np.ndarray
+    slot_match: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.label)
+
+    def prediction(self, i: int) -> Prediction:
+        """Pair `i`'s `Prediction`."""
+        return Prediction(
+            label=Label(LABELS[int(self.label[i])]),
+            probabilities=post.as_dict(self.probabilities[i]),
+            slot_match=bool(self.slot_match[i]),
+            evidence=EVIDENCE[int(self.evidence[i])],
+        )
+
+    def predictions(self) -> list[Prediction]:
+        """All pairs' `Prediction`s, in pair order."""
+        return [self.prediction(i) for i in range(len(self))]
+
+    def rows(self) -> list[tuple[str, list[float], str, bool]]:
+        """Per pair (label, probabilities in `LABELS` order, evidence, slot_match) as plain values: cheap to write."""
+        labels = [LABELS[i] for i in self.label.tolist()]
+        evidence = [EVIDENCE[i].value for i in self.evidence.tolist()]
+        return list(zip(labels, self.probabilities.tolist(), evidence, self.slot_match.tolist(), strict=True))
+
+
+@dataclass(frozen=True)
+class WindowRows:
+    """A window's pairs as token id rows, with what the post step needs (pair order)."""
+
+    rows: list[list[int]]
+    seg_a: list[int]
+    """How many ids of each row are segment A's (`[CLS] A [SEP]`)."""
+    comparisons: list[SlotComparison | None]
+    rule: np.ndarray
+    """int8 [n]: the fusion rule code of each pair (`fusion.rule_for`)."""
+    guard: np.ndarray
+    """int8 [n]: the guard's index in `EVIDENCE`, or `guard.GUARD_NONE`."""
+    slot_match: np.ndarray
+    """bool [n]: the two sides share a slot."""
+
+
+def encode_rows(encoder: features.PairEncoder, window: PairWindow) -> WindowRows:
+    """Compare, render and tokenize a window's pairs: each memory's text and each distinct header
+    and structure tail tokenized once, every pair assembled with `PairEncoder.assemble`."""
+    mems = window.memories
+    dates = [features.utc_date(m.observed_at) for m in mems]
+    content_free = [is_content_free(m.text) for m in mems]
+    heads: dict[date, str] = {}
+    news: dict[tuple[date, int], str] = {}
+    tails: dict[str, None] = {}
+    pair_heads: list[tuple[date, int]] = []
+    pair_tails: list[str] = []
+    comparisons: list[SlotComparison | None] = []
+    n = len(window.pairs)
+    rule = np.zeros(n, dtype=np.int8)
+    guard = np.full(n, GUARD_NONE, dtype=np.int8)
+    slot_match = np.zeros(n, dtype=bool)
+    for i, (e, k) in enumerate(window.pairs):
+        existing, new = mems[e], mems[k]
+        if dates[e] not in heads:
+            heads[dates[e]] = features.existing_head(dates[e])
+        key = (dates[k], (dates[k] - dates[e]).days)
+        if key not in news:
+            news[key] = features.new_head(*key)
+        pair_heads.append(key)
+        comparison = compare_all(existing.records, new.records)
+        comparisons.append(comparison)
+        tail = features.structure_text(comparison)
+        tails[tail] = None
+        pair_tails.append(tail)
+        rule[i] = rule_for(comparison)
+        slot_match[i] = comparison is not None and comparison.same_slot
+        if existing.subject != new.subject:
+            guard[i] = _OTHER_SUBJECT
+        elif content_free[k] or content_free[e]:
+            guard[i] = _CONTENT_FREE
+    texts = [features.clean_text(m.text) for m in mems]
+    head_keys, new_keys, tail_keys = list(heads), list(news), list(tails)
+    ids = encoder.piece_ids([*texts, *(heads[d] for d in head_keys), *(news[t] for t in new_keys), *tail_keys])
+    at = len(texts)
+    head_ids = dict(zip(head_keys, ids[at : at + len(head_keys)], strict=True))
+    at += len(head_keys)
+    new_ids = dict(zip(new_keys, ids[at : at + len(new_keys)], strict=True))
+    at += len(new_keys)
+    tail_ids = dict(zip(tail_keys, ids[at:], strict=True))
+    rows: list[list[int]] = []
+    seg_a: list[int] = []
+    assemble = encoder.assemble
+    for i, (e, k) in enumerate(window.pairs):
+        row, n_a = assemble(head_ids[dates[e]], ids[e], new_ids[pair_heads[i]], ids[k], tail_ids[pair_tails[i]])
+        rows.append(row)
+        seg_a.append(n_a)
+    return WindowRows(rows, seg_a, comparisons, rule, guard, slot_match)
+
+
+def prepare_window(encoder: features.PairEncoder, window: PairWindow, batch_size: int) -> PreparedWindow:
+    """Everything but the model for one window (see the module docstring).
+
+    Args:
+        encoder: the model's tokenizer wrapper.
+        window: the memories and pairs.
+        batch_size: pairs per batch (≥ 1).
+    """
+    enc = encode_rows(encoder, window)
+    return PreparedWindow(
+        index=window.index,
+        batches=length_batches(enc.rows, enc.seg_a, batch_size, encoder.pad_id),
+        rule=enc.rule,
+        guard=enc.guard,
+        slot_match=enc.slot_match,
+    )
+
+
+def length_batches(
+    rows: Sequence[Sequence[int]], seg_a: Sequence[int], batch_size: int, pad_id: int
+) -> list[PreparedBatch]:
+    """Rows stably sorted by length, `batch_size` at a time, each batch padded to its longest row."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be ≥ 1, got {batch_size}")
+    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
+    order = np.argsort(lengths, kind="stable")
+    seg = np.asarray(seg_a, dtype=np.int64)
+    out: list[PreparedBatch] = []
+    for start in range(0, len(rows), batch_size):
+        idx = order[start : start + batch_size]
+        out.append(PreparedBatch(rows=idx, batch=collate_rows([rows[i] for i in idx.tolist()], seg[idx], pad_id)))
+    return out
+
+
+def collate_rows(rows: Sequence[Sequence[int]], seg_a: np.ndarray | Sequence[int], pad_id: int = 0) -> Batch:
+    """Pad token id rows to the longest: int64 [n, L] ids, mask, and token types (1 from `seg_a[i]` on)."""
+    n = len(rows)
+    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=n)
+    width = int(lengths.max()) if n else 0
+    flat = np.fromiter(chain.from_iterable(rows), dtype=np.int64, count=int(lengths.sum()))
+    cols = np.arange(width, dtype=np.int64)
+    mask = cols < lengths[:, None]
+    ids = np.full((n, width), pad_id, dtype=np.int64)
+    ids[mask] = flat
+    types = mask & (cols >= np.asarray(seg_a, dtype=np.int64).reshape(n, 1))
+    return Batch(input_ids=ids, attention_mask=mask.astype(np.int64), token_type_ids=types.astype(np.int64))
+
+
+def label_window(prepared: PreparedWindow, logits: Sequence[np.ndarray], *, temperature: float, fusion: bool) -> Labels:
+    """The post step of a window: each batch's logits → `Labels` in pair order.
+
+    Args:
+        prepared: the window as `prepare_window` made it.
+        logits: float [rows, 5] per batch of `prepared.batches`, in that order.
+        temperature: the model's softmax temperature.
+        fusion: apply the structure rules (`fusion.fuse`).
+    """
+    if len(logits) != len(prepared.batches):
+        raise ValueError(f"{len(prepared.batches)} batches but {len(logits)} logits arrays")
+    n = prepared.size
+    raw = np.zeros((n, len(LABELS)), dtype=np.float32)
+    for b, out in zip(prepared.batches, logits, strict=True):
+        if len(out) != len(b.rows):
+            raise ValueError(f"a batch of {len(b.rows)} rows got {len(out)} logits")
+        raw[b.rows] = out
+    probs, evidence = post_rows(raw, prepared.rule, prepared.guard, temperature=temperature, fusion=fusion)
+    return Labels(
+        index=prepared.index,
+        probabilities=probs,
+        label=np.argmax(probs, axis=1),
+        evidence=evidence,
+        slot_match=prepared.slot_match,
+    )
+
+
+def post_rows(
+    logits: np.ndarray, rule: np.ndarray, guard: np.ndarray, *, temperature: float, fusion: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Temperature softmax, then (when `fusion`) the structure rules, then the guards, on [n, 5] logits.
+
+    Returns:
+        float64 [n, 5] probabilities and int8 [n] evidence codes (`EVIDENCE`).
+    """
+    probs = post.softmax(logits, temperature)
+    if fusion:
+        probs, evidence = fuse_rows(probs, rule)
+    else:
+        evidence = np.full(len(probs), EVIDENCE.index(Evidence.MODEL), dtype=np.int8)
+    apply_guards(probs, evidence, guard)
+    return probs, evidence
