@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -45,8 +45,9 @@ class WindowMemory(NamedTuple):
     text: str
     observed_at: datetime
     subject: str
-    records: tuple[Record, ...]
-    """Its normalized records (the caller normalized it once)."""
+    records: tuple[Record, ...] | None
+    """Its normalized records (the caller normalized it once); None when the window carries its pairs'
+    comparisons."""
 
 
 @dataclass(frozen=True)
@@ -57,11 +58,14 @@ class PairWindow:
         index: the window's number (a relabel chunk's index).
         memories: the memories the pairs refer to.
         pairs: (existing, new) positions in `memories`.
+        comparisons: each pair's `compare_all` of its two memories' records, when the caller has
+            them (relabel computes them with the candidates); None = compare the memories' records here.
     """
 
     index: int
     memories: Sequence[WindowMemory]
     pairs: Sequence[tuple[int, int]]
+    comparisons: Sequence[SlotComparison | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -161,9 +165,10 @@ def encode_rows(encoder: features.PairEncoder, window: PairWindow) -> WindowRows
     dates = [features.utc_date(m.observed_at) for m in mems]
     content_free = [is_content_free(m.text) for m in mems]
     heads: dict[date, str] = {}
-    news: dict[tuple[date, int], str] = {}
+    new_dates: dict[date, str] = {}
+    gaps: dict[int, str] = {}
     tails: dict[str, None] = {}
-    pair_heads: list[tuple[date, int]] = []
+    pair_gaps: list[int] = []
     pair_tails: list[str] = []
     comparisons: list[SlotComparison | None] = []
     n = len(window.pairs)
@@ -174,11 +179,11 @@ def encode_rows(encoder: features.PairEncoder, window: PairWindow) -> WindowRows
         existing, new = mems[e], mems[k]
         if dates[e] not in heads:
             heads[dates[e]] = features.existing_head(dates[e])
-        key = (dates[k], (dates[k] - dates[e]).days)
-        if key not in news:
-            news[key] = features.new_head(*key)
-        pair_heads.append(key)
-        comparison = compare_all(existing.records, new.records)
+        days = (dates[k] - dates[e]).days
+        if dates[k] not in new_dates or days not in gaps:
+            new_dates[dates[k]], gaps[days] = features.new_head_parts(dates[k], days)
+        pair_gaps.append(days)
+        comparison = window.comparisons[i] if window.comparisons is not None else _compare(existing, new, i)
         comparisons.append(comparison)
         tail = features.structure_text(comparison)
         tails[tail] = None
@@ -190,22 +195,26 @@ def encode_rows(encoder: features.PairEncoder, window: PairWindow) -> WindowRows
         elif content_free[k] or content_free[e]:
             guard[i] = _CONTENT_FREE
     texts = [features.clean_text(m.text) for m in mems]
-    head_keys, new_keys, tail_keys = list(heads), list(news), list(tails)
-    ids = encoder.piece_ids([*texts, *(heads[d] for d in head_keys), *(news[t] for t in new_keys), *tail_keys])
-    at = len(texts)
-    head_ids = dict(zip(head_keys, ids[at : at + len(head_keys)], strict=True))
-    at += len(head_keys)
-    new_ids = dict(zip(new_keys, ids[at : at + len(new_keys)], strict=True))
-    at += len(new_keys)
-    tail_ids = dict(zip(tail_keys, ids[at:], strict=True))
+    pieces: dict[Any, str] = {**{("a", d): h for d, h in heads.items()}, **{("n", d): h for d, h in new_dates.items()}}
+    pieces |= {("g", g): w for g, w in gaps.items()}
+    pieces |= {("t", t): t for t in tails}
+    ids = encoder.piece_ids([*texts, *pieces.values()])
+    piece_ids = dict(zip(pieces, ids[len(texts) :], strict=True))
     rows: list[list[int]] = []
     seg_a: list[int] = []
     assemble = encoder.assemble
     for i, (e, k) in enumerate(window.pairs):
-        row, n_a = assemble(head_ids[dates[e]], ids[e], new_ids[pair_heads[i]], ids[k], tail_ids[pair_tails[i]])
+        b_head = piece_ids["n", dates[k]] + piece_ids["g", pair_gaps[i]]
+        row, n_a = assemble(piece_ids["a", dates[e]], ids[e], b_head, ids[k], piece_ids["t", pair_tails[i]])
         rows.append(row)
         seg_a.append(n_a)
     return WindowRows(rows, seg_a, comparisons, rule, guard, slot_match)
+
+
+def _compare(existing: WindowMemory, new: WindowMemory, i: int) -> SlotComparison | None:
+    if existing.records is None or new.records is None:
+        raise ValueError(f"pair {i}: a memory without records, and the window carries no comparisons")
+    return compare_all(existing.records, new.records)
 
 
 def prepare_window(encoder: features.PairEncoder, window: PairWindow, batch_size: int) -> PreparedWindow:

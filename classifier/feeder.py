@@ -179,6 +179,27 @@ class Feeder:
         return value
 
     # -- front doors -----------------------------------------------------------------------------
+    def submit(self, fn: Callable[[T], R], item: T) -> Future[R]:
+        """`fn(item)` in a worker (`fn` must be a module-level function); in this process when `workers` is 0
+        (the future is then already done). Wrap it with `asyncio.wrap_future` to await it."""
+        out: Future[R] = Future()
+        if self.workers == 0:
+            try:
+                out.set_result(fn(item))
+            except Exception as exc:  # noqa: BLE001 - handed to the caller through the future
+                out.set_exception(exc)
+            return out
+        inner = self._executor().submit(_call, (fn, item))
+
+        def done(f: Future[tuple[R, int, float]]) -> None:
+            try:
+                out.set_result(self._result(f))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller through the future
+                out.set_exception(exc)
+
+        inner.add_done_callback(done)
+        return out
+
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         """`fn(item)` for each item, in the workers (`fn` must be a module-level function), in order."""
         return self._ordered(_call, ((fn, item) for item in items))

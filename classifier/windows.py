@@ -27,8 +27,6 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 
 from writegate.classifier.backends.base import Batch
-from writegate.classifier.columnar import Labels
-from writegate.classifier.labels import LABELS
 from writegate.classifier.model import predict_in_length_order
 from writegate.classifier.types import Pair, Prediction
 from writegate.normalizer.errors import InputError
@@ -229,46 +227,11 @@ def edge_line(new_id: str, existing_id: str, prediction: Prediction) -> dict[str
     `{"new_id", "existing_id", "label", "scores", "evidence", "slot_match"}`: the label says how
     NEW relates to EXISTING (the older record).
     """
-    return _edge(
-        new_id,
-        existing_id,
-        prediction.label.value,
-        rounded_scores(prediction),
-        prediction.evidence.value,
-        prediction.slot_match,
-    )
-
-
-def edge_lines(ids: Sequence[tuple[str, str]], labels: Labels) -> list[dict[str, Any]]:
-    """`edge_line` for each labelled pair of a window (the same dicts, from the arrays).
-
-    Args:
-        ids: (new_id, existing_id) per pair, in the window's pair order.
-        labels: the window's labels.
-    """
-    if len(ids) != len(labels):
-        raise ValueError(f"{len(ids)} id pairs for {len(labels)} labels")
-    return [
-        _edge(
-            new_id,
-            existing_id,
-            label,
-            {name: round(p, SCORE_DIGITS) for name, p in zip(LABELS, probabilities, strict=True)},
-            evidence,
-            slot_match,
-        )
-        for (new_id, existing_id), (label, probabilities, evidence, slot_match) in zip(ids, labels.rows(), strict=True)
-    ]
-
-
-def _edge(
-    new_id: str, existing_id: str, label: str, scores: dict[str, float], evidence: str, slot_match: bool
-) -> dict[str, Any]:
     return {
         "new_id": new_id,
         "existing_id": existing_id,
-        "label": label,
-        "scores": scores,
-        "evidence": evidence,
-        "slot_match": slot_match,
+        "label": prediction.label.value,
+        "scores": rounded_scores(prediction),
+        "evidence": prediction.evidence.value,
+        "slot_match": prediction.slot_match,
     }

@@ -75,6 +75,7 @@ from typing import Literal
 from writegate.normalizer.clock import DAY_NAMES, MONTH_NAMES, sentence_spans
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
+from writegate.normalizer.gates import may_match
 from writegate.normalizer.entities import slugify
 from writegate.normalizer.places import Place, PlaceKind, lookup_place, lookup_place_in
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, Timezone, validate_iana
@@ -201,6 +202,17 @@ _OFFICE_CUE_RE = re.compile(
 )
 _OFFICE_AFTER_RE = re.compile(r"\s+" + _OFFICE_WORDS + r"\b", re.I)
 _VALUE = r"\s*(?P<value>[^.;!?\n,()—–]+)"
+# gates (`gates.may_match`): what every match of the regex above them needs, in lower-cased text
+_ABBR_GATE_RE = re.compile(r"[CDEGMPS]T|UTC")
+"""Case-sensitive: every abbreviation of `_ABBR_RE` ends in one of these."""
+_TIME_WORD_GATE_RE = re.compile(r"time")
+_TZ_PLACE_GATE_RE = re.compile(r"tz|zone")
+_PLACE_CUE_GATE_RE = re.compile(
+    r"moved|relocated|transferred|emigrated|after|since|based|located|liv|resid|settled|stationed|work|mak|made"
+    r"|(?:\sis|\sam|\sare|['’](?:s|m|re))\s+(?:(?:now|currently|still|also)\s+)?(?:in|at)\s"
+)
+"""`_PLACE_CUE_RE`'s verbs, or its "<who> is/'s (now) in/at " form."""
+_OFFICE_CUE_GATE_RE = re.compile(r"go|commut|head|work|sit|seat|based|locat|station")
 _LABEL_RE = re.compile(
     r"(?:^|(?<=[.;!?\n]))\s*(?:(?:my|our|the\s+user['’]s|user['’]s)\s+)?(?:current\s+)?"
     r"(?:location|home\s+office|home\s+base|home\s+city|city|residence)(?:\s+for\s+" + _SUBJECT + r")?\s*[:=]" + _VALUE,
@@ -278,6 +290,8 @@ def _resolve_place(phrase: str, *, sentence_initial: bool = False) -> tuple[str,
 
 def _iana(text: str) -> list[Mention]:
     out: list[Mention] = []
+    if "/" not in text:  # every IANA name has one
+        return out
     for m in _IANA_RE.finditer(text):
         zone = _folded_zones().get(m.group().casefold())
         if zone is not None:
@@ -287,6 +301,8 @@ def _iana(text: str) -> list[Mention]:
 
 def _offsets(text: str) -> list[Mention]:
     out: list[Mention] = []
+    if "UTC" not in text and "GMT" not in text:
+        return out
     for m in _OFFSET_RE.finditer(text):
         sign, hours, minutes = m.group(1), int(m.group(2)), m.group(3)
         if minutes and int(minutes) != 0:
@@ -304,6 +320,8 @@ def _offsets(text: str) -> list[Mention]:
 
 def _abbreviations(text: str) -> list[Mention]:
     out: list[Mention] = []
+    if _ABBR_GATE_RE.search(text) is None:
+        return out
     for m in _ABBR_RE.finditer(text):
         abbr = m.group(1)
         if abbr in _TWO_LETTER:
@@ -327,6 +345,8 @@ def _sentence_start(text: str, pos: int) -> int:
 
 def _x_time(text: str) -> list[Mention]:
     out: list[Mention] = []
+    if not may_match(text, _TIME_WORD_GATE_RE):
+        return out
     for t in _TIME_WORD_RE.finditer(text):
         wm = _WORDS_BEFORE_RE.search(text, max(0, t.start() - 60), t.start())
         if wm is None:
@@ -357,6 +377,8 @@ def _x_time_words(text: str, words: list[re.Match[str]], time_end: int) -> Menti
 
 def _tz_places(text: str) -> list[Mention]:
     out: list[Mention] = []
+    if not may_match(text, _TZ_PLACE_GATE_RE):
+        return out
     for m in _TZ_PLACE_RE.finditer(text):
         hit = _resolve_place(m.group("place"))
         if hit is not None:
@@ -579,13 +601,13 @@ def current_places(text: str, ctx: Context | None = None) -> list[PlaceHit]:
         The places in text order (a place's `timezone` may be None: "I live in the USA").
     """
     out: list[PlaceHit] = []
-    for cue in _PLACE_CUE_RE.finditer(text):
+    for cue in _PLACE_CUE_RE.finditer(text) if may_match(text, _PLACE_CUE_GATE_RE) else ():
         hit = place_at(text, cue.end())
         if hit is None or (cue.group("workin") and not _WORK_IN_END_RE.match(text, hit.span[1])):
             continue
         if _scope_ok(text, cue, hit, ctx):
             out.append(hit)
-    for cue in _OFFICE_CUE_RE.finditer(text):
+    for cue in _OFFICE_CUE_RE.finditer(text) if may_match(text, _OFFICE_CUE_GATE_RE) else ():
         hit = place_at(text, cue.end())
         if hit is None and (
             m := re.match(
@@ -622,6 +644,8 @@ def _whole_place(value: str) -> tuple[str, str] | None:
 def _answered_places(text: str) -> list[Mention]:
     """Labels ("Location: Tokyo") and answers ("Q: where is User based? A: Denver") that are a place."""
     out: list[Mention] = []
+    if ":" not in text and "=" not in text and "?" not in text:  # a label's ":" or "=", an answered question
+        return out
     for rx in (_LABEL_RE, _QA_RE):
         for m in rx.finditer(text):
             hit = _whole_place(m.group("value"))

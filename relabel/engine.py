@@ -45,7 +45,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import chain
+from functools import cached_property
+from itertools import chain, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
@@ -54,9 +55,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from writegate.api.jsonl import json_text, open_lines, parse_json_object, read_json_lines
 from writegate.api.prepare import StateRole
 from writegate.classifier.columnar import Labels, PairWindow, WindowMemory
-from writegate.classifier.labels import Label
+from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.types import Pair, Side
-from writegate.classifier.windows import DEFAULT_BATCH_SIZE, edge_lines
+from writegate.classifier.windows import DEFAULT_BATCH_SIZE, SCORE_DIGITS
 from writegate.normalizer.api import (
     normalize,
     parse_observed_at,
@@ -65,6 +66,7 @@ from writegate.normalizer.api import (
     validate_subject,
     validate_text,
 )
+from writegate.normalizer.compare import SlotComparison, compare_all
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, iso_utc
 from writegate.relabel import checkpoint
@@ -358,6 +360,8 @@ class Plan:
     rejects: list[Reject]
     """Rejected lines, by line number."""
     lines: int
+    comparisons: list[SlotComparison | None] = field(default_factory=list)
+    """Each pair's `compare_all` of its records (as `pairs`)."""
     timings: dict[str, float] = field(default_factory=dict)
     _sides: list[Side] = field(default_factory=list, repr=False)
 
@@ -369,8 +373,13 @@ class Plan:
             h.update(f"{self.records[e].id}\t{self.records[n].id}\n".encode("utf-8", "surrogatepass"))
         return h.hexdigest()
 
+    @cached_property
+    def id_json(self) -> list[str]:
+        """Each record's id as JSON text (`json_text`), by position."""
+        return [json_text(r.id) for r in self.records]
+
     def window(self, index: int, lo: int, hi: int) -> PairWindow:
-        """Pairs `lo`..`hi` as window `index`: the memories they refer to, each with its records, once."""
+        """Pairs `lo`..`hi` as window `index`: the memories they refer to, once each, and the pairs' comparisons."""
         position: dict[int, int] = {}
         memories: list[WindowMemory] = []
         refs: list[tuple[int, int]] = []
@@ -379,9 +388,9 @@ class Plan:
                 if i not in position:
                     position[i] = len(memories)
                     r = self.records[i]
-                    memories.append(WindowMemory(r.text, r.observed_at, r.subject, self.normalized[i]))
+                    memories.append(WindowMemory(r.text, r.observed_at, r.subject, None))
             refs.append((position[e], position[n]))
-        return PairWindow(index, memories, refs)
+        return PairWindow(index, memories, refs, self.comparisons[lo:hi])
 
     def pair(self, index: int) -> Pair:
         """Pair `index` as the classifier takes it: each side carries its records from `normalized`."""
@@ -416,13 +425,14 @@ class PlanTask(NamedTuple):
     """Each subject's records as (text, subject, observed_at), in canonical order."""
 
 
-SubjectPlan = tuple[list["tuple[Record, ...] | NormalizeFailure"], list[tuple[int, int]]]
-"""One subject's result: each record's records (or its failure), and the candidate pairs among the
-records that normalized (positions among those)."""
+SubjectPlan = tuple[list["tuple[Record, ...] | NormalizeFailure"], list[tuple[int, int]], list["SlotComparison | None"]]
+"""One subject's result: each record's records (or its failure), the candidate pairs among the
+records that normalized (positions among those), and each pair's comparison (`compare_all`)."""
 
 
 def plan_subjects(task: PlanTask) -> tuple[list[int], list[SubjectPlan]]:
-    """Normalize each record once and pick each subject's candidate pairs (`subject_pairs`).
+    """Normalize each record once, pick each subject's candidate pairs (`subject_pairs`) and compare
+    each pair's records (`compare_all`: what the classifier's input shows and fusion uses).
 
     A pure function of its task: it runs in the feeder's worker processes.
 
@@ -448,7 +458,9 @@ def plan_subjects(task: PlanTask) -> tuple[list[int], list[SubjectPlan]]:
             task.k,
             task.max_postings,
         )
-        out.append((normalized, pairs))
+        records = [normalized[i] for i in kept]
+        comparisons = [compare_all(records[e], records[n]) for e, n in pairs]  # type: ignore[arg-type]
+        out.append((normalized, pairs, comparisons))
     return task.starts, out
 
 
@@ -518,9 +530,10 @@ def build_plan(
     kept: list[StoreRecord] = []
     normalized_list: list[tuple[Record, ...]] = []
     pairs: list[tuple[int, int]] = []
+    comparisons: list[SlotComparison | None] = []
     tasks = _plan_tasks(ordered, k, max_postings)
     for starts, subjects in (mapper or map)(plan_subjects, tasks):
-        for a, (normalized, local) in zip(starts, subjects, strict=True):
+        for a, (normalized, local, compared) in zip(starts, subjects, strict=True):
             base = len(kept)
             for rec, got in zip(ordered[a : a + len(normalized)], normalized, strict=True):
                 if isinstance(got, NormalizeFailure):
@@ -531,10 +544,11 @@ def build_plan(
                     kept.append(rec)
                     normalized_list.append(got)
             pairs.extend((base + e, base + n) for e, n in local)
+            comparisons.extend(compared)
             progress.advance(len(normalized))
     timings["normalize_and_candidates"] = time.perf_counter() - t0
     rejects.sort(key=lambda r: r.line)
-    return Plan(kept, pairs, dict(enumerate(normalized_list)), rejects, read.lines, timings)
+    return Plan(kept, pairs, dict(enumerate(normalized_list)), rejects, read.lines, comparisons, timings)
 
 
 # -- engines ---------------------------------------------------------------------------------------
@@ -721,6 +735,19 @@ def check_paths(input_path: Path, out: Path) -> None:
             )
 
 
+_CONFLICTS = frozenset({Label.SUPERSEDES.value, Label.CONTRADICTS.value})
+_LABEL_KEY = '"label": "'
+
+
+def label_of(raw: str) -> str:
+    """The label of an edges-file line (as `edge_texts` writes it) without parsing the rest.
+
+    Inside a JSON string every `"` is escaped, so the first `"label": "` is the key's.
+    """
+    at = raw.index(_LABEL_KEY) + len(_LABEL_KEY)
+    return raw[at : raw.index('"', at)]
+
+
 class _Tally:
     """Counts and roles gathered while the edges are written; the summary reads them."""
 
@@ -732,6 +759,15 @@ class _Tally:
         self.in_conflict: set[str] = set()
         self.conflicts: list[dict[str, Any]] = []
         self.by_id = {r.id: r for r in plan.records}
+
+    def add_text(self, raw: str) -> str:
+        """Count one edges-file line; returns its label (only a conflict's line is parsed whole)."""
+        label = label_of(raw)
+        if label in _CONFLICTS:
+            self.add(json.loads(raw))
+        else:
+            self.labels[label] += 1
+        return label
 
     def add(self, line: Mapping[str, Any]) -> None:
         label = line["label"]
@@ -762,11 +798,34 @@ class _Tally:
         return StateRole.CURRENT
 
 
+_SCORES = "{{" + ", ".join(f'"{name}": {{}}' for name in LABELS) + "}}"
+
+
+def edge_texts(ids_json: Sequence[tuple[str, str]], labels: Labels) -> list[str]:
+    """Each labelled pair of a window as its edges-file line: `json_text(windows.edge_line(...))`,
+    formatted directly (the same text; the edges file of a large store is written from here).
+
+    Args:
+        ids_json: (new_id, existing_id) per pair, in the window's pair order, each already as JSON
+            text (`json_text(id)`: a store's ids recur in many pairs, `Plan.id_json` encodes each once).
+        labels: the window's labels.
+    """
+    if len(ids_json) != len(labels):
+        raise ValueError(f"{len(ids_json)} id pairs for {len(labels)} labels")
+    digits = repeat(SCORE_DIGITS)
+    return [
+        f'{{"new_id": {new_id}, "existing_id": {existing_id}, "label": "{label}", '
+        f'"scores": {_SCORES.format(*map(repr, map(round, probabilities, digits)))}, "evidence": "{evidence}", '
+        f'"slot_match": {"true" if slot_match else "false"}}}'
+        for (new_id, existing_id), (label, probabilities, evidence, slot_match) in zip(
+            ids_json, labels.rows(), strict=True
+        )
+    ]
+
+
 def _edges_bytes(lines: Iterable[str], tally: _Tally, keep_unrelated: bool) -> Iterator[bytes]:
     for raw in lines:
-        line = json.loads(raw)
-        tally.add(line)
-        if keep_unrelated or line["label"] != Label.UNRELATED.value:
+        if tally.add_text(raw) != Label.UNRELATED.value or keep_unrelated:
             tally.written += 1
             yield raw.encode("utf-8") + b"\n"
 
@@ -908,8 +967,8 @@ def _relabel(
         t0 = time.perf_counter()
         for labels in engine.label_chunks(_chunks(plan, resumed, options.chunk_size), plan):
             index, lo = labels.index, labels.index * options.chunk_size
-            ids = [(plan.records[n].id, plan.records[e].id) for e, n in plan.pairs[lo : lo + len(labels)]]
-            lines = [json_text(line) for line in edge_lines(ids, labels)]
+            id_json = plan.id_json
+            lines = edge_texts([(id_json[n], id_json[e]) for e, n in plan.pairs[lo : lo + len(labels)]], labels)
             ckpt.commit_chunk(index, lines)
             for sink in sinks:
                 sink.chunk(index, lines)
@@ -921,7 +980,7 @@ def _relabel(
         if sinks:  # before the outputs are renamed: a run killed in a sink still has its checkpoint
             finished = _Tally(plan)
             for raw in ckpt.iter_lines():
-                finished.add(json.loads(raw))
+                finished.add_text(raw)
             for sink in sinks:
                 sink.finish(plan, finished, ckpt.iter_lines)
             del finished

@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from writegate.classifier.backends.base import Batch
+from writegate.classifier.labels import LABELS
 
-FIXED_LOGITS = np.array([0.5, -0.5, 0.25, -0.25, 1.0], dtype=np.float32)
+_LOGITS = {"unrelated": 1.0, "corroborates": 0.5, "elaborates": 0.25, "contradicts": -0.25, "supersedes": -0.5}
+FIXED_LOGITS = np.array([_LOGITS[name] for name in LABELS], dtype=np.float32)
 """Every pair's logits (LABELS order): `unrelated` wins unless fusion or a guard decides."""
 
 
