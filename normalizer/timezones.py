@@ -75,8 +75,8 @@ from typing import Literal
 from writegate.normalizer.clock import DAY_NAMES, MONTH_NAMES, sentence_spans
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
-from writegate.normalizer.gates import may_match
 from writegate.normalizer.entities import slugify
+from writegate.normalizer.gates import may_match
 from writegate.normalizer.places import Place, PlaceKind, lookup_place, lookup_place_in
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, Timezone, validate_iana
 from writegate.normalizer.scope import PERSON_NOUNS, Holder, holder, irrealis, past_state
