@@ -225,11 +225,11 @@ def _engine(args: argparse.Namespace) -> Any:
         raise InputError("--threads", f"must be ≥ 1, got {args.threads}")
     if args.workers is not None and args.workers < 0:
         raise InputError("--workers", f"must be ≥ 0, got {args.workers}")
+    if args.device is not None and args.engine == "ray":
+        raise InputError("--device", "Ray actors pick their device (CUDA when the cluster has GPUs): drop --device")
     if args.device is not None and (args.backend or "onnx") != "torch":
         raise InputError("--device", "only the torch backend takes a device: add --backend torch")
     if args.engine == "ray":
-        if args.device is not None:
-            raise InputError("--device", "Ray actors pick their device (CUDA when the cluster has GPUs): drop --device")
         from writegate.relabel.ray_engine import RayEngine
 
         return RayEngine(

@@ -422,8 +422,11 @@ def test_cli_end_to_end_on_the_tiny_model(
         ({"k": 0}, "--candidates-per-record: must be ≥ 1, got 0"),
         ({"ray_address": "ray://h:10001"}, "--ray-address: the --ray-* flags need --engine ray"),
         ({"model": "/nonexistent/model"}, "model: /nonexistent/model is not a directory"),
+        ({"workers": -1}, "--workers: must be ≥ 0, got -1"),
+        ({"device": "cuda"}, "--device: only the torch backend takes a device: add --backend torch"),
+        ({"device": "cpu", "engine": "ray"}, "--device: Ray actors pick their device"),
     ],
-    ids=["batch-size", "k", "ray-flag-without-ray", "missing-model"],
+    ids=["batch-size", "k", "ray-flag-without-ray", "missing-model", "workers", "device-without-torch", "device-on-ray"],
 )
 def test_cli_bad_flags(
     tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str], flags: dict[str, object], message: str
