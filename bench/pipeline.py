@@ -9,8 +9,8 @@ softmax/fusion/guards, edge lines, checkpoint, finalize; every pair written, as 
 (`classifier/backends/null.py`), so the figure is the ceiling any GPU can reach through this code
 on a CPU of this kind.
 
-pairs/s per core = pairs ÷ the CPU seconds of this process and its feeder workers together (the
-cores a run keeps busy, whatever their number). `--workers 0` runs it all in this process.
+pairs/s per core = pairs ÷ the CPU seconds of this process and all its descendants together (the
+fork server and the feeder's workers: the cores a run keeps busy, whatever their number). `--workers 0` runs it all in this process.
 `--json FILE` writes `{"pairs_per_s_per_core": …, "cores": …, …}`.
 """
 
@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import psutil
 from rich.console import Console
 from rich.table import Table
 
@@ -60,9 +61,28 @@ def distinct_store(path: Path, records: int, seed: int = 11) -> Path:
     return path
 
 
+class MeasuredEngine(LocalEngine):
+    """The local engine; when the run closes it, it first reads the CPU seconds of this process's
+    descendants (the fork server and the feeder's workers), before they exit."""
+
+    descendants_cpu_s = 0.0
+
+    def close(self) -> None:
+        """Read the descendants' CPU seconds, then stop the workers."""
+        total = 0.0
+        for child in psutil.Process().children(recursive=True):
+            try:
+                times = child.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            total += times.user + times.system
+        self.descendants_cpu_s = total
+        super().close()
+
+
 def run(store: Path, args: argparse.Namespace) -> dict[str, Any]:
     """One relabel of `store`; pairs, wall and CPU seconds."""
-    engine = LocalEngine(args.model, backend=args.backend, batch_size=args.batch_size, workers=args.workers)
+    engine = MeasuredEngine(args.model, backend=args.backend, batch_size=args.batch_size, workers=args.workers)
     out = Path(tempfile.mkdtemp(prefix="pipeline-bench-")) / "edges.jsonl"
     cpu0, wall0 = time.process_time(), time.perf_counter()
     options = RelabelOptions(
@@ -71,7 +91,7 @@ def run(store: Path, args: argparse.Namespace) -> dict[str, Any]:
     stats = relabel(options, engine)
     wall = time.perf_counter() - wall0
     main_cpu = time.process_time() - cpu0
-    worker_cpu = engine.feeder.worker_cpu_seconds()
+    worker_cpu = engine.descendants_cpu_s
     cpu = main_cpu + worker_cpu
     return {
         "backend": args.backend,

@@ -25,7 +25,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -96,6 +96,8 @@ class Feeder:
         workers: worker processes; 0 = prepare in this process (None = `default_workers()`).
         depth: windows in flight per worker.
         fusion: fuse structure into the probabilities (None = the model's `writegate.json`).
+        preload: modules the workers' functions need (`Feeder.map`'s), imported once by the fork
+            server rather than by each worker (the first feeder of a process sets them).
 
     Raises:
         InputError: `batch_size`, `workers` or `depth` out of range, or the model directory lacks its tokenizer.
@@ -109,6 +111,7 @@ class Feeder:
         workers: int | None = None,
         depth: int = DEFAULT_DEPTH,
         fusion: bool | None = None,
+        preload: Sequence[str] = (),
     ) -> None:
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise InputError("batch_size", f"must be an integer ≥ 1, got {batch_size!r}")
@@ -125,14 +128,19 @@ class Feeder:
         self.batch_size = batch_size
         self.workers = workers
         self.depth = depth
+        self.preload = tuple(preload)
         self._pool: ProcessPoolExecutor | None = None
         self._worker_cpu: dict[int, float] = {}
 
     # -- the pool --------------------------------------------------------------------------------
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            methods = multiprocessing.get_all_start_methods()
-            context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+            if "forkserver" in multiprocessing.get_all_start_methods():
+                context = multiprocessing.get_context("forkserver")
+                # imported once by the fork server, not by every worker (it forks them with the modules loaded)
+                context.set_forkserver_preload([__name__, *self.preload])
+            else:
+                context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker)
         return self._pool
 

@@ -20,9 +20,12 @@ Pipeline (`relabel`):
 4. **candidates**, per subject: for each record, up to K partners — first the records sharing one
    of its slots, nearest in time; then, to fill K, the most similar by TF-IDF cosine over an
    inverted index (terms in more than `max_postings` records of the subject are skipped, so a
-   huge subject costs O(n·K), never all pairs). Each unordered pair is kept once.
-5. **classify** the pairs in chunks of `chunk_size` (`classifier.windows.classify_window` per chunk,
-   locally or on Ray actors); each chunk is committed atomically (`checkpoint`).
+   huge subject costs O(n·K), never all pairs). Each unordered pair is kept once, and its two
+   records are compared (`compare_all`) once. Steps 3–4 are `plan_subjects`, a pure function of
+   whole subjects: `build_plan` runs it in the engine's worker processes (`Engine.plan_mapper`).
+5. **classify** the pairs in chunks of `chunk_size` (each chunk a `columnar.PairWindow`; the local
+   engine runs them through `classifier.feeder.Feeder.label`, Ray through the same feeder in
+   each actor); each chunk is committed atomically (`checkpoint`).
 6. **finalize**: the edges (unrelated dropped unless `keep_unrelated`), `rejects.jsonl` and
    `summary.json` (counts per label, each record's state role, the conflicts to review), all
    renamed into place atomically.
@@ -614,7 +617,7 @@ class LocalEngine:
         self.batch_size = batch_size
         self.threads = threads
         self.device = device
-        self.feeder = Feeder(self.model_dir, batch_size=batch_size, workers=workers)
+        self.feeder = Feeder(self.model_dir, batch_size=batch_size, workers=workers, preload=[__name__])
 
     def fingerprint(self) -> dict[str, Any]:
         """Model tree hash, backend and batch size."""
