@@ -426,7 +426,15 @@ def test_cli_end_to_end_on_the_tiny_model(
         ({"device": "cuda"}, "--device: only the torch backend takes a device: add --backend torch"),
         ({"device": "cpu", "engine": "ray"}, "--device: Ray actors pick their device"),
     ],
-    ids=["batch-size", "k", "ray-flag-without-ray", "missing-model", "workers", "device-without-torch", "device-on-ray"],
+    ids=[
+        "batch-size",
+        "k",
+        "ray-flag-without-ray",
+        "missing-model",
+        "workers",
+        "device-without-torch",
+        "device-on-ray",
+    ],
 )
 def test_cli_bad_flags(
     tmp_path: Path, tiny_model_dir: Path, capsys: pytest.CaptureFixture[str], flags: dict[str, object], message: str
