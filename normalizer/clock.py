@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from writegate.normalizer.gates import factored
+
 MINUTES_PER_DAY = 1440
 MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY
 ALL_DAYS: frozenset[int] = frozenset(range(7))
@@ -31,8 +33,10 @@ MONTH_NAMES: tuple[str, ...] = (
 )
 
 TIME_WORDS_RE = re.compile(  # searched in lower-cased text (re.I makes an alternation several times slower)
-    r"[0-9]|noon|midday|midnight|morning|afternoon|evening|night|lunch|hours|day|weekend|\b(?:mon|tue|wed|thu|fri|sat|sun)"
-    r"|\b[ap]\.?m\b|o['’\"]clock"
+    factored(
+        r"[0-9]|noon|midday|midnight|morning|afternoon|evening|night|lunch|hours|day|weekend|\b(?:mon|tue|wed|thu|fri|sat|sun)"
+        r"|\b[ap]\.?m\b|o['’\"]clock"
+    )
 )
 """A word or digit without which a lower-cased text names no time: the time families' pre-filter."""
 

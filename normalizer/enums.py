@@ -63,6 +63,7 @@ from functools import lru_cache
 
 from writegate.normalizer.context import Context
 from writegate.normalizer.entities import is_pronoun, is_subject_reference, name_mention, pronoun_antecedent
+from writegate.normalizer.gates import factored
 from writegate.normalizer.schema import EnumAttribute, EnumValue, Record, RecordKind
 from writegate.normalizer.scope import Holder, holder
 
@@ -265,28 +266,34 @@ _COMPILED: tuple[tuple[EnumAttribute, str, re.Pattern[str]], ...] = tuple(
 )
 _ATTRIBUTE_WORDS: dict[EnumAttribute, re.Pattern[str]] = {
     EnumAttribute.VERBOSITY: re.compile(
-        r"concise|succinct|terse|pithy|brevity|short|brief|quick|crisp|one-line|tight|point|tl;?dr|fluff|bluf|bottom line"
-        r"|snappy|detail|thorough|depth|comprehensive|exhaustive|long|lengthy|extensive|full|deep-dive|verbose|wall|context"
+        factored(
+            r"concise|succinct|terse|pithy|brevity|short|brief|quick|crisp|one-line|tight|point|tl;?dr|fluff|bluf|bottom line"
+            r"|snappy|detail|thorough|depth|comprehensive|exhaustive|long|lengthy|extensive|full|deep-dive|verbose|wall|context"
+        )
     ),
     EnumAttribute.CHANNEL: re.compile(
-        r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face"
-        r"|person|irl"
+        factored(
+            r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face"
+            r"|person|irl"
+        )
     ),
     EnumAttribute.FORMALITY: re.compile(
-        r"formal|professional|casual|laid-back|conversational|relaxed|first.name|tone|style|register"
+        factored(r"formal|professional|casual|laid-back|conversational|relaxed|first.name|tone|style|register")
     ),
-    EnumAttribute.FORMAT: re.compile(r"bullet|list|prose|sentences|paragraph|narrative|table|tabular"),
+    EnumAttribute.FORMAT: re.compile(factored(r"bullet|list|prose|sentences|paragraph|narrative|table|tabular")),
 }
 """Per attribute, words one of its cues must contain (searched in lower-cased text): a clause runs only
 the cue patterns of the attributes it can hold."""
 
 _QUICK_RE = re.compile(  # searched in lower-cased text: re.I makes a long alternation much slower
-    r"concise|succinct|terse|pithy|brevity|short|brief|quick|crisp|one-line|tight|point|tl;?dr|fluff|bluf|bottom line|snappy|"
-    r"detail|thorough|depth|comprehensive|exhaustive|long|lengthy|extensive|full|deep-dive|verbose|wall|context|"
-    r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face|person|irl|"
-    r"formal|professional|casual|laid-back|conversational|relaxed|first.name|bullet|list|prose|sentences|paragraph|narrative|"
-    r"table|tabular|language|in [a-z]{2}\b|prefer|reply|replies|respon|answer|write|written|speak|talk|communicat|"
-    r"document|chat|switch|mov(?:e|ed|es|ing) |migrat|transition",
+    factored(
+        r"concise|succinct|terse|pithy|brevity|short|brief|quick|crisp|one-line|tight|point|tl;?dr|fluff|bluf|bottom line|snappy|"
+        r"detail|thorough|depth|comprehensive|exhaustive|long|lengthy|extensive|full|deep-dive|verbose|wall|context|"
+        r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face|person|irl|"
+        r"formal|professional|casual|laid-back|conversational|relaxed|first.name|bullet|list|prose|sentences|paragraph|narrative|"
+        r"table|tabular|language|in [a-z]{2}\b|prefer|reply|replies|respon|answer|write|written|speak|talk|communicat|"
+        r"document|chat|switch|mov(?:e|ed|es|ing) |migrat|transition"
+    ),
 )
 
 _CLAUSE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+|\n+")

@@ -725,11 +725,13 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
     groups, excluded_groups = _day_groups(masked)
     if groups and all(_ONE_OFF_BEFORE_RE.search(masked, max(0, g.start - 14), g.start) for g in groups):
         return []  # a one-off date ("on call this weekend", "out through Friday") is no recurring window
+    clocks = _time_specs(masked, atoms, groups, point_minutes or POINT_MINUTES)
+    pods = _pod_specs(masked, consumed, bool(clocks))
+    if not clocks and not pods and not groups:
+        return []  # no clock time, part of day or day: nothing can become a window
     recurring = is_recurring(sentence)
     if groups and not any(g.recurring for g in groups) and not recurring and not _SPAN_SHAPE_RE.search(masked):
         return []  # "free on Sunday", "Sunday afternoon should be good": one day, not every one
-    clocks = _time_specs(masked, atoms, groups, point_minutes or POINT_MINUTES)
-    pods = _pod_specs(masked, consumed, bool(clocks))
     clauses = _clauses(masked)
     cues = _clause_polarities(masked, clauses)
     anchors = _anchors(masked, pods, bool(clocks))
