@@ -4,11 +4,14 @@ Start-up order: check the model directory (`read_meta`: a bad `--model` fails be
 is bound or logged); bind the port with the standard health service saying NOT_SERVING, server
 reflection and the WriteGate service (UNAVAILABLE until ready); load the model off the event
 loop; start the batcher; run the warm-up (one cold batch, then a load that measures pairs/s and
-sizes the queue: `ServerConfig.queue_pairs`), release its memory; only then health says SERVING.
+sizes the queue: `ServerConfig.queue_pairs`), release its memory; with `normalize_workers` > 0,
+start the normalize pool (a `Feeder` whose worker processes normalize the requests' cache misses)
+and run one task on each worker; only then health says SERVING.
 Shutdown (SIGTERM or SIGINT): every new RPC is answered UNAVAILABLE ("shutting down": clients
 retry elsewhere), health NOT_SERVING; every accepted WriteGate RPC (`DrainInterceptor`) is
 answered — within `grace_s`, after which what still waits for the batcher is answered
-UNAVAILABLE; gRPC stops once calls stop arriving (`QUIET_S`), the batcher stops, exit 0.
+UNAVAILABLE; gRPC stops once calls stop arriving (`QUIET_S`), the batcher stops, the normalize
+pool's worker processes stop, exit 0.
 
 Interceptors (built on `security.ServiceInterceptor` / `security.rebuild_handler`), outermost
 first: metrics, logging (request shape only; texts only with
@@ -38,6 +41,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from writegate.classifier.batcher import Batcher
+from writegate.classifier.feeder import Feeder
 from writegate.classifier.modeldir import read_meta
 from writegate.classifier.types import Pair, Side
 from writegate.normalizer.errors import InputError
@@ -57,7 +61,7 @@ from writegate.server.security import (
     server_credentials,
     service_of,
 )
-from writegate.server.service import RELABEL_DEPTH, WriteGateService
+from writegate.server.service import RELABEL_DEPTH, WriteGateService, memory_item, normalize_texts
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
@@ -93,6 +97,16 @@ def warmup_pairs() -> list[Pair]:
     return with_records_all(
         Pair(existing=Side(text=a, observed_at=t0), new=Side(text=b.strip(), observed_at=t1)) for a, b in texts
     )
+
+
+def start_normalize_pool(feeder: Feeder) -> None:
+    """Start every worker process of `feeder` (blocking): one small `normalize_texts` task per
+    worker, all at once, so that no request waits for a worker to start or import the normalizer."""
+    from writegate.normalizer.schema import Memory
+
+    item = memory_item(Memory(text="User works in EST", observed_at=datetime(2026, 3, 1, tzinfo=UTC)))
+    for future in [feeder.submit(normalize_texts, [item]) for _ in range(feeder.workers)]:
+        future.result()
 
 
 # -- interceptors ------------------------------------------------------------------------------
@@ -395,6 +409,8 @@ class WriteGateServer:
         self.health = health.aio.HealthServicer()
         self.server: grpc.aio.Server | None = None
         self.batcher: Batcher | None = None
+        self.feeder: Feeder | None = None
+        """The normalize pool (`normalize_workers` > 0), from the load until `stop`."""
         self.port: int | None = None
         self.ready = asyncio.Event()
         self._load_task: asyncio.Task[None] | None = None
@@ -496,8 +512,20 @@ class WriteGateServer:
 
     async def _load(self) -> None:
         start = time.perf_counter()
-        classifier = await asyncio.to_thread(self.loader)
         cfg = self.config
+        workers = cfg.effective_normalize_workers
+        if workers > 0:
+            self.feeder = Feeder(cfg.model, workers=workers)
+            pool = asyncio.ensure_future(asyncio.to_thread(start_normalize_pool, self.feeder))  # while the model loads
+            try:
+                classifier = await asyncio.to_thread(self.loader)
+            except BaseException:
+                await asyncio.gather(pool, return_exceptions=True)  # the load's error is the one to report
+                raise
+            await pool
+            log.info("normalize pool: %d worker processes", workers)
+        else:
+            classifier = await asyncio.to_thread(self.loader)
         batcher = Batcher(
             classifier,
             max_batch_tokens=cfg.max_batch_tokens,
@@ -537,6 +565,7 @@ class WriteGateServer:
                 cfg.grace_s,
                 batcher.max_queue_pairs / speed,
             )
+        self.service.feeder = self.feeder
         self.service.attach(batcher, classifier.info)
         # the sized bound follows the speed, but never below what one Relabel stream keeps queued
         batcher.queue_floor = max(batcher.queue_floor, (RELABEL_DEPTH + 2) * self.service.relabel_window)
@@ -584,6 +613,10 @@ class WriteGateServer:
                 pass
         if self.batcher is not None:
             await self.batcher.close()
+        if self.feeder is not None:
+            self.service.feeder = None
+            await asyncio.to_thread(self.feeder.close)
+            self.feeder = None
         if self._metrics_http is not None:
             self._metrics_http.shutdown()
             self._metrics_http.server_close()

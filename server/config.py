@@ -84,6 +84,13 @@ class ServerConfig(BaseModel):
         le=64,
         description="Batches run at once (unset: onnx = CPU cores available, torch and vllm = 1).",
     )
+    normalize_workers: int | None = Field(
+        default=None,
+        ge=0,
+        le=256,
+        description="Worker processes that normalize the memories a request brings that are not in the record cache "
+        "(0 = a thread of the server process; unset: onnx = 0, torch and vllm = CPU cores available less one).",
+    )
     max_batch_tokens: int = Field(default=8192, ge=16, le=1_048_576, description="Padded tokens (n x L) per batch.")
     max_wait_ms: float = Field(default=2.0, ge=0, le=1000, description="Max wait of the first queued pair for a batch.")
     max_queue_pairs: int | None = Field(
@@ -148,6 +155,14 @@ class ServerConfig(BaseModel):
         if self.batch_workers is not None:
             return self.batch_workers
         return available_cores() if self.backend is BackendName.ONNX else 1
+
+    @property
+    def effective_normalize_workers(self) -> int:
+        """`normalize_workers`, or its default: 0 for onnx (its batch workers use the cores), else one
+        per available core less one (at least one), the one left for the process that drives the model."""
+        if self.normalize_workers is not None:
+            return self.normalize_workers
+        return 0 if self.backend is BackendName.ONNX else max(1, available_cores() - 1)
 
     @property
     def effective_threads(self) -> int | None:

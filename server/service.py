@@ -17,7 +17,12 @@ normalize and classify — so a request that can never succeed is never told to 
 Normalize once: the servicer normalizes the new memory and each candidate once (`RecordCache`
 keeps the records of recent memories: store candidates recur across writes) and hands the
 classifier pairs that carry those records (`Side.records`); the classifier never normalizes.
-Cache misses are normalized in a worker thread, off the event loop.
+Cache misses are normalized off the event loop, all of a request's misses in ONE task
+(`normalize_texts`): in the normalize pool when the server has one (`--normalize-workers`, a
+`Feeder` whose worker processes take that work off this process's GIL) and the normalizer is the
+real `normalize`, else in a worker thread. Either way the results are cached and turned into
+errors that name the field (`candidates[2].text: …`) by the same code (`_kept`). A Relabel stream
+normalizes its windows in a worker thread (`_records`, the same cache and messages).
 
 Relabel answers every pair: its relation, or a `PairError` with the code and message
 `status_for` gives its error (a bad request, a full queue, a failed batch), and the stream goes
@@ -34,13 +39,15 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import grpc
 
 from writegate.api import convert, prepare
 from writegate.classifier.batcher import Batcher, BatcherClosed, BatchFailed, DeadlineExceeded, QueueFull
+from writegate.classifier.feeder import Feeder
 from writegate.classifier.types import ModelInfo, Pair, Prediction, Side
 from writegate.classifier.windows import alabel_pairs
 from writegate.normalizer.api import normalize
@@ -53,6 +60,8 @@ from writegate.v1 import writegate_pb2_grpc as pb_grpc
 log = logging.getLogger(__name__)
 
 Normalizer = Callable[..., list[Record]]
+MemoryItem = tuple[str, str, datetime, Any]
+"""What `normalize` reads of a memory: (text, subject, observed_at, provenance)."""
 RelabelItem = tuple[int, Memory, Memory]
 """One valid Relabel request before normalization: (its index in the stream, EXISTING, NEW)."""
 RELABEL_DEPTH = 2
@@ -168,6 +177,40 @@ class RecordCache:
                 self._items.popitem(last=False)
 
 
+class NormalizeFailure(NamedTuple):
+    """A memory `normalize` refused: the `InputError`'s field (within the memory, e.g. `text`) and message."""
+
+    field: str
+    message: str
+
+
+Normalized = tuple[Record, ...] | NormalizeFailure
+"""One memory's outcome in `normalize_texts`: its records, or why it has none."""
+
+
+def memory_item(mem: Memory) -> MemoryItem:
+    """`mem` as `normalize_texts` takes it (small and picklable: it crosses to a worker process)."""
+    return (mem.text, mem.subject, mem.observed_at, mem.provenance)
+
+
+def normalize_texts(items: Sequence[MemoryItem], normalizer: Normalizer = normalize) -> list[Normalized]:
+    """Each memory's records, or the `NormalizeFailure` of its `InputError` (pure; any other error raises).
+
+    Module-level so that a `Feeder` worker process can run it (`Feeder.submit(normalize_texts, items)`).
+
+    Args:
+        items: (text, subject, observed_at, provenance) per memory.
+        normalizer: `normalize`, or a stand-in (tests; only the real one runs in a worker process).
+    """
+    out: list[Normalized] = []
+    for text, subject, observed_at, provenance in items:
+        try:
+            out.append(tuple(normalizer(text, subject=subject, observed_at=observed_at, provenance=provenance)))
+        except InputError as exc:
+            out.append(NormalizeFailure(exc.field, exc.message))
+    return out
+
+
 def side(mem: Memory, records: Sequence[Record] | None = None) -> Side:
     """A memory as one side of a pair, carrying its normalized records.
 
@@ -191,6 +234,9 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         clock: monotonic seconds (deadlines), shared with the batcher.
         now: the wall clock (observed_at bounds).
         record_cache_size: memories whose records are kept (`RecordCache`).
+        feeder: the normalize pool: when set, and `normalizer` is the real `normalize`, a request's
+            cache misses are normalized in its worker processes (one task per request); else in a
+            worker thread. The owner closes it (`WriteGateServer.stop`).
     """
 
     def __init__(
@@ -202,6 +248,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         record_cache_size: int = RECORD_CACHE_SIZE,
+        feeder: Feeder | None = None,
     ) -> None:
         self.limits = limits
         self.relabel_window = relabel_window
@@ -209,6 +256,9 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         self.records_cache = RecordCache(record_cache_size)
         self.clock = clock
         self.now = now
+        self.feeder = feeder
+        self._feeder_generation = 0  # bumped each time a broken pool is restarted
+        self._feeder_restarting = False
         self._batcher: Batcher | None = None
         self._info: ModelInfo | None = None
 
@@ -262,30 +312,70 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         # The normalizer is part of the key: a test that swaps it never reads the old one's records.
         return (self.normalizer, mem.text, mem.subject, mem.observed_at, mem.provenance)
 
+    def _kept(self, key: Hashable, outcome: Normalized, field: str) -> tuple[Record, ...]:
+        """THE end of every normalization: the records, cached under `key`; or the InputError of a
+        `NormalizeFailure`, its field prefixed with the memory's (`candidates[2]` → `candidates[2].text`)."""
+        if isinstance(outcome, NormalizeFailure):
+            raise InputError(f"{field}.{outcome.field}", outcome.message)
+        self.records_cache.put(key, outcome)
+        return outcome
+
     def _records(self, mem: Memory, field: str = "memory") -> tuple[Record, ...]:
-        """`mem`'s records, from the cache or the normalizer; InputError names `field` (`candidates[2].text`)."""
+        """`mem`'s records, from the cache or the normalizer in this thread; InputError names `field`'s field."""
         key = self._record_key(mem)
         records = self.records_cache.get(key)
         if records is None:
-            try:
-                records = tuple(
-                    self.normalizer(
-                        mem.text, subject=mem.subject, observed_at=mem.observed_at, provenance=mem.provenance
-                    )
-                )
-            except InputError as exc:
-                raise InputError(f"{field}.{exc.field}", exc.message) from None
-            self.records_cache.put(key, records)
+            (outcome,) = normalize_texts([memory_item(mem)], self.normalizer)
+            records = self._kept(key, outcome, field)
         return records
 
+    async def _normalized(self, items: list[MemoryItem]) -> list[Normalized]:
+        """`normalize_texts(items)` off the event loop: in the normalize pool when there is one and the
+        normalizer is the real `normalize`, else in a worker thread.
+
+        A pool whose worker died (killed, out of memory) is restarted once, and these items are
+        normalized in a thread, so the server goes on.
+        """
+        feeder = self.feeder
+        if feeder is None or self.normalizer is not normalize or self._feeder_restarting:
+            return await asyncio.to_thread(normalize_texts, items, self.normalizer)
+        generation = self._feeder_generation
+        try:
+            return await asyncio.wrap_future(feeder.submit(normalize_texts, items))
+        except BrokenProcessPool:
+            if generation == self._feeder_generation and not self._feeder_restarting:
+                log.warning("a normalize worker process died: restarting the normalize pool")
+                self._feeder_restarting = True  # meanwhile, requests normalize in threads
+                try:
+                    await asyncio.to_thread(feeder.close)
+                finally:
+                    self._feeder_generation += 1
+                    self._feeder_restarting = False
+            return await asyncio.to_thread(normalize_texts, items, self.normalizer)
+
     async def _records_of(self, mems: Sequence[Memory], fields: Sequence[str]) -> list[tuple[Record, ...]]:
-        """Each memory's records: cache hits at once, the misses normalized together in a worker thread."""
-        out = [self.records_cache.get(self._record_key(m)) for m in mems]
-        misses = [i for i, records in enumerate(out) if records is None]
+        """Each memory's records: cache hits at once, the misses (each distinct memory once) normalized
+        together in one task (`_normalized`). InputError: the first memory in order that fails, naming
+        its field (`fields[i]`, e.g. `candidates[2]` → `candidates[2].text: …`)."""
+        keys = [self._record_key(m) for m in mems]
+        out = [self.records_cache.get(key) for key in keys]
+        misses: dict[Hashable, list[int]] = {}
+        for i, records in enumerate(out):
+            if records is None:
+                misses.setdefault(keys[i], []).append(i)
         if misses:
-            found = await asyncio.to_thread(lambda: [self._records(mems[i], fields[i]) for i in misses])
-            for i, records in zip(misses, found, strict=True):
-                out[i] = records
+            outcomes = await self._normalized([memory_item(mems[where[0]]) for where in misses.values()])
+            failed: list[tuple[int, NormalizeFailure]] = []
+            for (key, where), outcome in zip(misses.items(), outcomes, strict=True):
+                if isinstance(outcome, NormalizeFailure):
+                    failed.append((where[0], outcome))
+                    continue
+                records = self._kept(key, outcome, fields[where[0]])
+                for i in where:
+                    out[i] = records
+            if failed:
+                first, outcome = min(failed)
+                self._kept(keys[first], outcome, fields[first])  # raises, naming the field
         return out  # type: ignore[return-value]
 
     async def _pairs(self, mem: Memory, candidates: Sequence[Memory]) -> tuple[tuple[Record, ...], list[Pair]]:
@@ -322,7 +412,8 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         """Raw memory text → typed records."""
         validate.validate_normalize(request, now=self.now(), limits=self.limits)
         mem = convert.memory_from_proto(request.memory)
-        return pb.NormalizeResponse(records=convert.records_to_proto(self._records(mem)))
+        (records,) = await self._records_of([mem], ["memory"])
+        return pb.NormalizeResponse(records=convert.records_to_proto(records))
 
     @_unary
     async def Classify(self, request: pb.ClassifyRequest, context: grpc.aio.ServicerContext) -> pb.ClassifyResponse:  # noqa: N802
