@@ -1155,6 +1155,26 @@ _RULE_KEYS: dict[str, tuple[str, ...]] = {
 }
 _RULE_KEY_RES: dict[str, re.Pattern[str]] = {how: re.compile(one_of(keys)) for how, keys in _RULE_KEYS.items()}
 """One search per rule kind instead of a substring test per key (the keys as a trie: `gates.one_of`)."""
+_RULE_GATES: dict[str, re.Pattern[str]] = {
+    "team": re.compile(
+        factored(r"member|part|joined|moved|transferred|switched|moving")
+        + r"|(?:is|am|are|was|sits|works|working|'m|’m|'re|’re)\s+(?:now\s+)?(?:on|in|with)"
+    ),
+    "role-strict": re.compile(
+        r"(?:is|am|was|'m|’m)\s+(?:now\s+)?(?:a|an|the|our|their|now|head|vp|director|chief)\s|became|becomes|has become"
+    ),
+    "place": re.compile(r"based|located|liv|moved|relocat|moving|work|(?:is|am|'m|’m)\s+(?:(?:now|currently)\s+)?in"),
+    "passive-owner": re.compile(
+        factored(
+            r"owned|handled|managed|run|covered|looked after|taken over|led|handed|passed|transferred|reassigned"
+            r"|assigned|given|moved"
+        )
+    ),
+    "team-on": re.compile(factored(_TEAM_WORDS[3:-1])),
+}
+"""For the rule kinds whose keys most clauses contain (" in ", "is "): what every match of the rule's
+cue needs, searched in the lower-cased clause when it is ASCII (`gates`: exact there), before the
+case-insensitive cue itself."""
 """Substrings (lowercase) one of which a clause must contain before a rule's regex runs."""
 _QUICK_RE = re.compile(  # searched in lower-cased text: re.I makes a long alternation much slower
     factored(
@@ -1542,8 +1562,11 @@ def _clause_edges(c: _Clause) -> list[Edge]:
             add(src, EdgeType.APPROVES, target, {"max_amount": amounts[0].value, "currency": amounts[0].currency})
             taken.append((m.start(), m.end()))
 
+    ascii_text = text.isascii()
     for etype, cue, how in _RULES:
         if not _RULE_KEY_RES[how].search(low):
+            continue
+        if ascii_text and how in _RULE_GATES and not _RULE_GATES[how].search(low):
             continue
         for m in cue.finditer(text):
             if any(m.start() < e and s < m.end() for s, e in taken):
