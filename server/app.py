@@ -3,10 +3,10 @@
 Start-up order: check the model directory (`read_meta`: a bad `--model` fails before anything
 is bound or logged); bind the port with the standard health service saying NOT_SERVING, server
 reflection and the WriteGate service (UNAVAILABLE until ready); load the model off the event
-loop; start the batcher; run the warm-up (one cold batch, then a load that measures pairs/s and
-sizes the queue: `ServerConfig.queue_pairs`), release its memory; with `normalize_workers` > 0,
-start the normalize pool (a `Feeder` whose worker processes normalize the requests' cache misses)
-and run one task on each worker; only then health says SERVING.
+loop (with `normalize_workers` N > 0, meanwhile start the normalize pool: a `Feeder` whose worker
+processes normalize the requests' cache misses, its N workers started by N small tasks sent at
+once); start the batcher; run the warm-up (one cold batch, then a load that measures pairs/s and
+sizes the queue: `ServerConfig.queue_pairs`), release its memory; only then health says SERVING.
 Shutdown (SIGTERM or SIGINT): every new RPC is answered UNAVAILABLE ("shutting down": clients
 retry elsewhere), health NOT_SERVING; every accepted WriteGate RPC (`DrainInterceptor`) is
 answered — within `grace_s`, after which what still waits for the batcher is answered

@@ -341,7 +341,9 @@ class WriteGateService(pb_grpc.WriteGateServicer):
             return await asyncio.to_thread(normalize_texts, items, self.normalizer)
         generation = self._feeder_generation
         try:
-            return await asyncio.wrap_future(feeder.submit(normalize_texts, items))
+            # shielded: a cancelled RPC must not cancel the feeder's future, which its worker's result
+            # would then find cancelled (an error logged by concurrent.futures); the result is dropped
+            return await asyncio.shield(asyncio.wrap_future(feeder.submit(normalize_texts, items)))
         except BrokenProcessPool:
             if generation == self._feeder_generation and not self._feeder_restarting:
                 log.warning("a normalize worker process died: restarting the normalize pool")
@@ -373,8 +375,8 @@ class WriteGateService(pb_grpc.WriteGateServicer):
                 records = self._kept(key, outcome, fields[where[0]])
                 for i in where:
                     out[i] = records
-            if failed:
-                first, outcome = min(failed)
+            if failed:  # in the order of the memories: the first one's error
+                first, outcome = failed[0]
                 self._kept(keys[first], outcome, fields[first])  # raises, naming the field
         return out  # type: ignore[return-value]
 

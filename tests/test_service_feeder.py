@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import multiprocessing
 import os
 import signal
@@ -266,3 +267,18 @@ async def test_a_server_with_the_pool_stops_cleanly_when_its_load_fails(tiny_mod
         await asyncio.wait_for(app.wait_ready(), 30)
     await app.stop(0.5)
     assert app.feeder is None and _workers(before) == []
+
+
+async def test_a_request_cancelled_while_its_memories_are_in_the_pool_leaves_no_error(
+    tiny_model_dir: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with tiny_server(tiny_model_dir, normalize_workers=1) as (app, _channel, _stub):
+        items = [memory_item(Memory(text=f"User works in EST {i}", observed_at=T_OLD)) for i in range(20)]
+        cancelled = asyncio.ensure_future(app.service._normalized(items))
+        await asyncio.sleep(0)  # submitted
+        cancelled.cancel()
+        # one worker runs tasks in order: once the next one is done, the cancelled one's result came back
+        assert len(await app.service._normalized(items[:1])) == 1
+        with pytest.raises(asyncio.CancelledError):
+            await cancelled
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []  # concurrent.futures' own
