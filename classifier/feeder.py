@@ -135,10 +135,12 @@ class Feeder:
     # -- the pool --------------------------------------------------------------------------------
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            context: multiprocessing.context.BaseContext
             if "forkserver" in multiprocessing.get_all_start_methods():
-                context = multiprocessing.get_context("forkserver")
+                forkserver = multiprocessing.get_context("forkserver")
                 # imported once by the fork server, not by every worker (it forks them with the modules loaded)
-                context.set_forkserver_preload([__name__, *self.preload])
+                forkserver.set_forkserver_preload([__name__, *self.preload])
+                context = forkserver
             else:
                 context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_init_worker)
