@@ -33,6 +33,7 @@ WHEELS=(
     grpcio-health-checking==1.85.1
     grpcio-reflection==1.85.1
     faker==40.63.0
+    typing-extensions==4.16.0
 )
 
 exclude="$(git rev-parse --git-dir)/info/exclude"

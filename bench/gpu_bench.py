@@ -1,0 +1,585 @@
+"""One GPU, one run, side by side: sentence-transformers vs writegate relabel vs writegate serve.
+
+    bench/gpu.sh                                   # on the lent GPU machine (installs the carried wheels)
+    python bench/gpu_bench.py --smoke --device cpu # here: tiny sizes, end to end on the CPU
+
+Rows, all on the same generated store (`bench/pipeline.py`'s `distinct_store`: distinct memories,
+25 a subject) and the shipped model (`models/default`):
+
+- **sentence-transformers**: `CrossEncoder.predict` in bf16 on the relabel's pairs, rendered with
+  writegate's input format (`features.render(...).segments`: the texts writegate's model reads),
+  at the best batch size of a short sweep (what a user would pick instead of writegate);
+- **writegate relabel**: `LocalEngine(model, backend="torch", device=D, batch_size=B, workers=N)`
+  through `relabel()` (every pair written), after a warm-up run on a small store;
+- **sentence-transformers, serve's pairs**: the same at its best batch on the pairs the served
+  requests carry;
+- **writegate serve**: a `writegate serve --backend torch --device D --precision bf16` subprocess
+  (bench/serve.py's `start_server`), `--clients` closed-loop asyncio gRPC clients (64) sending
+  PrepareWrite requests of `--k` candidates (16) built from the store (a memory and 16 others of
+  its subject); p50/p99 are PrepareWrite latencies;
+- **null-backend pipeline**: the same relabel with `--backend null` (fixed logits): the ceiling
+  this machine's CPUs put on any GPU through this code.
+
+Per row: pairs, pairs/s, p50/p99 (serve), mean GPU utilisation sampled with NVML during the row,
+top-label agreement with the CPU int8 onnx model on a fixed sample of the same pairs (`--sample`;
+computed on this machine's CPU with onnxruntime: sentence-transformers' argmax against the int8
+logits' argmax, writegate's labels (fusion and guards) against the int8 model's through the same
+`Classifier`), the ratio to sentence-transformers on the same pairs, and the issue's targets
+(relabel ≥ 25,000 pairs/s and served ≥ 10,000 pairs/s at 64 × 16 on an H100/H200, both ≥ 2×
+sentence-transformers). Prints one table; with `--out DIR` (default `$OUT` when set) writes
+`gpu_bench.json` and `gpu_bench.md` there, after every row (a run cut short keeps its rows).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/pipeline.py, bench/serve.py
+
+import pipeline  # noqa: E402
+import serve  # noqa: E402
+
+from writegate.classifier import features  # noqa: E402
+from writegate.relabel.engine import LocalEngine, Plan, RelabelOptions, build_plan, open_store, relabel  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LABELS = ("unrelated", "corroborates", "elaborates", "contradicts", "supersedes")
+TARGETS = {"relabel": 25_000.0, "serve": 10_000.0}
+"""pairs/s on an H100/H200 (issue 35); and each ≥ 2× sentence-transformers on the same pairs."""
+
+
+@dataclass
+class Row:
+    """One line of the table."""
+
+    system: str
+    pairs: int = 0
+    pairs_per_s: float | None = None
+    p50_ms: float | None = None
+    p99_ms: float | None = None
+    gpu_util: float | None = None
+    agreement: float | None = None
+    agreement_n: int = 0
+    vs_st: float | None = None
+    target: str = ""
+    note: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# -- GPU utilisation -------------------------------------------------------------------------------
+
+
+class GpuSampler:
+    """Mean GPU utilisation (NVML, %) over a `with` block, sampled every `period` seconds; None without NVML."""
+
+    def __init__(self, index: int = 0, period: float = 0.05) -> None:
+        self.period = period
+        self.handle: Any = None
+        try:
+            import pynvml
+
+            pynvml.nvmlInit()
+            self.nvml = pynvml
+            self.handle = pynvml.nvmlDeviceGetHandleByIndex(index)
+            self.name = str(pynvml.nvmlDeviceGetName(self.handle))
+        except Exception as exc:  # noqa: BLE001 - no NVML, no GPU: the column says n/a
+            self.name = f"no NVML ({type(exc).__name__})"
+
+    @contextmanager
+    def measure(self) -> Iterator[list[float]]:
+        samples: list[float] = []
+        if self.handle is None:
+            yield samples
+            return
+        stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(self.period):
+                samples.append(float(self.nvml.nvmlDeviceGetUtilizationRates(self.handle).gpu))
+
+        t = threading.Thread(target=loop, daemon=True)
+        t.start()
+        try:
+            yield samples
+        finally:
+            stop.set()
+            t.join()
+
+
+def mean(samples: Sequence[float]) -> float | None:
+    return float(np.mean(samples)) if samples else None
+
+
+# -- the pairs -------------------------------------------------------------------------------------
+
+
+def texts_of(plan: Plan, indices: Sequence[int]) -> list[tuple[str, str]]:
+    """The two segments of plan pairs `indices`, as writegate's model reads them (before truncation)."""
+    out = []
+    for i in indices:
+        e, n = plan.pairs[i]
+        re_, rn = plan.records[e], plan.records[n]
+        text = features.render(re_.text, re_.observed_at, rn.text, rn.observed_at, plan.comparisons[i])
+        out.append(text.segments)
+    return out
+
+
+def sample_indices(total: int, n: int) -> list[int]:
+    """A fixed, evenly spread sample of `n` of `total` indices."""
+    if total <= n:
+        return list(range(total))
+    return sorted({int(round(x)) for x in np.linspace(0, total - 1, n)})
+
+
+class Reference:
+    """The CPU int8 onnx model (this machine's CPU): labels with fusion and guards, and raw argmax."""
+
+    def __init__(self, model: Path) -> None:
+        from writegate.classifier.model import Classifier
+
+        self.classifier = Classifier.load(model, "onnx", precision="int8")
+
+    def labels(self, pairs: Sequence[Any]) -> tuple[list[str], list[str]]:
+        """(fused labels, raw-logit argmax labels) of `pairs`."""
+        logits, encoded = self.classifier.logits(list(pairs))
+        preds = self.classifier.decode(encoded, logits)
+        return [str(p.label.value) for p in preds], [LABELS[i] for i in np.argmax(logits, axis=1)]
+
+
+def agreement(got: Sequence[str], want: Sequence[str]) -> float:
+    return float(np.mean([a == b for a, b in zip(got, want, strict=True)])) if want else float("nan")
+
+
+# -- sentence-transformers -------------------------------------------------------------------------
+
+
+def load_cross_encoder(model: Path, device: str, bf16: bool) -> tuple[Any, str]:
+    """A CrossEncoder on the model directory, in bf16 (or fp32); returns (encoder, its dtype)."""
+    import torch
+    from sentence_transformers import CrossEncoder
+
+    kwargs: dict[str, Any] = {"device": device, "max_length": 128}
+    dtype = torch.bfloat16 if bf16 else torch.float32
+    try:
+        ce = CrossEncoder(str(model), local_files_only=True, model_kwargs={"dtype": dtype}, **kwargs)
+    except TypeError:  # an older signature
+        ce = CrossEncoder(str(model), **kwargs)
+    params = next(ce.parameters()) if hasattr(ce, "parameters") else next(ce.model.parameters())
+    if params.dtype != dtype:
+        (ce if hasattr(ce, "parameters") else ce.model).to(dtype)
+        params = next(ce.parameters()) if hasattr(ce, "parameters") else next(ce.model.parameters())
+    return ce, str(params.dtype).replace("torch.", "")
+
+
+def st_predict(ce: Any, texts: Sequence[tuple[str, str]], batch: int, sync: Callable[[], None]) -> tuple[np.ndarray, float]:
+    """Logits of `texts` at `batch`; (logits, seconds)."""
+    t0 = time.perf_counter()
+    out = ce.predict(list(texts), batch_size=batch, show_progress_bar=False, convert_to_numpy=True)
+    sync()
+    return np.asarray(out, dtype=np.float32), time.perf_counter() - t0
+
+
+# -- relabel ---------------------------------------------------------------------------------------
+
+
+def run_relabel(store: Path, model: Path, backend: str, device: str | None, batch: int, workers: int, chunk: int, k: int) -> tuple[Any, float, Path]:
+    """One whole relabel (every pair written); (stats, wall seconds, the edges file)."""
+    engine = LocalEngine(model, backend=backend, batch_size=batch, workers=workers, device=device)
+    out = Path(tempfile.mkdtemp(prefix="gpu-bench-relabel-")) / "edges.jsonl"
+    options = RelabelOptions(input=store, out=out, k=k, chunk_size=chunk, keep_unrelated=True, restart=True)
+    t0 = time.perf_counter()
+    stats = relabel(options, engine)
+    return stats, time.perf_counter() - t0, out
+
+
+def edge_labels(path: Path) -> dict[tuple[str, str], str]:
+    """(existing_id, new_id) → label of an edges file."""
+    out = {}
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            row = json.loads(line)
+            out[(row["existing_id"], row["new_id"])] = row["label"]
+    return out
+
+
+# -- serve -----------------------------------------------------------------------------------------
+
+
+def store_requests(rows: Sequence[dict[str, Any]], k: int, n: int) -> list[Any]:
+    """`n` PrepareWrite requests from the store: a memory and `k` other memories of its subject."""
+    pb = serve.pb
+    by_subject: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_subject.setdefault(r["subject"], []).append(r)
+    groups = [g for g in by_subject.values() if len(g) > k]
+    if not groups:
+        raise SystemExit(f"gpu_bench: no subject has more than {k} memories")
+
+    def memory(r: dict[str, Any]) -> Any:
+        m = pb.Memory(id=r["id"], subject=r["subject"], text=r["text"])
+        m.observed_at.FromDatetime(datetime.fromisoformat(r["observed_at"]).replace(tzinfo=None))
+        return m
+
+    per = min(len(g) for g in groups)  # each memory of a subject is the new one once: few distinct memories
+    out = []
+    for i in range(n):
+        g = groups[(i // per) % len(groups)]
+        j = i % per
+        others = [g[(j + 1 + c) % len(g)] for c in range(k)]
+        out.append(pb.PrepareWriteRequest(memory=memory(g[j]), candidates=[memory(o) for o in others]))
+    return out
+
+
+def served_pairs(requests: Sequence[Any]) -> list[Any]:
+    """Each request's pairs as the server builds them (candidate = EXISTING, the new memory = NEW), normalized here."""
+    from writegate.api import convert
+    from writegate.classifier.types import Pair
+    from writegate.server.service import side
+
+    sides: dict[str, Any] = {}
+
+    def cached(m: Any) -> Any:
+        if m.id not in sides:
+            sides[m.id] = side(convert.memory_from_proto(m))
+        return sides[m.id]
+
+    return [Pair(existing=cached(c), new=cached(req.memory)) for req in requests for c in req.candidates]
+
+
+async def served_run(target: str, requests: Sequence[Any], clients: int) -> tuple[list[float], list[list[str]], float]:
+    """`clients` closed-loop callers send `requests`; (latencies, labels per request in order, wall)."""
+    grpc = serve.grpc
+    options = [("grpc.max_send_message_length", 64 << 20), ("grpc.max_receive_message_length", 64 << 20)]
+    labels: list[list[str]] = [[] for _ in requests]
+    latencies: list[float] = []
+    async with grpc.aio.insecure_channel(target, options=options) as channel:
+        stub = serve.pb_grpc.WriteGateStub(channel)
+        for req in requests[: min(8, len(requests))]:  # warm: the connection, CUDA kernels for these shapes
+            await stub.PrepareWrite(req, timeout=300)
+        it = iter(enumerate(requests))
+
+        async def client() -> None:
+            for i, req in it:
+                t = time.perf_counter()
+                resp = await stub.PrepareWrite(req, timeout=300)
+                latencies.append(time.perf_counter() - t)
+                labels[i] = [serve.pb.Label.Name(r.label).removeprefix("LABEL_").lower() for r in resp.relations]
+
+        t0 = time.perf_counter()
+        await asyncio.gather(*(client() for _ in range(clients)))
+        return latencies, labels, time.perf_counter() - t0
+
+
+# -- the run ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Sizes:
+    records: int
+    warm_records: int
+    sample: int
+    st_sweep: tuple[int, ...]
+    st_sweep_pairs: int
+    st_max_pairs: int
+    requests: int
+    clients: int
+
+
+FULL = Sizes(40_000, 2_000, 2_000, (64, 128, 256, 512, 1024), 16_384, 400_000, 3_072, 64)
+SMOKE = Sizes(200, 50, 100, (16, 32), 64, 300, 16, 8)
+
+
+class Bench:
+    def __init__(self, args: argparse.Namespace, console: Console) -> None:
+        self.args = args
+        self.console = console
+        self.rows: list[Row] = []
+        self.meta: dict[str, Any] = {}
+        self.out: Path | None = args.out
+
+    def add(self, row: Row) -> Row:
+        self.rows.append(row)
+        self.console.log(f"{row.system}: {fmt(row.pairs_per_s)} pairs/s {row.note}")
+        self.save()
+        return row
+
+    def save(self) -> None:
+        if self.out is None:
+            return
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / "gpu_bench.json").write_text(
+            json.dumps({"meta": self.meta, "rows": [asdict(r) for r in self.rows]}, indent=2, default=str) + "\n"
+        )
+        (self.out / "gpu_bench.md").write_text(markdown(self.meta, self.rows))
+
+
+def fmt(x: float | None, spec: str = ",.0f") -> str:
+    return "—" if x is None else format(x, spec)
+
+
+COLUMNS = ("system", "pairs", "pairs/s", "p50 ms", "p99 ms", "GPU util %", "agree w/ CPU int8", "× ST", "target")
+
+
+def cells(r: Row) -> list[str]:
+    agree = "—" if r.agreement is None else f"{100 * r.agreement:.2f}% ({r.agreement_n:,})"
+    return [
+        r.system + (f" ({r.note})" if r.note else ""),
+        f"{r.pairs:,}" if r.pairs else "—",
+        fmt(r.pairs_per_s),
+        fmt(r.p50_ms, ".1f"),
+        fmt(r.p99_ms, ".1f"),
+        fmt(r.gpu_util, ".0f"),
+        agree,
+        "—" if r.vs_st is None else f"{r.vs_st:.2f}×",
+        r.target or "—",
+    ]
+
+
+def markdown(meta: dict[str, Any], rows: Sequence[Row]) -> str:
+    lines = [
+        f"{meta.get('device_name', '?')}, {meta.get('date', '?')}, {meta.get('cpus', '?')} CPUs, "
+        f"torch {meta.get('torch', '?')}, model {meta.get('model', '?')}, {meta.get('mode', '?')} run",
+        "",
+        "| " + " | ".join(COLUMNS) + " |",
+        "|" + "---|" * len(COLUMNS),
+    ]
+    lines += ["| " + " | ".join(c.replace("|", "/") for c in cells(r)) + " |" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace, console: Console) -> Bench:
+    import torch
+
+    sizes = SMOKE if args.smoke else FULL
+    if args.records:
+        sizes = replace(sizes, records=args.records)
+    cuda = args.device.startswith("cuda")
+    sync: Callable[[], None] = torch.cuda.synchronize if cuda else (lambda: None)
+    bench = Bench(args, console)
+    sampler = GpuSampler()
+    bench.meta = {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d"),
+        "device": args.device,
+        "device_name": torch.cuda.get_device_name(0) if cuda else f"CPU ({os.cpu_count()} cores)",
+        "nvml": sampler.name,
+        "cpus": os.cpu_count(),
+        "torch": torch.__version__,
+        "model": str(args.model),
+        "mode": "smoke" if args.smoke else "full",
+        "workers": args.workers,
+        "relabel_batch": args.relabel_batch,
+        "k": args.k,
+        "sizes": asdict(sizes),
+    }
+    work = Path(tempfile.mkdtemp(prefix="gpu-bench-"))
+
+    # the store, the plan (the relabel's pairs, in its order), the sample
+    t0 = time.perf_counter()
+    store = pipeline.distinct_store(work / "store.jsonl", sizes.records)
+    warm_store = pipeline.distinct_store(work / "warm.jsonl", sizes.warm_records, seed=97)
+    from writegate.classifier.feeder import Feeder
+
+    with Feeder(args.model, workers=args.workers) as feeder:  # normalize in the workers, as relabel does
+        plan = build_plan(open_store(store), args.k, mapper=feeder.map if args.workers else None)
+    sample = sample_indices(len(plan.pairs), sizes.sample)
+    console.log(f"store {sizes.records:,} memories → {len(plan.pairs):,} pairs ({time.perf_counter() - t0:.1f} s)")
+    bench.meta["pairs"] = len(plan.pairs)
+
+    # the CPU int8 reference on the sample (this machine's CPU)
+    t0 = time.perf_counter()
+    ref: Reference | None = None
+    int8 = args.model / "model.int8.onnx"
+    if int8.is_file():
+        ref = Reference(args.model)
+        ref_fused, ref_raw = ref.labels([plan.pair(i) for i in sample])
+    else:
+        ref_fused = ref_raw = []
+        console.log(f"no {int8}: the agreement column stays empty")
+    console.log(f"CPU int8 reference on {len(ref_fused):,} pairs ({time.perf_counter() - t0:.1f} s)")
+
+    # 1. sentence-transformers on the relabel's pairs, best batch of a sweep
+    st_best: tuple[int, float] | None = None
+    st_row = Row("sentence-transformers CrossEncoder.predict")
+    ce: Any = None
+    try:
+        ce, dtype = load_cross_encoder(args.model, args.device, bf16=cuda)
+    except Exception as exc:  # noqa: BLE001 - not installed here: the row says why
+        st_row.note = f"skipped: {type(exc).__name__}: {str(exc)[:80]}"
+        bench.add(st_row)
+    if ce is not None:
+        st_row.system += f" {dtype}"
+        n_st = min(len(plan.pairs), sizes.st_max_pairs)
+        texts = texts_of(plan, range(n_st))
+        sweep_texts = texts[: sizes.st_sweep_pairs]
+        st_predict(ce, sweep_texts[: max(sizes.st_sweep)], sizes.st_sweep[0], sync)  # warm
+        rates = {}
+        for b in sizes.st_sweep:
+            _, secs = st_predict(ce, sweep_texts, b, sync)
+            rates[b] = len(sweep_texts) / secs
+        best = max(rates, key=lambda b: rates[b])
+        console.log("sentence-transformers sweep: " + ", ".join(f"{b}: {r:,.0f}/s" for b, r in rates.items()))
+        with sampler.measure() as util:
+            logits, secs = st_predict(ce, texts, best, sync)
+        st_best = (best, len(texts) / secs)
+        st_row.pairs, st_row.pairs_per_s, st_row.gpu_util = len(texts), st_best[1], mean(util)
+        st_row.note = f"batch {best}, best of {'/'.join(map(str, sizes.st_sweep))}"
+        st_row.extra = {"sweep": rates}
+        in_st = [i for i in sample if i < n_st]
+        if ref is not None and in_st:
+            got = [LABELS[int(np.argmax(logits[i]))] for i in in_st]
+            st_row.agreement = agreement(got, [ref_raw[sample.index(i)] for i in in_st])
+            st_row.agreement_n = len(in_st)
+            st_row.extra["agreement_vs"] = "int8 raw argmax"
+        bench.add(st_row)
+
+    # 2. writegate relabel on the device
+    row = Row(f"writegate relabel (torch {args.device}{', bf16' if cuda else ', fp32'})")
+    run_relabel(warm_store, args.model, "torch", args.device, args.relabel_batch, args.workers, args.chunk_size, args.k)
+    with sampler.measure() as util:
+        stats, wall, edges = run_relabel(
+            store, args.model, "torch", args.device, args.relabel_batch, args.workers, args.chunk_size, args.k
+        )
+    row.pairs, row.pairs_per_s, row.gpu_util = stats.pairs, stats.pairs / wall, mean(util)
+    row.note = f"batch {args.relabel_batch}, {args.workers} workers"
+    row.target = f"≥ {TARGETS['relabel']:,.0f}/s, ≥ 2× ST"
+    row.extra = {"wall_s": wall, "timings": stats.timings}
+    if ref is not None:
+        got_labels = edge_labels(edges)
+        ids = [(plan.records[plan.pairs[i][0]].id, plan.records[plan.pairs[i][1]].id) for i in sample]
+        row.agreement, row.agreement_n = agreement([got_labels.get(p, "?") for p in ids], ref_fused), len(ids)
+    if st_best:
+        row.vs_st = row.pairs_per_s / st_best[1]
+    bench.add(row)
+
+    # 3. writegate serve at clients × k, and sentence-transformers on the same pairs
+    rows_json = [json.loads(line) for line in store.open(encoding="utf-8")]
+    requests = store_requests(rows_json, args.serve_k, sizes.requests)
+    pairs = served_pairs(requests)
+    served_sample = sample_indices(len(pairs), sizes.sample)
+    if ref is not None:
+        sref_fused, sref_raw = ref.labels([pairs[i] for i in served_sample])
+    st_serve: float | None = None
+    if ce is not None and st_best:
+        srow = Row(f"sentence-transformers {dtype}, serve's pairs")
+        stexts = [features.render_pair(p, features.compare_pair(p)).segments for p in pairs]
+        with sampler.measure() as util:
+            logits, secs = st_predict(ce, stexts, st_best[0], sync)
+        st_serve = len(stexts) / secs
+        srow.pairs, srow.pairs_per_s, srow.gpu_util, srow.note = len(stexts), st_serve, mean(util), f"batch {st_best[0]}"
+        if ref is not None:
+            got = [LABELS[int(np.argmax(logits[i]))] for i in served_sample]
+            srow.agreement, srow.agreement_n = agreement(got, sref_raw), len(served_sample)
+        bench.add(srow)
+    del ce
+    if cuda:
+        torch.cuda.empty_cache()
+
+    row = Row(f"writegate serve (torch {args.device}{', bf16' if cuda else ', fp32'})")
+    ns = argparse.Namespace(
+        model=args.model,
+        backend="torch",
+        threads=None,
+        device=args.device,
+        precision="bf16" if cuda else "fp32",
+        batch_workers=args.batch_workers,
+        max_wait_ms=args.max_wait_ms,
+        max_batch_tokens=args.max_batch_tokens,
+    )
+    metrics_port = serve.free_port()
+    proc, port = serve.start_server(ns, metrics_port)
+    try:
+        b0 = serve.scrape_batches(metrics_port)
+        srv0 = serve.cpu_seconds(proc.pid)
+        with sampler.measure() as util:
+            t0 = time.perf_counter()
+            latencies, labels, wall = asyncio.run(served_run(f"127.0.0.1:{port}", requests, sizes.clients))
+            span = time.perf_counter() - t0
+        b1 = serve.scrape_batches(metrics_port)
+        server_cores = (serve.cpu_seconds(proc.pid) - srv0) / span
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    lat = np.asarray(latencies) * 1000
+    row.pairs = len(requests) * args.serve_k
+    row.pairs_per_s = row.pairs / wall
+    row.p50_ms, row.p99_ms = float(np.percentile(lat, 50)), float(np.percentile(lat, 99))
+    row.gpu_util = mean(util)
+    mean_batch = (b1[0] - b0[0]) / max(b1[1] - b0[1], 1)
+    row.note = f"{sizes.clients} clients × {args.serve_k}, mean batch {mean_batch:.0f}, server {server_cores:.1f} cores"
+    row.target = f"≥ {TARGETS['serve']:,.0f}/s, ≥ 2× ST"
+    if ref is not None:
+        flat = [lab for per in labels for lab in per]
+        row.agreement, row.agreement_n = agreement([flat[i] for i in served_sample], sref_fused), len(served_sample)
+    if st_serve:
+        row.vs_st = row.pairs_per_s / st_serve
+    row.extra = {"mean_batch": mean_batch, "server_cores": server_cores}
+    bench.add(row)
+
+    # 4. the null-backend pipeline ceiling on this CPU
+    row = Row("null-backend pipeline (CPU ceiling)")
+    stats, wall, _ = run_relabel(store, args.model, "null", None, args.relabel_batch, args.workers, args.chunk_size, args.k)
+    row.pairs, row.pairs_per_s = stats.pairs, stats.pairs / wall
+    row.note = f"{args.workers} workers, no model"
+    bench.add(row)
+    return bench
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--smoke", action="store_true", help="tiny sizes (CPU smoke run)")
+    p.add_argument("--device", default="cuda", help="torch device of every row (default cuda)")
+    p.add_argument("--model", type=Path, default=ROOT / "models" / "default")
+    p.add_argument("--records", type=int, default=None, help="store size (default 40,000; smoke 200)")
+    p.add_argument("--workers", type=int, default=None, help="feeder workers (default one per core less one)")
+    p.add_argument("--relabel-batch", type=int, default=512, help="relabel's batch size on the device")
+    p.add_argument("--chunk-size", type=int, default=4096, help="relabel's window (checkpoint chunk)")
+    p.add_argument("-k", type=int, default=8, help="relabel's candidates per memory")
+    p.add_argument("--serve-k", type=int, default=16, help="candidates per PrepareWrite")
+    p.add_argument("--batch-workers", type=int, default=None, help="the server's batches at once")
+    p.add_argument("--max-batch-tokens", type=int, default=65536, help="the server's batch cap")
+    p.add_argument("--max-wait-ms", type=float, default=2.0)
+    env_out = os.environ.get("OUT")
+    p.add_argument("--out", type=Path, default=Path(env_out) if env_out else None, help="gpu_bench.json/.md here")
+    args = p.parse_args(argv)
+    if args.workers is None:
+        from writegate.classifier.feeder import default_workers
+
+        args.workers = default_workers()
+    if args.smoke:
+        args.relabel_batch = min(args.relabel_batch, 64)
+        args.chunk_size = min(args.chunk_size, 512)
+        args.max_batch_tokens = min(args.max_batch_tokens, 8192)
+    console = Console(width=200)
+    bench = run(args, console)
+    table = Table(title=f"writegate on {bench.meta['device_name']}: {bench.meta['mode']} run, {bench.meta['date']}")
+    for col in COLUMNS:
+        table.add_column(col, justify="left" if col == "system" else "right")
+    for r in bench.rows:
+        table.add_row(*cells(r))
+    console.print(table)
+    console.print(
+        f"{bench.meta['pairs']:,} relabel pairs (K={args.k}); {bench.meta['cpus']} CPUs; torch {bench.meta['torch']}; "
+        "agreement: ST's argmax vs the int8 logits' argmax, writegate's labels vs the int8 model's with fusion and guards"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
