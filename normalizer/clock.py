@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from writegate.normalizer.gates import factored
+from writegate.normalizer.gates import at_word_start, one_of
 
 MINUTES_PER_DAY = 1440
 MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY
@@ -33,12 +33,25 @@ MONTH_NAMES: tuple[str, ...] = (
 )
 
 TIME_WORDS_RE = re.compile(  # searched in lower-cased text (re.I makes an alternation several times slower)
-    factored(
-        r"[0-9]|noon|midday|midnight|morning|afternoon|evening|night|lunch|hours|day|weekend|\b(?:mon|tue|wed|thu|fri|sat|sun)"
-        r"|\b[ap]\.?m\b|o['’\"]clock"
+    one_of(
+        [
+            *"0123456789",
+            *("noon", "midday", "midnight", "morning", "afternoon", "evening", "night", "lunch", "hours", "day"),
+            *("weekend", "o'clock", "o’clock", 'o"clock'),
+        ],
+        grouped=False,
     )
+    + "|"
+    + at_word_start(["mon", "tue", "wed", "thu", "fri", "sat", "sun"])
+    + "|"
+    + at_word_start(["am", "a.m", "pm", "p.m"], r"\b")
 )
-"""A word or digit without which a lower-cased text names no time: the time families' pre-filter."""
+r"""A word or digit without which a lower-cased text names no time: the time families' pre-filter.
+
+It is `[0-9]|noon|midday|midnight|morning|afternoon|evening|night|lunch|hours|day|weekend
+|\b(?:mon|tue|wed|thu|fri|sat|sun)|\b[ap]\.?m\b|o['’"]clock`, written so that every branch starts
+with a literal character (`gates.one_of`, `gates.at_word_start`), which `re` searches several times
+faster."""
 
 _DAY_PREFIXES: tuple[tuple[str, int], ...] = (
     ("sun", 0),

@@ -73,7 +73,7 @@ from writegate.normalizer.entities import (
     slugify,
     strip_possessive,
 )
-from writegate.normalizer.gates import factored, one_of
+from writegate.normalizer.gates import at_word_start, factored, one_of
 from writegate.normalizer.schema import SINGLE_VALUED_EDGES, Edge, EdgeType, Record, RecordKind
 from writegate.normalizer.scope import PERSON_NOUNS, irrealis, past_state
 
@@ -1178,12 +1178,19 @@ case-insensitive cue itself."""
 """Substrings (lowercase) one of which a clause must contain before a rule's regex runs."""
 _QUICK_RE = re.compile(  # searched in lower-cased text: re.I makes a long alternation much slower
     factored(
-        r"report|under|manag|boss|supervisor|runs|ran\b|lead|led\b|head|oversee|oversaw|handle|cover|look|charge|responsib|member|part of|"
-        r"joined|moved|transfer|switch|moving|\bon\b|\bin\b|with|role|title|position|job|promot|works?|working|named|appointed|made|"
-        r"hired|\bis\b|\bam\b|['’]m\b|was|became|becom|based|located|liv|reloc|own|taken|took|takes|inherit|contact|poc|approv|sign|authori|"
-        r"decision|signatory|limit|delegat|hand|pass|assign|given|answer|hold|\bcap\b|step|\bq(?:uestion)?\s*:"
-    ),
+        r"report|under|manag|boss|supervisor|runs|ran\b|lead|led\b|head|oversee|oversaw|handle|cover|look|charge|responsib"
+        r"|member|part of|joined|moved|transfer|switch|moving|with|role|title|position|job|promot|work|works|working|named"
+        r"|appointed|made|hired|'m\b|’m\b|was|became|becom|based|located|liv|reloc|own|taken|took|takes|inherit|contact"
+        r"|poc|approv|sign|authori|decision|signatory|limit|delegat|hand|pass|assign|given|answer|hold|step"
+    )
+    + "|"
+    + at_word_start(["on", "in", "is", "am", "cap"], r"\b")
+    + "|"
+    + at_word_start(["q", "question"], r"\s*:")
 )
+r"""Words one of which a text needs before any edge rule runs: `report|under|…|\bon\b|\bin\b|…|\bis\b
+|\bam\b|['’]m\b|…|\bcap\b|step|\bq(?:uestion)?\s*:`, written so that every branch starts with a
+literal character (`gates`)."""
 _GIVE_RE = re.compile(
     r"\b(?:handed|hands|passed|transferred|gave|reassigned|assigned)\s+(?:off\s+|over\s+)?(?P<thing>.+?)\s+(?:off\s+|over\s+)?to\s+(?P<rest>.+)$",
     re.I,

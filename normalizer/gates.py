@@ -29,7 +29,7 @@ def may_match(text: str, gate: re.Pattern[str]) -> bool:
     return not text.isascii() or gate.search(text.lower()) is not None
 
 
-def one_of(words: Iterable[str]) -> str:
+def one_of(words: Iterable[str], *, grouped: bool = True) -> str:
     """A regex source matching exactly the literal `words`, written as a trie.
 
     `one_of(["manage", "manager", "made"])` is `ma(?:de|nage(?:r)?)`: the same strings as
@@ -37,6 +37,10 @@ def one_of(words: Iterable[str]) -> str:
     of one per word, which makes a yes/no search over a long word list several times faster. Which
     word a match covers may differ from the plain alternation (the order is not kept), so use it
     where only whether (or where first) a word occurs matters.
+
+    With `grouped=False` the first letters are top-level branches (`ma(?:de|nager?)|x…`, no
+    enclosing group), to be joined with other branches: when every top-level branch of a pattern
+    starts with a literal character, `re` skips ahead to the positions holding one of them.
     """
     trie: dict[str, dict] = {}  # type: ignore[type-arg]
     for word in words:
@@ -44,7 +48,28 @@ def one_of(words: Iterable[str]) -> str:
         for char in word:
             node = node.setdefault(char, {})
         node[""] = {}
+    if not grouped and "" not in trie:
+        return "|".join(re.escape(char) + _trie_source(child) for char, child in sorted(trie.items()))
     return _trie_source(trie)
+
+
+def at_word_start(words: Iterable[str], end: str = "") -> str:
+    r"""`\b(?:word|…)` + `end`, each word written to start with its literal first character.
+
+    `at_word_start(["on", "in"], r"\b")` is `o(?<!\wo)n\b|i(?<!\wi)n\b`: a word character `c` at a
+    word boundary is a `c` with no word character before it, so `\bc` and `c(?<!\wc)` match the
+    same, and the branch starts with a literal (see `one_of(grouped=False)`).
+
+    Raises:
+        ValueError: a word does not start with a word character.
+    """
+    out = []
+    for word in words:
+        if not re.fullmatch(r"\w", word[:1]):
+            raise ValueError(f"{word!r} does not start with a word character")
+        first = re.escape(word[0])
+        out.append(f"{first}(?<!\\w{first}){re.escape(word[1:])}{end}")
+    return "|".join(out)
 
 
 def _trie_source(node: dict[str, dict]) -> str:  # type: ignore[type-arg]
@@ -70,7 +95,7 @@ def factored(pattern: str) -> str:
     words = [a for a in alternatives if a and not _META_RE.search(a)]
     if len(words) < 2:
         return pattern
-    return "|".join([one_of(words), *(a for a in alternatives if a not in words)])
+    return "|".join([one_of(words, grouped=False), *(a for a in alternatives if a not in words)])
 
 
 def _top_level_alternatives(pattern: str) -> list[str]:
