@@ -128,6 +128,8 @@ def parse_provenance(value: object, field: str = "provenance") -> ProvenanceKind
 
 
 def _dedupe(records: Sequence[Record]) -> list[Record]:
+    if len(records) < 2:
+        return list(records)  # most texts: one record, nothing to compare
     seen: set[str] = set()
     out: list[Record] = []
     for rec in records:

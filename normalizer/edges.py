@@ -1153,8 +1153,25 @@ _RULE_KEYS: dict[str, tuple[str, ...]] = {
     "delegate": ("delegat",),
     "team-on": ("on ", "in "),
 }
-_RULE_KEY_RES: dict[str, re.Pattern[str]] = {how: re.compile(one_of(keys)) for how, keys in _RULE_KEYS.items()}
-"""One search per rule kind instead of a substring test per key (the keys as a trie: `gates.one_of`)."""
+_ALL_KEYS = sorted({key for keys in _RULE_KEYS.values() for key in keys})
+_KEY_AT_RE = re.compile(f"(?=({one_of(_ALL_KEYS)}))")
+"""At each position, the longest key that starts there (a trie takes the longest: `gates.one_of`)."""
+_KINDS_BY_KEY: dict[str, frozenset[str]] = {
+    longest: frozenset(how for how, keys in _RULE_KEYS.items() if any(longest.startswith(key) for key in keys))
+    for longest in _ALL_KEYS
+}
+"""The rule kinds a key found at a position stands for: those with a key that is a prefix of it
+(every key starting at a position is a prefix of the longest one there)."""
+
+
+def _rule_kinds(low: str) -> frozenset[str]:
+    """The rule kinds one of whose `_RULE_KEYS` the lower-cased clause contains, in one scan."""
+    kinds: frozenset[str] = frozenset()
+    for key in _KEY_AT_RE.findall(low):
+        kinds |= _KINDS_BY_KEY[key]
+    return kinds
+
+
 _RULE_GATES: dict[str, re.Pattern[str]] = {
     "team": re.compile(
         factored(r"member|part|joined|moved|transferred|switched|moving")
@@ -1570,8 +1587,9 @@ def _clause_edges(c: _Clause) -> list[Edge]:
             taken.append((m.start(), m.end()))
 
     ascii_text = text.isascii()
+    kinds = _rule_kinds(low)
     for etype, cue, how in _RULES:
-        if not _RULE_KEY_RES[how].search(low):
+        if how not in kinds:
             continue
         if ascii_text and how in _RULE_GATES and not _RULE_GATES[how].search(low):
             continue
