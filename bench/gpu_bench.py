@@ -188,7 +188,9 @@ def load_cross_encoder(model: Path, device: str, bf16: bool) -> tuple[Any, str]:
     return ce, str(params.dtype).replace("torch.", "")
 
 
-def st_predict(ce: Any, texts: Sequence[tuple[str, str]], batch: int, sync: Callable[[], None]) -> tuple[np.ndarray, float]:
+def st_predict(
+    ce: Any, texts: Sequence[tuple[str, str]], batch: int, sync: Callable[[], None]
+) -> tuple[np.ndarray, float]:
     """Logits of `texts` at `batch`; (logits, seconds)."""
     t0 = time.perf_counter()
     out = ce.predict(list(texts), batch_size=batch, show_progress_bar=False, convert_to_numpy=True)
@@ -199,7 +201,9 @@ def st_predict(ce: Any, texts: Sequence[tuple[str, str]], batch: int, sync: Call
 # -- relabel ---------------------------------------------------------------------------------------
 
 
-def run_relabel(store: Path, model: Path, backend: str, device: str | None, batch: int, workers: int, chunk: int, k: int) -> tuple[Any, float, Path]:
+def run_relabel(
+    store: Path, model: Path, backend: str, device: str | None, batch: int, workers: int, chunk: int, k: int
+) -> tuple[Any, float, Path]:
     """One whole relabel (every pair written); (stats, wall seconds, the edges file)."""
     engine = LocalEngine(model, backend=backend, batch_size=batch, workers=workers, device=device)
     out = Path(tempfile.mkdtemp(prefix="gpu-bench-relabel-")) / "edges.jsonl"
@@ -482,7 +486,12 @@ def run(args: argparse.Namespace, console: Console) -> Bench:
         with sampler.measure() as util:
             logits, secs = st_predict(ce, stexts, st_best[0], sync)
         st_serve = len(stexts) / secs
-        srow.pairs, srow.pairs_per_s, srow.gpu_util, srow.note = len(stexts), st_serve, mean(util), f"batch {st_best[0]}"
+        srow.pairs, srow.pairs_per_s, srow.gpu_util, srow.note = (
+            len(stexts),
+            st_serve,
+            mean(util),
+            f"batch {st_best[0]}",
+        )
         if ref is not None:
             got = [LABELS[int(np.argmax(logits[i]))] for i in served_sample]
             srow.agreement, srow.agreement_n = agreement(got, sref_raw), len(served_sample)
@@ -534,7 +543,9 @@ def run(args: argparse.Namespace, console: Console) -> Bench:
 
     # 4. the null-backend pipeline ceiling on this CPU
     row = Row("null-backend pipeline (CPU ceiling)")
-    stats, wall, _ = run_relabel(store, args.model, "null", None, args.relabel_batch, args.workers, args.chunk_size, args.k)
+    stats, wall, _ = run_relabel(
+        store, args.model, "null", None, args.relabel_batch, args.workers, args.chunk_size, args.k
+    )
     row.pairs, row.pairs_per_s = stats.pairs, stats.pairs / wall
     row.note = f"{args.workers} workers, no model"
     bench.add(row)

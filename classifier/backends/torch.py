@@ -105,9 +105,10 @@ class TorchBackend:
         torch = self._torch
         arrays = (batch.input_ids, batch.attention_mask, batch.token_type_ids)
         if not self.staged:
-            return tuple(  # type: ignore[return-value]
+            ids, mask, types = (
                 torch.from_numpy(np.ascontiguousarray(a, dtype=np.int64)).to(self.device) for a in arrays
             )
+            return ids, mask, types
         n = 3 * batch.n_tokens
         buf = getattr(self._staging, "buf", None)
         if buf is None or buf.numel() < n:
