@@ -264,6 +264,16 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
 _COMPILED: tuple[tuple[EnumAttribute, str, re.Pattern[str]], ...] = tuple(
     (a, v, re.compile(p, re.I)) for a, v, p in _CUES
 )
+_CUE_GATES: dict[tuple[EnumAttribute, str], re.Pattern[str]] = {
+    (EnumAttribute.CHANNEL, "slack"): re.compile(r"slack"),
+    (EnumAttribute.CHANNEL, "phone"): re.compile(r"phone|voice|(?:call|ring)\s+(?:me|us)|a\s+(?:call|ring)"),
+    (EnumAttribute.CHANNEL, "sms"): re.compile(r"text|sms|imessage|whatsapp|teams"),
+    (EnumAttribute.CHANNEL, "video"): re.compile(r"zoom|google meet|hangouts|webex|facetime|video|teams"),
+    (EnumAttribute.CHANNEL, "in_person"): re.compile(r"face.to.face|in.person|irl"),
+}
+"""For the channel cues, whose attribute words ("call", "ring", "text", "person") many clauses hold:
+what every match of the cue contains, searched in the lower-cased clause when it is ASCII (`gates`:
+exact there)."""
 _ATTRIBUTE_WORDS: dict[EnumAttribute, re.Pattern[str]] = {
     EnumAttribute.VERBOSITY: re.compile(
         factored(
@@ -507,6 +517,20 @@ _LANG_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r"))\b",
     )
 )
+_LANG_GATES: tuple[re.Pattern[str], ...] = (
+    re.compile(
+        factored(
+            r"repl|respon|answer|writ|message|mail|text|doc|summar|chat|update|report|note|memo|correspond|address|greet"
+            r"|output|translat|communicat|talk|speak"
+        )
+    ),
+    re.compile(r"prefer"),
+    re.compile(r"language"),
+    re.compile(r"language"),
+    re.compile(r"from"),
+)
+"""Per pattern of `_LANG_PATTERNS`, what every match of it contains (its verbs or nouns, "prefer",
+"language", "from"), searched in the lower-cased clause when it is ASCII (`gates`)."""
 
 
 @lru_cache(maxsize=4096)
@@ -571,15 +595,21 @@ def _clause_cues(clause: str, context: str = "") -> list[tuple[int, EnumAttribut
     hits: list[tuple[int, int, EnumAttribute, str]] = []
     low = clause.lower()
     possible = {a for a, words in _ATTRIBUTE_WORDS.items() if words.search(low)}
+    ascii_clause = clause.isascii()
     for attribute, value, pattern in _COMPILED:
         if attribute not in possible:
+            continue
+        gate = _CUE_GATES.get((attribute, value)) if ascii_clause else None
+        if gate is not None and gate.search(low) is None:
             continue
         # a frame before the value ("be formal") is not part of the cue: "used to be formal" negates it
         hits.extend(
             (m.start("v") if "v" in pattern.groupindex and m.start("v") >= 0 else m.start(), m.end(), attribute, value)
             for m in pattern.finditer(clause)
         )
-    for pattern in _LANG_PATTERNS:
+    for pattern, gate in zip(_LANG_PATTERNS, _LANG_GATES, strict=True):
+        if ascii_clause and gate.search(low) is None:
+            continue
         for m in pattern.finditer(clause):
             code = language_code(m.group("lang"))
             if "old" in pattern.groupindex and language_code(m.group("old")) is None:
