@@ -236,5 +236,10 @@ class Feeder:
 
 
 def run_batches(backend: Backend, prepared: columnar.PreparedWindow) -> list[np.ndarray]:
-    """The backend's logits for each batch of a prepared window."""
-    return [backend.run(b.batch) for b in prepared.batches]
+    """The backend's logits for each batch of a prepared window (through its `run_many` when it has
+    one: the torch backend queues them all on the GPU before it reads the first result)."""
+    batches = [b.batch for b in prepared.batches]
+    run_many = getattr(backend, "run_many", None)
+    if run_many is not None:
+        return list(run_many(batches))
+    return [backend.run(b) for b in batches]

@@ -97,6 +97,21 @@ def test_staged_copy_equals_direct(tiny_model_dir: Path) -> None:
     assert staged._staging.buf.numel() >= 3 * 300 * 128
 
 
+def test_run_many_equals_run_per_batch(tiny_model_dir: Path) -> None:
+    """All of a window's batches queued before the first result is read (each in its own slice of the
+    buffer) give each batch's own logits, and the buffer grows to hold them all."""
+    backend = TorchBackend(tiny_model_dir, device="cpu")
+    batches = [padded_batch(tiny_model_dir, lengths, seed=i) for i, lengths in enumerate([*BATCHES, [128] * 300])]
+    want = [backend.run(b) for b in batches]
+    for staged in (False, True):
+        backend.staged = staged
+        got = backend.run_many(batches)
+        assert len(got) == len(want)
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(g, w)
+    assert backend._staging.buf.numel() >= sum(3 * b.n_tokens for b in batches)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [

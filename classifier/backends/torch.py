@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -100,8 +101,21 @@ class TorchBackend:
         """The attention implementation the loaded model runs (`sdpa`)."""
         return str(self.model.config._attn_implementation)
 
-    def _inputs(self, batch: Batch) -> tuple[Any, Any, Any]:
-        """input_ids, attention_mask, token_type_ids as int64 tensors on the device."""
+    def _staging_buffer(self, n: int) -> Any:
+        """This thread's host buffer (pinned on CUDA) of at least `n` int64, grown when a call needs more."""
+        buf = getattr(self._staging, "buf", None)
+        if buf is None or buf.numel() < n:
+            pin = self.device.type == "cuda"
+            buf = self._torch.empty(max(n, 3 * 256 * 128), dtype=self._torch.int64, pin_memory=pin)
+            self._staging.buf = buf
+        return buf
+
+    def _inputs(self, batch: Batch, host: Any = None) -> tuple[Any, Any, Any]:
+        """input_ids, attention_mask, token_type_ids as int64 tensors on the device.
+
+        On CUDA they are packed into `host` (a slice of the pinned buffer, 3 × n_tokens long; None =
+        the buffer's start) and copied in one asynchronous transfer.
+        """
         torch = self._torch
         arrays = (batch.input_ids, batch.attention_mask, batch.token_type_ids)
         if not self.staged:
@@ -110,16 +124,13 @@ class TorchBackend:
             )
             return ids, mask, types
         n = 3 * batch.n_tokens
-        buf = getattr(self._staging, "buf", None)
-        if buf is None or buf.numel() < n:
-            pin = self.device.type == "cuda"
-            buf = torch.empty(max(n, 3 * 256 * 128), dtype=torch.int64, pin_memory=pin)
-            self._staging.buf = buf
-        host = buf[:n].view(3, *batch.input_ids.shape)
-        staged = host.numpy()
+        if host is None:
+            host = self._staging_buffer(n)[:n]
+        packed = host.view(3, *batch.input_ids.shape)
+        staged = packed.numpy()
         for i, a in enumerate(arrays):
             staged[i] = a  # casts to int64 where needed
-        dev = host.to(self.device, non_blocking=True)
+        dev = packed.to(self.device, non_blocking=True)
         return dev[0], dev[1], dev[2]
 
     def run(self, batch: Batch) -> np.ndarray:
@@ -130,3 +141,26 @@ class TorchBackend:
             out = self.model(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
             # .cpu() waits for the forward (and so for the copy out of the pinned buffer) before it returns
             return out.logits.float().cpu().numpy()
+
+    def run_many(self, batches: Sequence[Batch]) -> list[np.ndarray]:
+        """Logits [n, 5] float32 of each batch, in order.
+
+        On CUDA every batch is queued (its inputs in their own slice of the pinned buffer) before
+        the first result is read, so the device does not wait for Python between batches; on the
+        CPU it is `run` per batch.
+        """
+        if not self.staged:
+            return [self.run(b) for b in batches]
+        torch = self._torch
+        sizes = [3 * b.n_tokens for b in batches]
+        buf = self._staging_buffer(sum(sizes))
+        outs = []
+        at = 0
+        with torch.inference_mode():
+            for batch, n in zip(batches, sizes, strict=True):
+                input_ids, attention_mask, token_type_ids = self._inputs(batch, buf[at : at + n])
+                at += n
+                out = self.model(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
+                outs.append(out.logits.float())
+            # the first .cpu() waits for its batch; the buffer is reused only after the last one
+            return [o.cpu().numpy() for o in outs]
