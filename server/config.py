@@ -82,7 +82,7 @@ class ServerConfig(BaseModel):
         default=None,
         ge=1,
         le=64,
-        description="Batches run at once (unset: onnx = CPU cores available, torch and vllm = 1).",
+        description="Batches run at once (unset: onnx = CPU cores available, torch on cuda = 2, else 1).",
     )
     normalize_workers: int | None = Field(
         default=None,
@@ -151,10 +151,13 @@ class ServerConfig(BaseModel):
 
     @property
     def effective_batch_workers(self) -> int:
-        """`batch_workers`, or its default: one per available core for onnx, 1 for GPU-style backends."""
+        """`batch_workers`, or its default: one per available core for onnx; 2 for torch on a named CUDA
+        device (one batch's collate and decode overlap the other's forward); else 1."""
         if self.batch_workers is not None:
             return self.batch_workers
-        return available_cores() if self.backend is BackendName.ONNX else 1
+        if self.backend is BackendName.ONNX:
+            return available_cores()
+        return 2 if self.backend is BackendName.TORCH and (self.device or "").startswith("cuda") else 1
 
     @property
     def effective_normalize_workers(self) -> int:

@@ -206,8 +206,10 @@ def test_model_precedence(
         ({"batch_workers": 2, "threads": 4}, 2, 4),
         ({"backend": "torch"}, 1, None),
         ({"backend": "torch", "threads": 2}, 1, 2),
+        ({"backend": "torch", "device": "cuda:1"}, 2, 1),
+        ({"backend": "vllm", "device": "cuda"}, 1, None),
     ],
-    ids=["onnx-default", "one-worker", "both-set", "torch-default", "torch-threads"],
+    ids=["onnx-default", "one-worker", "both-set", "torch-default", "torch-threads", "torch-cuda", "vllm"],
 )
 def test_batch_workers_and_threads_defaults(
     settings: dict[str, object], workers: int, threads: int | None, monkeypatch: pytest.MonkeyPatch
