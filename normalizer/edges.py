@@ -1153,6 +1153,7 @@ _RULE_KEYS: dict[str, tuple[str, ...]] = {
     "delegate": ("delegat",),
     "team-on": ("on ", "in "),
 }
+"""Substrings (lowercase) one of which a clause must contain before a rule's regex runs."""
 _ALL_KEYS = sorted({key for keys in _RULE_KEYS.values() for key in keys})
 _KEY_AT_RE = re.compile(f"(?=({one_of(_ALL_KEYS)}))")
 """At each position, the longest key that starts there (a trie takes the longest: `gates.one_of`)."""
@@ -1188,11 +1189,16 @@ _RULE_GATES: dict[str, re.Pattern[str]] = {
         )
     ),
     "team-on": re.compile(factored(_TEAM_WORDS[3:-1])),
+    "thing": re.compile(
+        at_word_start(["owns", "own", "owned"], r"\b")
+        + r"|took over|takes over|taken over|taking over|inherited|(?:contact|poc|owner|manager|lead)\s+(?:for|on|of)"
+    ),
+    "people": re.compile(r"reports\s+(?:are|include)"),
+    "role-label": re.compile(r"(?:role|title|position|job)\s*:"),
 }
-"""For the rule kinds whose keys most clauses contain (" in ", "is "): what every match of the rule's
-cue needs, searched in the lower-cased clause when it is ASCII (`gates`: exact there), before the
+"""For the rule kinds whose keys many clauses contain (" in ", "is ", "own", ":"): what every match of
+the rule's cue needs, searched in the lower-cased clause when it is ASCII (`gates`: exact there), before the
 case-insensitive cue itself."""
-"""Substrings (lowercase) one of which a clause must contain before a rule's regex runs."""
 _QUICK_RE = re.compile(  # searched in lower-cased text: re.I makes a long alternation much slower
     factored(
         r"report|under|manag|boss|supervisor|runs|ran\b|lead|led\b|head|oversee|oversaw|handle|cover|look|charge|responsib"
