@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import re
 
+from writegate.normalizer.gates import one_of
+
 _HOURS = {
     "one": 1,
     "two": 2,
@@ -63,6 +65,12 @@ _TRIGGER_RE = re.compile(
     r"past|quarter|half|o\"clock|night|morning|afternoon|evening|[ap]\.?m\b|o['’]clock|(?:twenty|minutes?)[\s-](?:five\s+)?to\b",
     re.I,
 )
+_TRIGGER_LOWER_RE = re.compile(
+    one_of(["past", "quarter", "half", 'o"clock', "night", "morning", "afternoon", "evening", "o'clock"], grouped=False)
+    + r"|a\.?m\b|p\.?m\b|twenty[\s-](?:five\s+)?to\b|minutes?[\s-](?:five\s+)?to\b"
+)
+"""`_TRIGGER_RE` for lower-cased ASCII text (where `re.I` matches what lower-casing gives: `gates`),
+every branch starting with a literal, which `re` searches several times faster."""
 _QUOTE_OCLOCK_RE = re.compile(r"\bo\"clock\b", re.I)
 _WORD_TIME_RE = re.compile(
     r"\b(?P<h>" + _HOUR_WORD + r")(?:[\s-]+(?P<m>" + _MINUTE_WORD + r"))?\b" + _MERIDIEM_AHEAD, re.I
@@ -161,7 +169,10 @@ def written_times(text: str) -> str:
     Returns:
         The rewritten text; `text` itself when it holds no spoken clock phrase.
     """
-    if _TRIGGER_RE.search(text) is None:
+    if text.isascii():
+        if _TRIGGER_LOWER_RE.search(text.lower()) is None:
+            return text
+    elif _TRIGGER_RE.search(text) is None:
         return text
     out = _QUOTE_OCLOCK_RE.sub("o'clock", text)
     out = _WORD_HOUR_AFTER_PAST_RE.sub(lambda m: m.group("lead") + str(_HOURS[m.group("h").lower()]), out)

@@ -72,6 +72,7 @@ from writegate.normalizer.clock import (
     sentence_spans,
 )
 from writegate.normalizer.context import Context
+from writegate.normalizer.gates import may_match
 from writegate.normalizer.schema import Polarity, ProvenanceKind, Record, RecordKind, TimeWindow
 from writegate.normalizer.spoken import written_times
 from writegate.normalizer.standing import is_recurring, states_standing_window
@@ -186,6 +187,11 @@ _POD_RE = re.compile(
     r"|(?P<bare_lunch>lunch(?:es)?)"
     r")(?![\w-])",
     re.I,
+)
+# gates (`gates.may_match`): what every match of the regex above them contains, in lower-cased text
+_DAY_GATE_RE = re.compile(r"day|week|daily|mon|tue|wed|thu|fri|sat|sun")
+_POD_GATE_RE = re.compile(
+    r"morning|afternoon|evening|lunch|hours|(?:before|after)\s+(?:the\s+)?work|all[\s-]+day|(?:whole|entire|full)\s+day"
 )
 # what follows "outside"/"except" in a negated complement must be a window ("outside 9-11am", "except in the
 # morning"), not "business hours" (the window itself is already the complement: "no calls outside business
@@ -318,7 +324,7 @@ class _Spec:
 # ---------------------------------------------------------------- scanning
 def _mask(sentence: str) -> str:
     """Blank out numbers that are not clock times (same length, so positions hold); 1:1 → "mtg"."""
-    masked = _ONE_ON_ONE_RE.sub(lambda m: "mtg".ljust(len(m.group())), sentence)
+    masked = _ONE_ON_ONE_RE.sub(lambda m: "mtg".ljust(len(m.group())), sentence) if "1" in sentence else sentence
     return _MASK_RE.sub(lambda m: "#" * len(m.group()), masked)
 
 
@@ -369,7 +375,7 @@ def _next_ok(masked: str, pos: int) -> bool:
 def _day_groups(masked: str) -> tuple[list[_DayGroup], list[_DayGroup]]:
     """(positive groups, excluded groups)."""
     tokens: list[tuple[int, int, frozenset[int], bool, bool, int | None]] = []
-    for m in _DAY_RE.finditer(masked):
+    for m in _DAY_RE.finditer(masked) if may_match(masked, _DAY_GATE_RE) else ():
         text = m.group()
         single: int | None = None
         if m.group("full") or m.group("abbr"):
@@ -511,7 +517,7 @@ def _span_spec(a: _Atom, b: _Atom, gap: str, masked: str, days: list[_DayGroup])
 
 def _pod_specs(masked: str, consumed: list[tuple[int, int]], has_clock: bool) -> list[_Spec]:
     specs: list[_Spec] = []
-    for m in _POD_RE.finditer(masked):
+    for m in _POD_RE.finditer(masked) if may_match(masked, _POD_GATE_RE) else ():
         if any(a <= m.start() < b for a, b in consumed):
             continue
         if m.group("outside"):
