@@ -76,7 +76,7 @@ from writegate.normalizer.clock import DAY_NAMES, MONTH_NAMES, sentence_spans
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
 from writegate.normalizer.entities import slugify
-from writegate.normalizer.gates import may_match
+from writegate.normalizer.gates import factored, may_match
 from writegate.normalizer.places import Place, PlaceKind, lookup_place, lookup_place_in
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, Timezone, validate_iana
 from writegate.normalizer.scope import PERSON_NOUNS, Holder, holder, irrealis, past_state
@@ -203,15 +203,22 @@ _OFFICE_CUE_RE = re.compile(
 _OFFICE_AFTER_RE = re.compile(r"\s+" + _OFFICE_WORDS + r"\b", re.I)
 _VALUE = r"\s*(?P<value>[^.;!?\n,()—–]+)"
 # gates (`gates.may_match`): what every match of the regex above them needs, in lower-cased text
-_ABBR_GATE_RE = re.compile(r"[CDEGMPS]T|UTC")
+_CONTRACTIONS = ("'s", "'m", "'re", "’s", "’m", "’re")
+_ABBR_GATE_RE = re.compile(r"CT|DT|ET|GT|MT|PT|ST|UTC")
 """Case-sensitive: every abbreviation of `_ABBR_RE` ends in one of these."""
 _TIME_WORD_GATE_RE = re.compile(r"time")
 _TZ_PLACE_GATE_RE = re.compile(r"tz|zone")
 _PLACE_CUE_GATE_RE = re.compile(
-    r"moved|relocated|transferred|emigrated|after|since|based|located|liv|resid|settled|stationed|work|mak|made"
-    r"|(?:\sis|\sam|\sare|['’](?:s|m|re))\s+(?:(?:now|currently|still|also)\s+)?(?:in|at)\s"
+    factored(
+        r"moved|relocated|transferred|emigrated|after|since|based|located|liv|resid|settled|stationed|work|mak|made"
+    )
+    + "|"
+    + "|".join(
+        rf"{verb}\s+(?:(?:now|currently|still|also)\s+)?(?:in|at)\s" for verb in ("is", "am", "are", *_CONTRACTIONS)
+    )
 )
-"""`_PLACE_CUE_RE`'s verbs, or its "<who> is/'s (now) in/at " form."""
+"""`_PLACE_CUE_RE`'s verbs, or its "<who> is/'s (now) in/at " form; every branch starts with a literal
+(`gates.one_of`)."""
 _OFFICE_CUE_GATE_RE = re.compile(r"go|commut|head|work|sit|seat|based|locat|station")
 _LABEL_RE = re.compile(
     r"(?:^|(?<=[.;!?\n]))\s*(?:(?:my|our|the\s+user['’]s|user['’]s)\s+)?(?:current\s+)?"
