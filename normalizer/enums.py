@@ -264,16 +264,39 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
 _COMPILED: tuple[tuple[EnumAttribute, str, re.Pattern[str]], ...] = tuple(
     (a, v, re.compile(p, re.I)) for a, v, p in _CUES
 )
-_CUE_GATES: dict[tuple[EnumAttribute, str], re.Pattern[str]] = {
-    (EnumAttribute.CHANNEL, "slack"): re.compile(r"slack"),
-    (EnumAttribute.CHANNEL, "phone"): re.compile(r"phone|voice|(?:call|ring)\s+(?:me|us)|a\s+(?:call|ring)"),
-    (EnumAttribute.CHANNEL, "sms"): re.compile(r"text|sms|imessage|whatsapp|teams"),
-    (EnumAttribute.CHANNEL, "video"): re.compile(r"zoom|google meet|hangouts|webex|facetime|video|teams"),
-    (EnumAttribute.CHANNEL, "in_person"): re.compile(r"face.to.face|in.person|irl"),
+_CHANNEL_GATES: dict[str, re.Pattern[str]] = {
+    "slack": re.compile(r"slack"),
+    "phone": re.compile(r"phone|voice|(?:call|ring)\s+(?:me|us)|a\s+(?:call|ring)"),
+    "sms": re.compile(r"text|sms|imessage|whatsapp|teams"),
+    "video": re.compile(r"zoom|google meet|hangouts|webex|facetime|video|teams"),
+    "in_person": re.compile(r"face.to.face|in.person|irl"),
 }
-"""For the channel cues, whose attribute words ("call", "ring", "text", "person") many clauses hold:
-what every match of the cue contains, searched in the lower-cased clause when it is ASCII (`gates`:
-exact there)."""
+_AFFIX_GATES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("prefix", r"\b" + _COMM + r"\s+(?:that|which)\s+", re.compile(r"that\s+(?:are|is)|which\s+(?:are|is)")),
+    ("prefix", _KEEP_COMM, re.compile(r"keep")),
+    (
+        "suffix",
+        r"in (?:great |full |more |much )?(?:depth|detail)\b",
+        re.compile(r"in (?:great |full |more |much )?(?:depth|detail)"),
+    ),
+)
+
+
+def _cue_gate(attribute: EnumAttribute, value: str, source: str) -> re.Pattern[str] | None:
+    """What every match of a cue contains, for the cues that often run for nothing: the channel cues,
+    whose attribute words ("call", "ring", "text", "person") many clauses hold, and those built on
+    "<noun> that is/are", "keep <noun>", "… in depth"; None for the others."""
+    if attribute is EnumAttribute.CHANNEL:
+        return _CHANNEL_GATES.get(value)
+    for where, affix, gate in _AFFIX_GATES:
+        if source.startswith(affix) if where == "prefix" else source.endswith(affix):
+            return gate
+    return None
+
+
+_CUE_GATES: tuple[re.Pattern[str] | None, ...] = tuple(_cue_gate(a, v, p) for a, v, p in _CUES)
+"""`_cue_gate` of each cue of `_COMPILED`, searched in the lower-cased clause when it is ASCII
+(`gates`: exact there)."""
 _ATTRIBUTE_WORDS: dict[EnumAttribute, re.Pattern[str]] = {
     EnumAttribute.VERBOSITY: re.compile(
         factored(
@@ -519,18 +542,21 @@ _LANG_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
 )
 _LANG_GATES: tuple[re.Pattern[str], ...] = (
     re.compile(
-        factored(
+        "(?:"
+        + factored(
             r"repl|respon|answer|writ|message|mail|text|doc|summar|chat|update|report|note|memo|correspond|address|greet"
             r"|output|translat|communicat|talk|speak"
         )
+        + r").*\sin\s",
+        re.S,
     ),
     re.compile(r"prefer"),
     re.compile(r"language"),
     re.compile(r"language"),
     re.compile(r"from"),
 )
-"""Per pattern of `_LANG_PATTERNS`, what every match of it contains (its verbs or nouns, "prefer",
-"language", "from"), searched in the lower-cased clause when it is ASCII (`gates`)."""
+"""Per pattern of `_LANG_PATTERNS`, what every match of it contains (its verbs or nouns then " in ",
+"prefer", "language", "from"), searched in the lower-cased clause when it is ASCII (`gates`)."""
 
 
 @lru_cache(maxsize=4096)
@@ -596,11 +622,10 @@ def _clause_cues(clause: str, context: str = "") -> list[tuple[int, EnumAttribut
     low = clause.lower()
     possible = {a for a, words in _ATTRIBUTE_WORDS.items() if words.search(low)}
     ascii_clause = clause.isascii()
-    for attribute, value, pattern in _COMPILED:
+    for (attribute, value, pattern), gate in zip(_COMPILED, _CUE_GATES, strict=True):
         if attribute not in possible:
             continue
-        gate = _CUE_GATES.get((attribute, value)) if ascii_clause else None
-        if gate is not None and gate.search(low) is None:
+        if ascii_clause and gate is not None and gate.search(low) is None:
             continue
         # a frame before the value ("be formal") is not part of the cue: "used to be formal" negates it
         hits.extend(
