@@ -188,7 +188,8 @@ _POD_RE = re.compile(
     r")(?![\w-])",
     re.I,
 )
-# gates (`gates.may_match`): what every match of the regex above them contains, in lower-cased text
+# gates (`gates.may_match`): what every match of `_DURATION_RE`, `_DAY_RE`, `_POD_RE` contains, lower-cased
+_DURATION_GATE_RE = re.compile(r"min|hour|hr")
 _DAY_GATE_RE = re.compile(r"day|week|daily|mon|tue|wed|thu|fri|sat|sun")
 _POD_GATE_RE = re.compile(
     r"morning|afternoon|evening|lunch|hours|(?:before|after)\s+(?:the\s+)?work|all[\s-]+day|(?:whole|entire|full)\s+day"
@@ -330,6 +331,8 @@ def _mask(sentence: str) -> str:
 
 def _durations(masked: str) -> tuple[str, int | None]:
     minutes: int | None = None
+    if not may_match(masked, _DURATION_GATE_RE):
+        return masked, minutes
     for m in _DURATION_RE.finditer(masked):
         n, unit = m.group("n").lower(), m.group("u").lower()
         if n.startswith("half"):
