@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from writegate.normalizer.gates import one_of
+from writegate.normalizer.gates import may_match, one_of
 
 _HOURS = {
     "one": 1,
@@ -71,6 +71,15 @@ _TRIGGER_LOWER_RE = re.compile(
 )
 """`_TRIGGER_RE` for lower-cased ASCII text (where `re.I` matches what lower-casing gives: `gates`),
 every branch starting with a literal, which `re` searches several times faster."""
+# gates (`gates.may_match`): what every match of each rewrite below contains, in lower-cased text
+_HOUR_AFTER_GATE_RE = re.compile(r"(?:past|to)\s+" + _HOUR_WORD)
+_WORD_TIME_GATE_RE = re.compile(
+    _HOUR_WORD + r".*?(?:[ap]\.?m|o['’]clock|in\s+the\s+(?:morning|afternoon|evening|night)|at\s+night|sharp)", re.S
+)
+"""An hour word, then what `_MERIDIEM_AHEAD` needs."""
+_PAST_TO_GATE_RE = re.compile(r"(?:past|to)\s+[0-9]")
+_NIGHT_GATE_RE = re.compile(r"night")
+_POD_GATE_RE = re.compile(r"morning|afternoon|evening|night")
 _QUOTE_OCLOCK_RE = re.compile(r"\bo\"clock\b", re.I)
 _WORD_TIME_RE = re.compile(
     r"\b(?P<h>" + _HOUR_WORD + r")(?:[\s-]+(?P<m>" + _MINUTE_WORD + r"))?\b" + _MERIDIEM_AHEAD, re.I
@@ -174,9 +183,13 @@ def written_times(text: str) -> str:
             return text
     elif _TRIGGER_RE.search(text) is None:
         return text
-    out = _QUOTE_OCLOCK_RE.sub("o'clock", text)
-    out = _WORD_HOUR_AFTER_PAST_RE.sub(lambda m: m.group("lead") + str(_HOURS[m.group("h").lower()]), out)
-    out = _WORD_TIME_RE.sub(_word_time, out)
-    out = _PAST_TO_RE.sub(_past_to, out)
-    out = _NIGHT_RE.sub(_night, out)
-    return _POD_FIRST_RE.sub(_pod_first, out)
+    out = _QUOTE_OCLOCK_RE.sub("o'clock", text) if '"' in text else text
+    if may_match(out, _HOUR_AFTER_GATE_RE):
+        out = _WORD_HOUR_AFTER_PAST_RE.sub(lambda m: m.group("lead") + str(_HOURS[m.group("h").lower()]), out)
+    if may_match(out, _WORD_TIME_GATE_RE):
+        out = _WORD_TIME_RE.sub(_word_time, out)
+    if may_match(out, _PAST_TO_GATE_RE):
+        out = _PAST_TO_RE.sub(_past_to, out)
+    if may_match(out, _NIGHT_GATE_RE):
+        out = _NIGHT_RE.sub(_night, out)
+    return _POD_FIRST_RE.sub(_pod_first, out) if may_match(out, _POD_GATE_RE) else out
