@@ -220,6 +220,9 @@ _CUE_RE = re.compile(
     r")\b",
     re.I,
 )
+_CUE_LOWER_RE = re.compile(_CUE_RE.pattern.replace("OOO", "ooo"))
+"""`_CUE_RE` without `re.I`, its one upper-case word lower-cased, for lower-cased ASCII text: the same
+matches there (`gates`), found several times faster."""
 _CLAUSE_RE = re.compile(r",|;|:|\bbut\b|\band\b|\bor\b|\bwhile\b|\bwhereas\b|\bthough\b|\balthough\b", re.I)
 _EVENT_RE = re.compile(
     r"(?<![\w-])(?:" + "|".join(f"(?P<e{i}>{pattern})" for i, (_, pattern) in enumerate(EVENTS)) + r")(?![\w-])", re.I
@@ -562,11 +565,17 @@ _RANK = {Polarity.AVOID: 3, Polarity.REQUIRE: 2, Polarity.PREFER: 1}
 _ONLY_RANK = 4  # "don't book her outside 9-11", "no calls except 1-3pm": a negated complement, i.e. only this window
 
 
+def _cues(masked: str) -> list[tuple[str | None, int, int]]:
+    """(group name, start, end) of every `_CUE_RE` match in `masked`."""
+    matches = _CUE_LOWER_RE.finditer(masked.lower()) if masked.isascii() else _CUE_RE.finditer(masked)
+    return [(m.lastgroup, m.start(), m.end()) for m in matches]
+
+
 def _clause_polarities(masked: str, clauses: list[tuple[int, int]]) -> list[Polarity | None]:
     found: list[Polarity | None] = [None] * len(clauses)
     rank = [0] * len(clauses)
-    for m in _CUE_RE.finditer(masked):
-        kind = m.lastgroup or "prefer"
+    for group, start, _ in _cues(masked):
+        kind = group or "prefer"
         if kind == "neutral":
             continue  # "— no change" says nothing about polarity
         pol = {
@@ -577,7 +586,7 @@ def _clause_polarities(masked: str, clauses: list[tuple[int, int]]) -> list[Pola
             "only": Polarity.REQUIRE,
         }[kind]
         r = _ONLY_RANK if kind == "only" else _RANK[pol]
-        k = next(idx for idx, (a, b) in enumerate(clauses) if a <= m.start() < b or idx == len(clauses) - 1)
+        k = next(idx for idx, (a, b) in enumerate(clauses) if a <= start < b or idx == len(clauses) - 1)
         if r > rank[k]:
             found[k], rank[k] = pol, r
     return found
@@ -675,12 +684,12 @@ def _governed(masked: str, spec: _Spec) -> bool:
     Only fillers, days and parts of day may stand between the cue and the window: in "likes to go
     to the beach on weekends" the cue is about going to the beach.
     """
-    for m in _CUE_RE.finditer(masked):
-        if m.lastgroup == "neutral":
+    for group, start, end in _cues(masked):
+        if group == "neutral":
             continue
-        if m.start() <= spec.start < m.end() or spec.start <= m.start() < spec.end:
+        if start <= spec.start < end or spec.start <= start < spec.end:
             return True
-        gap = masked[m.end() : spec.start] if m.end() <= spec.start else masked[spec.end : m.start()]
+        gap = masked[end : spec.start] if end <= spec.start else masked[spec.end : start]
         if any(c in gap for c in ",;"):
             continue
         words = [w.lower() for w in _GAP_WORD_RE.findall(gap)]
