@@ -76,7 +76,7 @@ from writegate.normalizer.clock import DAY_NAMES, MONTH_NAMES, sentence_spans
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
 from writegate.normalizer.entities import slugify
-from writegate.normalizer.gates import factored, may_match
+from writegate.normalizer.gates import may_match
 from writegate.normalizer.places import Place, PlaceKind, lookup_place, lookup_place_in
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, Timezone, validate_iana
 from writegate.normalizer.scope import PERSON_NOUNS, Holder, holder, irrealis, past_state
@@ -209,17 +209,35 @@ _ABBR_GATE_RE = re.compile(r"CT|DT|ET|GT|MT|PT|ST|UTC")
 _TIME_WORD_GATE_RE = re.compile(r"time")
 _TZ_PLACE_GATE_RE = re.compile(r"tz|zone")
 _PLACE_CUE_GATE_RE = re.compile(
-    factored(
-        r"moved|relocated|transferred|emigrated|after|since|based|located|liv|resid|settled|stationed|work|mak|made"
-    )
-    + "|"
-    + "|".join(
-        rf"{verb}\s+(?:(?:now|currently|still|also)\s+)?(?:in|at)\s" for verb in ("is", "am", "are", *_CONTRACTIONS)
+    "|".join(
+        (
+            r"moved|relocated|transferred|emigrated|moving|relocating",
+            r"based\s+(?:in|out|at)|located\s+(?:in|out|at)|living\s+(?:in|out|at)|residing\s+(?:in|out|at)",
+            r"settled\s+(?:in|out|at)|stationed\s+(?:in|out|at)|lives?\s+(?:in|out|at)|resides?\s+(?:in|out|at)",
+            r"work(?:s|ing)?\s+(?:remotely\s+(?:from|out)|from|out|as|in)|home\s+(?:in|at)",
+            *(
+                rf"{verb}\s+(?:(?:now|currently|still|also)\s+)?(?:in|at)\s"
+                for verb in ("is", "am", "are", *_CONTRACTIONS)
+            ),
+        )
     )
 )
-"""`_PLACE_CUE_RE`'s verbs, or its "<who> is/'s (now) in/at " form; every branch starts with a literal
-(`gates.one_of`)."""
-_OFFICE_CUE_GATE_RE = re.compile(r"go|commut|head|work|sit|seat|based|locat|station")
+"""`_PLACE_CUE_RE` lower-cased, each branch cut after its verb and preposition ("based in", "works
+as", "home at", "moved", "<who> is/'s (now) in/at "); every branch starts with a literal (`gates.one_of`)."""
+_OFFICE_DETERMINER = r"\s+(?:the|our|their|his|her|my)\s"
+_OFFICE_CUE_GATE_RE = re.compile(
+    "|".join(
+        rf"{verb}\s+{prep}{_OFFICE_DETERMINER}"
+        for verb, prep in (
+            (r"go(?:es|ing)?", r"in(?:\s*to)?"),
+            (r"commut(?:es?|ing)", r"in(?:\s*to)?"),
+            (r"head(?:s|ing)?", r"in(?:\s*to)?"),
+            *((verb, r"(?:in|at|out\s+of|from)") for verb in (r"work(?:s|ing)?", r"sit(?:s|ting)?", "seated", "based")),
+            *((verb, r"(?:in|at|out\s+of|from)") for verb in ("located", "stationed")),
+        )
+    )
+)
+"""`_OFFICE_CUE_RE` lower-cased, without its look-ahead for a capital; every branch starts with a literal."""
 _LABEL_RE = re.compile(
     r"(?:^|(?<=[.;!?\n]))\s*(?:(?:my|our|the\s+user['’]s|user['’]s)\s+)?(?:current\s+)?"
     r"(?:location|home\s+office|home\s+base|home\s+city|city|residence)(?:\s+for\s+" + _SUBJECT + r")?\s*[:=]" + _VALUE,
