@@ -73,7 +73,7 @@ from writegate.normalizer.entities import (
     slugify,
     strip_possessive,
 )
-from writegate.normalizer.gates import at_word_start, factored, one_of
+from writegate.normalizer.gates import at_word_start, factored, finditer_folded, one_of
 from writegate.normalizer.schema import SINGLE_VALUED_EDGES, Edge, EdgeType, Record, RecordKind
 from writegate.normalizer.scope import PERSON_NOUNS, irrealis, past_state
 
@@ -1111,6 +1111,8 @@ _RULES: tuple[tuple[EdgeType, re.Pattern[str], str], ...] = (
         "team-on",
     ),
 )
+_FOLDED_CUES: dict[str, re.Pattern[str]] = {cue.pattern: re.compile(cue.pattern) for _, cue, _ in _RULES}
+"""Each cue of `_RULES` (all lower case) without `re.I`, for `gates.finditer_folded`."""
 _RULE_KEYS: dict[str, tuple[str, ...]] = {
     "person": ("report", "under", "managed by", "manager", "boss", "supervisor", "answer"),
     "people": ("reports",),
@@ -1599,7 +1601,7 @@ def _clause_edges(c: _Clause) -> list[Edge]:
             continue
         if ascii_text and how in _RULE_GATES and not _RULE_GATES[how].search(low):
             continue
-        for m in cue.finditer(text):
+        for m in finditer_folded(cue, _FOLDED_CUES[cue.pattern], text, low):
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             left, right = text[: m.start()], text[m.end() :]
