@@ -42,7 +42,7 @@ def one_of(words: Iterable[str], *, grouped: bool = True) -> str:
     enclosing group), to be joined with other branches: when every top-level branch of a pattern
     starts with a literal character, `re` skips ahead to the positions holding one of them.
     """
-    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    trie: dict[str, dict] = {}
     for word in words:
         node = trie
         for char in word:
@@ -72,7 +72,7 @@ def at_word_start(words: Iterable[str], end: str = "") -> str:
     return "|".join(out)
 
 
-def _trie_source(node: dict[str, dict]) -> str:  # type: ignore[type-arg]
+def _trie_source(node: dict[str, dict]) -> str:
     branches = [re.escape(char) + _trie_source(child) for char, child in sorted(node.items()) if char]
     if not branches:
         return ""
