@@ -359,7 +359,7 @@ class Plan:
     pairs: list[tuple[int, int]]
     """(existing, new) indices into `records`, in output order."""
     normalized: dict[int, tuple[Record, ...]]
-    """Each record's normalized records (index → records)."""
+    """Each record's normalized records (index → records); empty when built without them."""
     rejects: list[Reject]
     """Rejected lines, by line number."""
     lines: int
@@ -396,7 +396,13 @@ class Plan:
         return PairWindow(index, memories, refs, self.comparisons[lo:hi])
 
     def pair(self, index: int) -> Pair:
-        """Pair `index` as the classifier takes it: each side carries its records from `normalized`."""
+        """Pair `index` as the classifier takes it: each side carries its records from `normalized`.
+
+        Raises:
+            ValueError: the plan was built without its records (`build_plan(keep_records=False)`).
+        """
+        if len(self.normalized) != len(self.records):
+            raise ValueError("this plan was built without its records (build_plan(keep_records=False))")
         if len(self._sides) != len(self.records):
             self._sides = [
                 Side(text=r.text, observed_at=r.observed_at, subject=r.subject, records=self.normalized[i])
@@ -426,6 +432,8 @@ class PlanTask(NamedTuple):
     """Each subject's first position in the canonical order (handed back with the result)."""
     subjects: list[list[tuple[str, str, datetime]]]
     """Each subject's records as (text, subject, observed_at), in canonical order."""
+    keep_records: bool = True
+    """Hand each record's normalized records back (else `()` in their place: less to send)."""
 
 
 SubjectPlan = tuple[list["tuple[Record, ...] | NormalizeFailure"], list[tuple[int, int]], list["SlotComparison | None"]]
@@ -463,6 +471,8 @@ def plan_subjects(task: PlanTask) -> tuple[list[int], list[SubjectPlan]]:
         )
         records = [normalized[i] for i in kept]
         comparisons = [compare_all(records[e], records[n]) for e, n in pairs]  # type: ignore[arg-type]
+        if not task.keep_records:
+            normalized = [got if isinstance(got, NormalizeFailure) else () for got in normalized]
         out.append((normalized, pairs, comparisons))
     return task.starts, out
 
@@ -484,7 +494,7 @@ def _subject_runs(records: Sequence[StoreRecord]) -> Iterator[tuple[int, int]]:
         start = end
 
 
-def _plan_tasks(ordered: Sequence[StoreRecord], k: int, max_postings: int) -> Iterator[PlanTask]:
+def _plan_tasks(ordered: Sequence[StoreRecord], k: int, max_postings: int, keep_records: bool) -> Iterator[PlanTask]:
     runs: list[tuple[int, int]] = []
     size = 0
     for run in [*_subject_runs(ordered), None]:
@@ -493,7 +503,7 @@ def _plan_tasks(ordered: Sequence[StoreRecord], k: int, max_postings: int) -> It
             size += run[1] - run[0]
         if runs and (run is None or size >= PLAN_TASK_RECORDS):
             subjects = [[(r.text, r.subject, r.observed_at) for r in ordered[a:b]] for a, b in runs]
-            yield PlanTask(k, max_postings, [a for a, _ in runs], subjects)
+            yield PlanTask(k, max_postings, [a for a, _ in runs], subjects, keep_records)
             runs, size = [], 0
 
 
@@ -504,6 +514,7 @@ def build_plan(
     max_postings: int = DEFAULT_MAX_POSTINGS,
     progress: ProgressSink | None = None,
     mapper: Mapper | None = None,
+    keep_records: bool = True,
 ) -> Plan:
     """Read, validate, order, normalize and pick the candidate pairs of a store.
 
@@ -514,6 +525,8 @@ def build_plan(
         progress: progress reporting.
         mapper: runs the per-subject work (`plan_subjects`); None = in this process. The plan is
             the same whichever mapper ran it.
+        keep_records: keep each record's normalized records in `Plan.normalized` (`Plan.pair`
+            needs them; a run does not: the pairs' comparisons are in the plan).
 
     Raises:
         InputError: `k` is not ≥ 1.
@@ -534,7 +547,7 @@ def build_plan(
     normalized_list: list[tuple[Record, ...]] = []
     pairs: list[tuple[int, int]] = []
     comparisons: list[SlotComparison | None] = []
-    tasks = _plan_tasks(ordered, k, max_postings)
+    tasks = _plan_tasks(ordered, k, max_postings, keep_records)
     for starts, subjects in (mapper or map)(plan_subjects, tasks):
         for a, (normalized, local, compared) in zip(starts, subjects, strict=True):
             base = len(kept)
@@ -551,7 +564,8 @@ def build_plan(
             progress.advance(len(normalized))
     timings["normalize_and_candidates"] = time.perf_counter() - t0
     rejects.sort(key=lambda r: r.line)
-    return Plan(kept, pairs, dict(enumerate(normalized_list)), rejects, read.lines, comparisons, timings)
+    records_by_index = dict(enumerate(normalized_list)) if keep_records else {}
+    return Plan(kept, pairs, records_by_index, rejects, read.lines, comparisons, timings)
 
 
 # -- engines ---------------------------------------------------------------------------------------
@@ -935,6 +949,7 @@ def _relabel(
             max_postings=options.max_postings,
             progress=progress,
             mapper=engine.plan_mapper(),
+            keep_records=False,
         )
         input_sha = input_sha or source.sha256()  # type: ignore[union-attr] # a source hashes what it yielded
         progress.log(
