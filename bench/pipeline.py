@@ -1,6 +1,6 @@
 """The relabel pipeline's own speed: everything around the model, per core.
 
-    python bench/pipeline.py --backend null [--records 20000] [--workers N] [--json FILE]
+    python bench/pipeline.py --backend null [--records 50000] [--workers N] [--json FILE]
 
 Runs a whole `writegate relabel` (read, validate, order, normalize each memory once, pick 8
 candidates per memory within its subject, compare, render, tokenize, collate, the backend,
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--model", type=Path, default=default_model_dir(), help="its tokenizer is used (default the shipped model)"
     )
-    p.add_argument("--records", type=int, default=20_000)
+    p.add_argument("--records", type=int, default=50_000)
     p.add_argument("--store", type=Path, default=None, help="reuse (or write) the generated store here")
     p.add_argument("--workers", type=int, default=None, help="feeder workers (default one per core less one)")
     p.add_argument("-k", type=int, default=8)
