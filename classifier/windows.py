@@ -1,33 +1,17 @@
-"""Windowed classification: the one classify path of `writegate relabel` (local and Ray) and the
-gRPC `Relabel` stream.
+"""The gRPC `Relabel` stream's windows: an async stream of pairs labelled a window at a time.
 
-A *window* of pairs is encoded (compare the records each side carries + tokenize: the caller
-normalized them, e.g. `writegate relabel` from its plan), sorted by length (stable, so
-ties keep input order), cut into batches of `batch_size`, run and decoded; predictions come back
-in input order. The batches depend only on the window's pairs, so the same window always gives
-the same numbers — what makes resumed runs byte-identical to uninterrupted ones.
-
-Front doors:
-
-- `classify_window(model, pairs, batch_size)`: one window, sync (the CLI's chunks, Ray actors);
-- `label_pairs(model, pairs, batch_size, window)`: a sync stream of pairs, windowed;
-- `alabel_pairs(items, run_window, window)`: an async stream of `(key, pair)` (the gRPC stream),
-  each window handed to `run_window` (e.g. the dynamic batcher's `submit`, or `thread_runner`),
-  at most `depth` windows in flight, results yielded in request order;
-- `edge_line(new_id, existing_id, prediction)`: the output line of one labelled pair.
+`alabel_pairs(items, run_window, window)` takes an async stream of `(key, pair)`, hands each window
+to `run_window` (the dynamic batcher's `submit`), keeps at most `depth` windows in flight, and
+yields the results in request order. Batch relabel runs its windows through the feeder instead
+(`classifier/feeder.py`). The constants are the relabel defaults and the scores' rounding.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
-from itertools import islice
-from typing import Any, Protocol, TypeVar
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
-import numpy as np
-
-from writegate.classifier.backends.base import Batch
-from writegate.classifier.model import predict_in_length_order
 from writegate.classifier.types import Pair, Prediction
 from writegate.normalizer.errors import InputError
 
@@ -36,21 +20,8 @@ P = TypeVar("P")
 R = TypeVar("R")
 
 DEFAULT_BATCH_SIZE = 64
-DEFAULT_WINDOW = 1024
 SCORE_DIGITS = 6
 """Scores are written rounded to this many decimals (as `writegate classify` prints them)."""
-
-
-class WindowModel(Protocol):
-    """What the classify path needs: the classifier's pre / core / post steps."""
-
-    def encode(self, pairs: Sequence[Pair]) -> Sequence[Any]: ...
-
-    def collate(self, items: Sequence[Any]) -> Batch: ...
-
-    def run(self, batch: Batch) -> np.ndarray: ...
-
-    def decode(self, items: Sequence[Any], logits: np.ndarray) -> list[Prediction]: ...
 
 
 RunWindow = Callable[[list[Pair]], Awaitable[Sequence[Prediction]]]
@@ -60,66 +31,6 @@ RunWindow = Callable[[list[Pair]], Awaitable[Sequence[Prediction]]]
 def _check_positive(name: str, value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise InputError(name, f"must be an integer ≥ 1, got {value!r}")
-
-
-def classify_window(
-    model: WindowModel, pairs: Sequence[Pair], batch_size: int = DEFAULT_BATCH_SIZE
-) -> list[Prediction]:
-    """Label one window of pairs: encode, stable sort by length, run in batches, restore order.
-
-    Args:
-        model: a `Classifier` (or anything with its encode / collate / run / decode).
-        pairs: the window, (EXISTING, NEW) each.
-        batch_size: pairs per backend call.
-
-    Returns:
-        One prediction per pair, in input order.
-
-    Raises:
-        InputError: `batch_size` is not ≥ 1.
-    """
-    _check_positive("batch_size", batch_size)
-    return run_encoded(model, encode_window(model, pairs), batch_size)
-
-
-def encode_window(model: WindowModel, pairs: Sequence[Pair]) -> Sequence[Any]:
-    """The pre step of `classify_window` alone (pure Python: a pipeline runs it ahead in a thread)."""
-    return model.encode(pairs) if pairs else []
-
-
-def run_encoded(model: WindowModel, items: Sequence[Any], batch_size: int = DEFAULT_BATCH_SIZE) -> list[Prediction]:
-    """The rest of `classify_window`: stable sort by length, run in batches, decode, input order."""
-    _check_positive("batch_size", batch_size)
-    return predict_in_length_order(model, items, batch_size)
-
-
-def label_pairs(
-    model: WindowModel,
-    pairs: Iterable[Pair],
-    batch_size: int = DEFAULT_BATCH_SIZE,
-    window: int = DEFAULT_WINDOW,
-) -> Iterator[Prediction]:
-    """Label a stream of pairs, `window` pairs at a time; predictions in input order.
-
-    Memory stays bounded by one window whatever the stream's length.
-
-    Raises:
-        InputError: `batch_size` or `window` is not ≥ 1.
-    """
-    _check_positive("batch_size", batch_size)
-    _check_positive("window", window)
-    it = iter(pairs)
-    while chunk := list(islice(it, window)):
-        yield from classify_window(model, chunk, batch_size)
-
-
-def thread_runner(model: WindowModel, batch_size: int = DEFAULT_BATCH_SIZE) -> RunWindow:
-    """A `RunWindow` that runs `classify_window` in a worker thread (off the event loop)."""
-
-    async def run(pairs: list[Pair]) -> Sequence[Prediction]:
-        return await asyncio.to_thread(classify_window, model, pairs, batch_size)
-
-    return run
 
 
 async def alabel_pairs(
@@ -214,24 +125,3 @@ def _drain(queue: asyncio.Queue[Any], first: Any, limit: int) -> Iterator[Any]:
         if entry is None or isinstance(entry, BaseException):
             return
         count += 1
-
-
-def rounded_scores(prediction: Prediction) -> dict[str, float]:
-    """The prediction's probabilities rounded to `SCORE_DIGITS` decimals, in label order."""
-    return {name: round(float(p), SCORE_DIGITS) for name, p in prediction.probabilities.items()}
-
-
-def edge_line(new_id: str, existing_id: str, prediction: Prediction) -> dict[str, Any]:
-    """The output line of one labelled pair (`writegate relabel`'s edges file).
-
-    `{"new_id", "existing_id", "label", "scores", "evidence", "slot_match"}`: the label says how
-    NEW relates to EXISTING (the older record).
-    """
-    return {
-        "new_id": new_id,
-        "existing_id": existing_id,
-        "label": prediction.label.value,
-        "scores": rounded_scores(prediction),
-        "evidence": prediction.evidence.value,
-        "slot_match": prediction.slot_match,
-    }

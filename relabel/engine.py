@@ -819,8 +819,9 @@ _SCORES = "{{" + ", ".join(f'"{name}": {{}}' for name in LABELS) + "}}"
 
 
 def edge_texts(ids_json: Sequence[tuple[str, str]], labels: Labels) -> list[str]:
-    """Each labelled pair of a window as its edges-file line: `json_text(windows.edge_line(...))`,
-    formatted directly (the same text; the edges file of a large store is written from here).
+    """Each labelled pair of a window as its edges-file line: the JSON text (`api.jsonl.json_text`) of
+    `{"new_id", "existing_id", "label", "scores", "evidence", "slot_match"}`, the scores rounded to
+    `SCORE_DIGITS` places, formatted directly (the label says how NEW relates to EXISTING).
 
     Args:
         ids_json: (new_id, existing_id) per pair, in the window's pair order, each already as JSON

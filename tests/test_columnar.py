@@ -18,7 +18,6 @@ from writegate.classifier.fusion import RULE_LABELS, fuse_rows
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.model import Classifier, length_ordered_chunks, pairs_window
 from writegate.classifier.types import Evidence, Pair, Side
-from writegate.classifier.windows import edge_line
 from writegate.normalizer.api import with_records_all
 from writegate.relabel.engine import LocalEngine, RelabelOptions, edge_texts, label_of, relabel
 
@@ -253,7 +252,18 @@ def test_edge_texts_are_the_edge_lines_as_json() -> None:
     labels = _labels(50)
     ids = [(f'n"\\{i}\u2028é\x01', f"e{i}\x85 {{}}") for i in range(50)]
     got = edge_texts([(json_text(n), json_text(e)) for n, e in ids], labels)
-    assert got == [json_text(edge_line(n, e, labels.prediction(i))) for i, (n, e) in enumerate(ids)]
+    want = [
+        {
+            "new_id": n,
+            "existing_id": e,
+            "label": labels.prediction(i).label.value,
+            "scores": {name: round(p, 6) for name, p in labels.prediction(i).probabilities.items()},
+            "evidence": labels.prediction(i).evidence.value,
+            "slot_match": labels.prediction(i).slot_match,
+        }
+        for i, (n, e) in enumerate(ids)
+    ]
+    assert got == [json_text(line) for line in want]
     assert [label_of(line) for line in got] == [json.loads(line)["label"] for line in got]
 
 

@@ -10,13 +10,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from helpers import RuleEngine, argv, cli
 
+from writegate.classifier.columnar import EVIDENCE, Labels
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Evidence, Pair, Prediction, Side
-from writegate.classifier.windows import alabel_pairs, classify_window, edge_line, label_pairs
+from writegate.classifier.windows import alabel_pairs
 from writegate.cli.main import main
 from writegate.normalizer.errors import InputError
 from writegate.relabel import checkpoint
@@ -25,6 +27,7 @@ from writegate.relabel.engine import (
     LexicalIndex,
     RelabelOptions,
     build_plan,
+    edge_texts,
     parse_record,
     read_store,
     relabel,
@@ -318,36 +321,17 @@ def clf(tiny_model_dir: Path) -> Classifier:
     return Classifier.load(tiny_model_dir, precision="fp32")
 
 
-@pytest.mark.parametrize(("batch_size", "window"), [(1, 1), (4, 7), (64, 1024)], ids=["b1-w1", "b4-w7", "b64-w1024"])
-def test_label_pairs_matches_predict(clf: Classifier, batch_size: int, window: int) -> None:
-    pairs = _pairs(23)
-    got = list(label_pairs(clf, pairs, batch_size=batch_size, window=window))
-    want = clf.predict(pairs)
-    assert [p.label for p in got] == [p.label for p in want]
-    for g, w in zip(got, want, strict=True):
-        assert g.probabilities == pytest.approx(w.probabilities, abs=1e-5)
-
-
-def test_classify_window_is_deterministic(clf: Classifier) -> None:
-    pairs = _pairs(40)
-    assert classify_window(clf, pairs, 8) == classify_window(clf, pairs, 8)
-    assert classify_window(clf, [], 8) == []
-    with pytest.raises(InputError, match="batch_size: must be an integer ≥ 1, got 0"):
-        classify_window(clf, pairs, 0)
-
-
-def test_edge_line_rounds_scores() -> None:
-    pred = Prediction(
-        label=Label.SUPERSEDES,
-        probabilities={"unrelated": 0.1234567891, "supersedes": 0.8765432109},
-        slot_match=True,
-        evidence=Evidence.STRUCTURE,
+def test_edge_texts_round_scores_to_six_places() -> None:
+    probs = np.array([[0.1234567891, 0.0, 0.0, 0.0, 0.8765432109]])
+    labels = Labels(
+        0, probs, np.array([4]), np.array([EVIDENCE.index(Evidence.STRUCTURE)], dtype=np.int8), np.array([True])
     )
-    assert edge_line("n", "e", pred) == {
+    [line] = edge_texts([('"n"', '"e"')], labels)
+    assert json.loads(line) == {
         "new_id": "n",
         "existing_id": "e",
-        "label": "supersedes",
-        "scores": {"unrelated": 0.123457, "supersedes": 0.876543},
+        "label": LABELS[4],
+        "scores": dict(zip(LABELS, [0.123457, 0.0, 0.0, 0.0, 0.876543], strict=True)),
         "evidence": "structure",
         "slot_match": True,
     }

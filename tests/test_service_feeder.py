@@ -168,7 +168,9 @@ async def test_a_dead_worker_is_replaced_and_no_request_fails(
         (worker,) = _workers(before)
         os.kill(worker.pid, signal.SIGKILL)  # as the OOM killer would
         await asyncio.to_thread(worker.join, 10)
-        assert worker.exitcode == -signal.SIGKILL
+        # dead: -SIGKILL, or 255 when the fork server's status report is lost (seen when this
+        # process ran another feeder's workers before)
+        assert worker.exitcode in (-signal.SIGKILL, 255)
         for i in range(3):  # the first finds the pool broken (normalized in a thread), the next a new pool
             req = pb.PrepareWriteRequest(
                 memory=memory("n", f"User moved to city {i}", at=T_NEW), candidates=[memory("c", f"User has {i} dogs")]
