@@ -23,7 +23,6 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -67,15 +66,14 @@ def _exit_with_parent() -> None:
         os._exit(1)
 
 
-def _prepare(args: tuple[str, int, int, columnar.PairWindow]) -> tuple[columnar.PreparedWindow, int, float]:
+def _prepare(args: tuple[str, int, int, columnar.PairWindow]) -> columnar.PreparedWindow:
     path, max_length, batch_size, window = args
-    prepared = columnar.prepare_window(_encoder(path, max_length), window, batch_size)
-    return prepared, os.getpid(), time.process_time()
+    return columnar.prepare_window(_encoder(path, max_length), window, batch_size)
 
 
-def _call(args: tuple[Callable[[Any], Any], Any]) -> tuple[Any, int, float]:
+def _call(args: tuple[Callable[[Any], Any], Any]) -> Any:
     fn, item = args
-    return fn(item), os.getpid(), time.process_time()
+    return fn(item)
 
 
 def default_workers() -> int:
@@ -130,7 +128,6 @@ class Feeder:
         self.depth = depth
         self.preload = tuple(preload)
         self._pool: ProcessPoolExecutor | None = None
-        self._worker_cpu: dict[int, float] = {}
 
     # -- the pool --------------------------------------------------------------------------------
     def _executor(self) -> ProcessPoolExecutor:
@@ -158,57 +155,39 @@ class Feeder:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def worker_cpu_seconds(self) -> float:
-        """CPU seconds the worker processes had used by their last result (for benchmarks)."""
-        return sum(self._worker_cpu.values())
-
-    def _ordered(self, fn: Callable[[Any], tuple[R, int, float]], args: Iterable[Any]) -> Iterator[R]:
+    def _ordered(self, fn: Callable[[Any], R], args: Iterable[Any]) -> Iterator[R]:
         """`fn` over `args` in the pool, results in order, at most `depth × workers` in flight."""
         if self.workers == 0:
             for a in args:
-                yield fn(a)[0]
+                yield fn(a)
             return
         pool = self._executor()
-        pending: deque[Future[tuple[R, int, float]]] = deque()
+        pending: deque[Future[R]] = deque()
         limit = self.depth * self.workers
         it = iter(args)
         try:
             for a in it:
                 pending.append(pool.submit(fn, a))
                 if len(pending) >= limit:
-                    yield self._result(pending.popleft())
+                    yield pending.popleft().result()
             while pending:
-                yield self._result(pending.popleft())
+                yield pending.popleft().result()
         finally:
             for f in pending:
                 f.cancel()
-
-    def _result(self, future: Future[tuple[R, int, float]]) -> R:
-        value, pid, cpu = future.result()
-        self._worker_cpu[pid] = max(cpu, self._worker_cpu.get(pid, 0.0))
-        return value
 
     # -- front doors -----------------------------------------------------------------------------
     def submit(self, fn: Callable[[T], R], item: T) -> Future[R]:
         """`fn(item)` in a worker (`fn` must be a module-level function); in this process when `workers` is 0
         (the future is then already done). Wrap it with `asyncio.wrap_future` to await it."""
-        out: Future[R] = Future()
         if self.workers == 0:
+            out: Future[R] = Future()
             try:
                 out.set_result(fn(item))
             except Exception as exc:  # noqa: BLE001 - handed to the caller through the future
                 out.set_exception(exc)
             return out
-        inner = self._executor().submit(_call, (fn, item))
-
-        def done(f: Future[tuple[R, int, float]]) -> None:
-            try:
-                out.set_result(self._result(f))
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller through the future
-                out.set_exception(exc)
-
-        inner.add_done_callback(done)
-        return out
+        return self._executor().submit(_call, (fn, item))
 
     def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         """`fn(item)` for each item, in the workers (`fn` must be a module-level function), in order."""
