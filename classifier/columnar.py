@@ -16,7 +16,7 @@ only numpy arrays and plain tuples, so a `PreparedWindow` crosses a process boun
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import chain
@@ -235,20 +235,27 @@ def prepare_window(encoder: features.PairEncoder, window: PairWindow, batch_size
     )
 
 
+def length_chunks(lengths: Sequence[int], batch_size: int) -> Iterator[list[int]]:
+    """Positions sorted by length (stable: ties keep their order, so the batches are deterministic),
+    `batch_size` at a time: the batches of a window (`length_batches`) and of `Classifier.predict`."""
+    order = sorted(range(len(lengths)), key=lengths.__getitem__)
+    for start in range(0, len(order), batch_size):
+        yield order[start : start + batch_size]
+
+
 def length_batches(
     rows: Sequence[Sequence[int]], seg_a: Sequence[int], batch_size: int, pad_id: int
 ) -> list[PreparedBatch]:
-    """Rows stably sorted by length, `batch_size` at a time, each batch padded to its longest row."""
+    """Rows in `length_chunks`, each batch padded to its longest row."""
     if batch_size < 1:
         raise ValueError(f"batch_size must be ≥ 1, got {batch_size}")
-    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=len(rows))
-    order = np.argsort(lengths, kind="stable")
-    seg = np.asarray(seg_a, dtype=np.int64)
-    out: list[PreparedBatch] = []
-    for start in range(0, len(rows), batch_size):
-        idx = order[start : start + batch_size]
-        out.append(PreparedBatch(rows=idx, batch=collate_rows([rows[i] for i in idx.tolist()], seg[idx], pad_id)))
-    return out
+    return [
+        PreparedBatch(
+            rows=np.asarray(idx, dtype=np.int64),
+            batch=collate_rows([rows[i] for i in idx], [seg_a[i] for i in idx], pad_id),
+        )
+        for idx in length_chunks([len(r) for r in rows], batch_size)
+    ]
 
 
 def collate_rows(rows: Sequence[Sequence[int]], seg_a: np.ndarray | Sequence[int], pad_id: int = 0) -> Batch:

@@ -54,9 +54,7 @@ class PairSteps(Protocol):
 
 def length_ordered_chunks(items: Sequence[Any], batch_size: int) -> Iterator[list[int]]:
     """Indices of `items` sorted by `n_tokens` (stable: deterministic batches), `batch_size` at a time."""
-    order = sorted(range(len(items)), key=lambda i: items[i].n_tokens)
-    for start in range(0, len(order), batch_size):
-        yield order[start : start + batch_size]
+    return columnar.length_chunks([it.n_tokens for it in items], batch_size)
 
 
 def predict_in_length_order(steps: PairSteps, items: Sequence[Any], batch_size: int) -> list[Prediction]:
