@@ -110,22 +110,19 @@ class TorchBackend:
             self._staging.buf = buf
         return buf
 
-    def _inputs(self, batch: Batch, host: Any = None) -> tuple[Any, Any, Any]:
+    def _inputs(self, batch: Batch, host: Any) -> tuple[Any, Any, Any]:
         """input_ids, attention_mask, token_type_ids as int64 tensors on the device.
 
-        On CUDA they are packed into `host` (a slice of the pinned buffer, 3 × n_tokens long; None =
-        the buffer's start) and copied in one asynchronous transfer.
+        When staged (CUDA), they are packed into `host` (a slice of the pinned buffer, 3 × n_tokens
+        long) and copied in one asynchronous transfer; else `host` is None and they go as they are.
         """
         torch = self._torch
         arrays = (batch.input_ids, batch.attention_mask, batch.token_type_ids)
-        if not self.staged:
+        if host is None:
             ids, mask, types = (
                 torch.from_numpy(np.ascontiguousarray(a, dtype=np.int64)).to(self.device) for a in arrays
             )
             return ids, mask, types
-        n = 3 * batch.n_tokens
-        if host is None:
-            host = self._staging_buffer(n)[:n]
         packed = host.view(3, *batch.input_ids.shape)
         staged = packed.numpy()
         for i, a in enumerate(arrays):
@@ -135,32 +132,26 @@ class TorchBackend:
 
     def run(self, batch: Batch) -> np.ndarray:
         """Logits [n, 5] float32."""
-        torch = self._torch
-        with torch.inference_mode():
-            input_ids, attention_mask, token_type_ids = self._inputs(batch)
-            out = self.model(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
-            # .cpu() waits for the forward (and so for the copy out of the pinned buffer) before it returns
-            return out.logits.float().cpu().numpy()
+        return self.run_many([batch])[0]
 
     def run_many(self, batches: Sequence[Batch]) -> list[np.ndarray]:
         """Logits [n, 5] float32 of each batch, in order.
 
-        On CUDA every batch is queued (its inputs in their own slice of the pinned buffer) before
-        the first result is read, so the device does not wait for Python between batches; on the
-        CPU it is `run` per batch.
+        Every batch is queued (on CUDA its inputs in their own slice of the pinned buffer) before
+        the first result is read, so the device does not wait for Python between batches.
         """
-        if not self.staged:
-            return [self.run(b) for b in batches]
         torch = self._torch
         sizes = [3 * b.n_tokens for b in batches]
-        buf = self._staging_buffer(sum(sizes))
+        buf = self._staging_buffer(sum(sizes)) if self.staged else None
         outs = []
         at = 0
         with torch.inference_mode():
             for batch, n in zip(batches, sizes, strict=True):
-                input_ids, attention_mask, token_type_ids = self._inputs(batch, buf[at : at + n])
+                host = None if buf is None else buf[at : at + n]
                 at += n
+                input_ids, attention_mask, token_type_ids = self._inputs(batch, host)
                 out = self.model(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
                 outs.append(out.logits.float())
-            # the first .cpu() waits for its batch; the buffer is reused only after the last one
+            # .cpu() waits for its forward (and so for the copy out of the buffer); the buffer is
+            # reused only after the last one
             return [o.cpu().numpy() for o in outs]
