@@ -46,6 +46,7 @@ import time
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -914,117 +915,103 @@ def relabel(
         InputError: unreadable input, bad option, an `--out` that would overwrite the input
             (`check_paths`), another run holding `--out`, or a checkpoint of a different run there.
     """
-    try:
-        return _relabel(options, engine, progress=progress, on_step=on_step, source=source, sinks=sinks)
-    finally:
-        engine.close()  # its worker processes
-
-
-def _relabel(
-    options: RelabelOptions,
-    engine: Engine,
-    *,
-    progress: ProgressSink | None = None,
-    on_step: checkpoint.StepHook | None = None,
-    source: Source | None = None,
-    sinks: Sequence[Sink] = (),
-) -> RunStats:
-    progress = progress or NullProgress()
-    if options.chunk_size < 1:
-        raise InputError("chunk_size", f"must be ≥ 1, got {options.chunk_size}")
-    out = options.out
-    if source is None:
-        check_paths(options.input, out)
-    if out.is_dir():
-        raise InputError("--out", f"{out} is a directory")
-    if source is None and not options.input.is_file():
-        raise InputError("--input", f"{options.input} is not a file")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    lock = checkpoint.lock_work_dir(out)  # before the store is read: a second run is refused at once
-    try:
-        input_sha = checkpoint.sha256_file(options.input) if source is None else ""
-        store_lines = open_store(options.input) if source is None else source.lines()
-        plan = build_plan(
-            store_lines,
-            options.k,
-            max_postings=options.max_postings,
-            progress=progress,
-            mapper=engine.plan_mapper(),
-            keep_records=False,
-        )
-        input_sha = input_sha or source.sha256()  # type: ignore[union-attr] # a source hashes what it yielded
-        progress.log(
-            f"read {plan.lines} lines: {len(plan.records)} records, {len(plan.rejects)} rejected; "
-            f"{len(plan.pairs)} candidate pairs"
-        )
-        fingerprint = {
-            "input_sha256": input_sha,
-            "candidates_per_record": options.k,
-            "max_postings": options.max_postings,
-            **engine.fingerprint(),  # not the engine's name: both run the same chunks identically
-        }
-        ckpt = checkpoint.Checkpoint.open(
-            out,
-            fingerprint,
-            plan_sha256=plan.sha256,
-            total_items=len(plan.pairs),
-            chunk_size=options.chunk_size,
-            restart=options.restart,
-            lock=lock,
-            **({"on_step": on_step} if on_step else {}),
-        )
-    except BaseException:
-        lock.close()
-        raise
-    try:
-        resumed = ckpt.committed
-        if resumed:
-            progress.log(f"resuming: {resumed} of {ckpt.total_chunks} chunks already done")
-        for sink in sinks:
-            sink.begin(ckpt, plan, engine.model_info())
-        progress.phase("classify", len(plan.pairs), done=min(len(plan.pairs), resumed * options.chunk_size))
-        t0 = time.perf_counter()
-        for labels in engine.label_chunks(_chunks(plan, resumed, options.chunk_size), plan):
-            index, lo = labels.index, labels.index * options.chunk_size
-            id_json = plan.id_json
-            lines = edge_texts([(id_json[n], id_json[e]) for e, n in plan.pairs[lo : lo + len(labels)]], labels)
-            ckpt.commit_chunk(index, lines)
-            for sink in sinks:
-                sink.chunk(index, lines)
-            progress.advance(len(lines))
-        timings = dict(plan.timings)
-        timings["classify"] = time.perf_counter() - t0
-
-        t0 = time.perf_counter()
-        if sinks:  # before the outputs are renamed: a run killed in a sink still has its checkpoint
-            finished = _Tally(plan)
-            for raw in ckpt.iter_lines():
-                finished.add_text(raw)
-            for sink in sinks:
-                sink.finish(plan, finished, ckpt.iter_lines)
-            del finished
-        tally = _Tally(plan)
-        ckpt.finalize(
-            {
-                rejects_path(out): _rejects_bytes(plan.rejects),
-                out: _edges_bytes(ckpt.iter_lines(), tally, options.keep_unrelated),
-                summary_path(out): _summary_bytes(
-                    plan, tally, options, engine.model_info(), source.describe() if source is not None else None
-                ),
+    with closing(engine):  # its worker processes end with the run
+        progress = progress or NullProgress()
+        if options.chunk_size < 1:
+            raise InputError("chunk_size", f"must be ≥ 1, got {options.chunk_size}")
+        out = options.out
+        if source is None:
+            check_paths(options.input, out)
+        if out.is_dir():
+            raise InputError("--out", f"{out} is a directory")
+        if source is None and not options.input.is_file():
+            raise InputError("--input", f"{options.input} is not a file")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        lock = checkpoint.lock_work_dir(out)  # before the store is read: a second run is refused at once
+        try:
+            input_sha = checkpoint.sha256_file(options.input) if source is None else ""
+            store_lines = open_store(options.input) if source is None else source.lines()
+            plan = build_plan(
+                store_lines,
+                options.k,
+                max_postings=options.max_postings,
+                progress=progress,
+                mapper=engine.plan_mapper(),
+                keep_records=False,
+            )
+            input_sha = input_sha or source.sha256()  # type: ignore[union-attr] # a source hashes what it yielded
+            progress.log(
+                f"read {plan.lines} lines: {len(plan.records)} records, {len(plan.rejects)} rejected; "
+                f"{len(plan.pairs)} candidate pairs"
+            )
+            fingerprint = {
+                "input_sha256": input_sha,
+                "candidates_per_record": options.k,
+                "max_postings": options.max_postings,
+                **engine.fingerprint(),  # not the engine's name: both run the same chunks identically
             }
+            ckpt = checkpoint.Checkpoint.open(
+                out,
+                fingerprint,
+                plan_sha256=plan.sha256,
+                total_items=len(plan.pairs),
+                chunk_size=options.chunk_size,
+                restart=options.restart,
+                lock=lock,
+                **({"on_step": on_step} if on_step else {}),
+            )
+        except BaseException:
+            lock.close()
+            raise
+        try:
+            resumed = ckpt.committed
+            if resumed:
+                progress.log(f"resuming: {resumed} of {ckpt.total_chunks} chunks already done")
+            for sink in sinks:
+                sink.begin(ckpt, plan, engine.model_info())
+            progress.phase("classify", len(plan.pairs), done=min(len(plan.pairs), resumed * options.chunk_size))
+            t0 = time.perf_counter()
+            for labels in engine.label_chunks(_chunks(plan, resumed, options.chunk_size), plan):
+                index, lo = labels.index, labels.index * options.chunk_size
+                id_json = plan.id_json
+                lines = edge_texts([(id_json[n], id_json[e]) for e, n in plan.pairs[lo : lo + len(labels)]], labels)
+                ckpt.commit_chunk(index, lines)
+                for sink in sinks:
+                    sink.chunk(index, lines)
+                progress.advance(len(lines))
+            timings = dict(plan.timings)
+            timings["classify"] = time.perf_counter() - t0
+
+            t0 = time.perf_counter()
+            if sinks:  # before the outputs are renamed: a run killed in a sink still has its checkpoint
+                finished = _Tally(plan)
+                for raw in ckpt.iter_lines():
+                    finished.add_text(raw)
+                for sink in sinks:
+                    sink.finish(plan, finished, ckpt.iter_lines)
+                del finished
+            tally = _Tally(plan)
+            ckpt.finalize(
+                {
+                    rejects_path(out): _rejects_bytes(plan.rejects),
+                    out: _edges_bytes(ckpt.iter_lines(), tally, options.keep_unrelated),
+                    summary_path(out): _summary_bytes(
+                        plan, tally, options, engine.model_info(), source.describe() if source is not None else None
+                    ),
+                }
+            )
+            timings["finalize"] = time.perf_counter() - t0
+        finally:
+            ckpt.close()
+            for sink in sinks:
+                sink.close()
+        return RunStats(
+            lines=plan.lines,
+            records=len(plan.records),
+            rejected=len(plan.rejects),
+            pairs=len(plan.pairs),
+            written=tally.written,
+            resumed_chunks=resumed,
+            labels={label.value: tally.labels.get(label.value, 0) for label in Label},
+            timings=timings,
         )
-        timings["finalize"] = time.perf_counter() - t0
-    finally:
-        ckpt.close()
-        for sink in sinks:
-            sink.close()
-    return RunStats(
-        lines=plan.lines,
-        records=len(plan.records),
-        rejected=len(plan.rejects),
-        pairs=len(plan.pairs),
-        written=tally.written,
-        resumed_chunks=resumed,
-        labels={label.value: tally.labels.get(label.value, 0) for label in Label},
-        timings=timings,
-    )
