@@ -58,6 +58,22 @@ def test_config_file_from_env(tmp_path: Path) -> None:
         ({}, {"WRITEGATE_LOG_TEXT": "maybe"}, None, "WRITEGATE_LOG_TEXT", "valid boolean"),
         ({}, {"WRITEGATE_LOG_LEVEL": "loud"}, None, "WRITEGATE_LOG_LEVEL", "'DEBUG', 'INFO'"),
         ({}, {}, "grace_s = -1\n", "c.toml: grace_s", "greater than or equal to 0"),
+        ({"normalize_workers": "-1"}, {}, None, "--normalize-workers", "Input should be greater than or equal to 0"),
+        (
+            {},
+            {"WRITEGATE_NORMALIZE_WORKERS": "-2"},
+            None,
+            "WRITEGATE_NORMALIZE_WORKERS",
+            "Input should be greater than or equal to 0",
+        ),
+        ({}, {}, "normalize_workers = -1\n", "c.toml: normalize_workers", "Input should be greater than or equal to 0"),
+        (
+            {},
+            {"WRITEGATE_NORMALIZE_WORKERS": "some"},
+            None,
+            "WRITEGATE_NORMALIZE_WORKERS",
+            "Input should be a valid integer",
+        ),
     ],
     ids=[
         "flag-range",
@@ -72,6 +88,10 @@ def test_config_file_from_env(tmp_path: Path) -> None:
         "env-bool",
         "env-literal",
         "file-range",
+        "normalize-workers-flag",
+        "normalize-workers-env",
+        "normalize-workers-file",
+        "normalize-workers-env-not-a-number",
     ],
 )
 def test_bad_settings_name_their_source(

@@ -210,38 +210,6 @@ def test_normalize_workers_default_and_sources(
     assert cfg.effective_normalize_workers == expected
 
 
-@pytest.mark.parametrize(
-    ("flags", "env", "file", "message"),
-    [
-        ({"normalize_workers": "-1"}, {}, None, "--normalize-workers: Input should be greater than or equal to 0"),
-        (
-            {},
-            {"WRITEGATE_NORMALIZE_WORKERS": "-2"},
-            None,
-            "WRITEGATE_NORMALIZE_WORKERS: Input should be greater than or equal to 0",
-        ),
-        ({}, {}, "normalize_workers = -1\n", "c.toml: normalize_workers: Input should be greater than or equal to 0"),
-        (
-            {},
-            {"WRITEGATE_NORMALIZE_WORKERS": "some"},
-            None,
-            "WRITEGATE_NORMALIZE_WORKERS: Input should be a valid integer",
-        ),
-    ],
-    ids=["flag", "env", "file", "env-not-a-number"],
-)
-def test_negative_normalize_workers_are_refused_naming_the_source(
-    flags: dict[str, str], env: dict[str, str], file: str | None, message: str, tmp_path: Path
-) -> None:
-    path = None
-    if file is not None:
-        path = tmp_path / "c.toml"
-        path.write_text(file)
-    with pytest.raises(InputError) as info:
-        load_config(flags, config_file=path, env=env)
-    assert str(info.value).startswith(message.replace("c.toml", str(path)) if path else message)
-
-
 def test_the_flag_reaches_the_config_and_serve_help_names_it() -> None:
     import argparse
 
