@@ -52,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         print(f"writegate {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a full disk, a file that vanished: one line, never a traceback
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"writegate {args.command}: error: cannot use{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
 

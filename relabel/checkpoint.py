@@ -17,6 +17,14 @@ complete. A manifest whose fingerprint differs from the rerun's is refused, neve
 
 The lock can be taken before anything else (`lock_work_dir`), so a second run on the same output
 is refused before it reads its input; `Checkpoint.open` then takes it over.
+
+**Nothing outside the run is touched.** The work directory is created by the run (mode 0700) or,
+left by an earlier run, must be a real directory (not a symbolic link) owned by the same user;
+otherwise the run is refused. Every temporary file — chunks, manifest, and the final outputs
+before their rename — is created inside it with `O_CREAT | O_EXCL | O_NOFOLLOW` under a fresh
+name (`tempfile.mkstemp`), so a link planted anywhere is never followed; a final output is put in
+place by `os.replace`, which replaces a link at that name rather than writing through it. Only the
+names the run writes (`manifest.json`, `chunk-NNNNNN.jsonl`, `*.tmp`, `lock`) are ever deleted.
 """
 
 from __future__ import annotations
@@ -26,7 +34,8 @@ import hashlib
 import json
 import os
 import re
-import shutil
+import stat
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +45,7 @@ from writegate.normalizer.errors import InputError
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
+LOCK = "lock"
 _CHUNK_RE = re.compile(r"^chunk-(\d{6})\.jsonl$")
 
 StepHook = Callable[[str], None]
@@ -57,25 +67,46 @@ def fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
-def tmp_path(path: Path) -> Path:
-    """Where `path` is written before its atomic rename."""
-    return path.with_name(path.name + ".tmp")
+def _tmp_file(directory: Path, name: str) -> tuple[int, Path]:
+    """A new file for `name` in `directory`: a fresh name, `O_EXCL | O_NOFOLLOW` (never an existing file or link)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    os.fchmod(fd, 0o644)
+    return fd, Path(tmp)
 
 
-def write_durable(path: Path, chunks: Iterable[bytes]) -> None:
-    """Write `chunks` to `path` and fsync it (not atomic by itself: see `atomic_write`)."""
-    with open(path, "wb") as fh:
+def write_durable(fd: int, chunks: Iterable[bytes]) -> None:
+    """Write `chunks` to the open file `fd`, fsync it and close it."""
+    with open(fd, "wb", closefd=True) as fh:
         for chunk in chunks:
             fh.write(chunk)
         fh.flush()
         os.fsync(fh.fileno())
 
 
-def atomic_write(path: Path, chunks: Iterable[bytes] | bytes) -> None:
-    """Write `path` atomically: `path.tmp` + fsync + `os.replace` + fsync of the directory."""
-    tmp = tmp_path(path)
-    write_durable(tmp, [chunks] if isinstance(chunks, bytes) else chunks)
-    os.replace(tmp, path)
+def write_tmp(directory: Path, name: str, chunks: Iterable[bytes]) -> Path:
+    """Write `chunks` durably to a new temporary file in `directory` (see `_tmp_file`); its path.
+
+    A failure (a full disk) removes the temporary file before it is raised.
+    """
+    fd, tmp = _tmp_file(directory, name)
+    try:
+        write_durable(fd, chunks)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def atomic_write(path: Path, chunks: Iterable[bytes] | bytes, tmp_dir: Path | None = None) -> None:
+    """Write `path` atomically: a new temporary file in `tmp_dir` (default: `path`'s directory; it
+    must be on the same file system), fsync, `os.replace` (a link at `path` is replaced, never
+    followed), fsync of the directory."""
+    tmp = write_tmp(tmp_dir or path.parent, path.name, [chunks] if isinstance(chunks, bytes) else chunks)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     fsync_dir(path.parent)
 
 
@@ -115,12 +146,35 @@ def lock_work_dir(out: Path) -> IO[bytes]:
         The lock file: the lock is held until it is closed (hand it to `Checkpoint.open`).
 
     Raises:
-        InputError: `--out`: another run holds the lock.
+        InputError: `--out`: another run holds the lock, or the work directory (or its `.done`
+            twin) is not one this user's run made (a link, a file, another owner, foreign files).
     """
     directory = work_dir_for(out)
-    _remove_tree(done_dir(directory))
-    directory.mkdir(parents=True, exist_ok=True)
+    _remove_own_dir(done_dir(directory))
+    try:
+        directory.mkdir(mode=0o700)
+    except FileExistsError:
+        _check_own_dir(directory)
     return _lock(directory)
+
+
+def _check_own_dir(directory: Path) -> None:
+    """Refuse a work directory this user's run did not make: a symbolic link, not a directory, another owner."""
+    st = os.lstat(directory)
+    if stat.S_ISLNK(st.st_mode):
+        raise InputError("--out", f"{directory} is a symbolic link, not relabel's work directory: remove it")
+    if not stat.S_ISDIR(st.st_mode):
+        raise InputError("--out", f"{directory} is not a directory (relabel keeps its checkpoint there): remove it")
+    if st.st_uid != os.geteuid():
+        raise InputError(
+            "--out",
+            f"{directory} belongs to another user (uid {st.st_uid}): relabel only uses a work directory it made",
+        )
+
+
+def _own_name(name: str) -> bool:
+    """A name the run writes in its work directory."""
+    return name in (MANIFEST, LOCK) or _CHUNK_RE.match(name) is not None or name.endswith(".tmp")
 
 
 @dataclass(eq=False)
@@ -219,9 +273,9 @@ class Checkpoint:
         if index != self.committed:
             raise RuntimeError(f"chunk {index} committed out of order (next is {self.committed})")
         path = self.chunk_path(index)
-        write_durable(tmp_path(path), [line.encode("utf-8") + b"\n" for line in lines])
+        tmp = write_tmp(self.dir, path.name, [line.encode("utf-8") + b"\n" for line in lines])
         self.on_step(f"chunk-written:{index}")
-        os.replace(tmp_path(path), path)
+        os.replace(tmp, path)
         fsync_dir(self.dir)
         self.committed += 1
         self.on_step(f"chunk:{index}")
@@ -237,25 +291,33 @@ class Checkpoint:
     def finalize(self, outputs: Mapping[Path, Iterable[bytes]]) -> None:
         """Write every output atomically, then delete the work directory.
 
-        All outputs are written in full (`.tmp` + fsync) before the first rename; a crash between
-        renames leaves the checkpoint in place, so a rerun redoes all of them identically.
+        All outputs are written in full (temporary files in the work directory, fsync'ed) before
+        the first rename; a crash between renames leaves the checkpoint in place, so a rerun redoes
+        all of them identically. A failure (a full disk) leaves the checkpoint and no temporary file.
         """
         if self.committed != self.total_chunks:
             raise RuntimeError(f"finalize with {self.committed} of {self.total_chunks} chunks committed")
-        for path, chunks in outputs.items():
-            write_durable(tmp_path(path), chunks)
-            self.on_step(f"final-written:{path.name}")
-        for path in outputs:
-            os.replace(tmp_path(path), path)
-            self.on_step(f"final-renamed:{path.name}")
+        written: dict[Path, Path] = {}
+        try:
+            for path, chunks in outputs.items():
+                written[path] = write_tmp(self.dir, path.name, chunks)
+                self.on_step(f"final-written:{path.name}")
+            for path, tmp in written.items():
+                os.replace(tmp, path)
+                self.on_step(f"final-renamed:{path.name}")
+        except BaseException:
+            for tmp in written.values():
+                tmp.unlink(missing_ok=True)
+            raise
         for parent in {p.parent for p in outputs}:
             fsync_dir(parent)
         done = done_dir(self.dir)
+        _remove_own_dir(done)
         os.replace(self.dir, done)
         fsync_dir(done.parent)
         self.close()
         self.on_step("final-done")
-        _remove_tree(done)
+        _remove_own_dir(done)
 
     def close(self) -> None:
         """Release the lock (the checkpoint stays for a later run)."""
@@ -267,7 +329,11 @@ def _dumps(obj: Any) -> bytes:
 
 
 def _lock(directory: Path) -> IO[bytes]:
-    fh = open(directory / "lock", "ab")  # noqa: SIM115 - held until close()
+    try:
+        fd = os.open(directory / LOCK, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError as exc:  # ELOOP: a link planted at the lock's name
+        raise InputError("--out", f"cannot take the lock {directory / LOCK}: {exc.strerror}") from None
+    fh = open(fd, "ab")  # noqa: SIM115 - held until close()
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -307,8 +373,8 @@ def _clear(directory: Path) -> None:
     (directory / MANIFEST).unlink(missing_ok=True)
     fsync_dir(directory)
     for path in directory.iterdir():
-        if path.name != "lock":
-            path.unlink() if path.is_file() else shutil.rmtree(path)
+        if path.name != LOCK and _own_name(path.name):
+            path.unlink()
     fsync_dir(directory)
 
 
@@ -325,6 +391,24 @@ def _committed_chunks(directory: Path) -> int:
     return n
 
 
-def _remove_tree(path: Path) -> None:
-    if path.exists():
-        shutil.rmtree(path)
+def _remove_own_dir(directory: Path) -> None:
+    """Delete a retired work directory: only the names a run writes, then the directory itself.
+
+    Raises:
+        InputError: `--out`: it is not a directory this user's run made, or it holds other files
+            (they are left as they are).
+    """
+    if not os.path.lexists(directory):
+        return
+    _check_own_dir(directory)
+    foreign = []
+    for path in directory.iterdir():
+        if _own_name(path.name) and not path.is_dir():
+            path.unlink()
+        else:
+            foreign.append(path.name)
+    if foreign:
+        raise InputError(
+            "--out", f"{directory} holds files relabel did not write ({', '.join(sorted(foreign)[:3])}): remove them"
+        )
+    directory.rmdir()

@@ -52,7 +52,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         required=True,
         type=Path,
         metavar="EDGES.jsonl",
-        help="the edges; summary.json and rejects.jsonl are written beside it (never over --input)",
+        help="the edges; NAME.summary.json, NAME.rejects.jsonl, NAME.conflicts.jsonl and NAME.roles.jsonl are "
+        "written beside it (NAME: this file's name without .jsonl; never over --input)",
     )
     from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
 
@@ -214,7 +215,7 @@ class LogProgress:
         self._line(final=True)
 
 
-def _engine(args: argparse.Namespace) -> Any:
+def _check_flags(args: argparse.Namespace) -> None:
     for name in ("batch_size", "chunk_size", "k"):
         value = getattr(args, name)
         if value < 1:
@@ -229,6 +230,11 @@ def _engine(args: argparse.Namespace) -> Any:
         raise InputError("--device", "Ray actors pick their device (CUDA when the cluster has GPUs): drop --device")
     if args.device is not None and (args.backend or "onnx") != "torch":
         raise InputError("--device", "only the torch backend takes a device: add --backend torch")
+    if args.engine != "ray" and (args.ray_address or args.ray_actors or args.ray_cpus):
+        raise InputError("--ray-address", "the --ray-* flags need --engine ray")
+
+
+def _engine(args: argparse.Namespace) -> Any:
     if args.engine == "ray":
         from writegate.relabel.ray_engine import RayEngine
 
@@ -242,8 +248,6 @@ def _engine(args: argparse.Namespace) -> Any:
             num_cpus=args.ray_cpus,
             feeder_workers=args.workers or 0,
         )
-    if args.ray_address or args.ray_actors or args.ray_cpus:
-        raise InputError("--ray-address", "the --ray-* flags need --engine ray")
     from writegate.relabel.engine import LocalEngine
 
     return LocalEngine(
@@ -260,16 +264,14 @@ def run(args: argparse.Namespace) -> int:
     """Run (or resume) the relabel; returns 0 (rejected lines are reported, not fatal).
 
     Raises:
-        InputError: a bad flag, or an `--out` that would overwrite the `--input` file (checked first,
-            before the model is read).
+        InputError: a bad flag, clashing outputs, an output folder that takes no file, a write-back
+            database the run cannot write (all checked first, before the model is read).
     """
-    from writegate.relabel.engine import RelabelOptions, check_paths, rejects_path, relabel, summary_path
+    from writegate.relabel.engine import RelabelOptions, preflight, relabel
     from writegate.relabel.stores import open_sink, open_source
 
+    _check_flags(args)
     source = open_source(args.input, args.columns)
-    if isinstance(source, Path):
-        check_paths(source, args.out)
-    engine = _engine(args)
     name = str(source.resolve()) if isinstance(source, Path) else source.describe()
     sinks: list[Any] = []
     if args.write_back:
@@ -277,8 +279,6 @@ def run(args: argparse.Namespace) -> int:
     if args.report:
         from writegate.relabel.report import ReportSink
 
-        if isinstance(source, Path) and args.report.resolve() == source.resolve():
-            raise InputError("--report", f"{args.report} is the --input file: choose another path")
         sinks.append(ReportSink(args.report, source=name))
     options = RelabelOptions(
         input=source if isinstance(source, Path) else Path(args.input),
@@ -288,24 +288,27 @@ def run(args: argparse.Namespace) -> int:
         chunk_size=args.chunk_size,
         restart=args.restart,
     )
+    store = None if isinstance(source, Path) else source
+    paths = preflight(options, source=store, sinks=sinks)  # before the model is read
+    engine = _engine(args)
     progress = LogProgress() if args.quiet else RichProgress()
     try:
         stats = relabel(
-            options,
-            engine,
-            progress=progress,
-            on_step=_crash_hook(args.crash_at),
-            source=None if isinstance(source, Path) else source,
-            sinks=sinks,
+            options, engine, progress=progress, on_step=_crash_hook(args.crash_at), source=store, sinks=sinks
         )
     except KeyboardInterrupt:
         progress.log("interrupted: rerun the same command to resume from the last committed chunk")
         raise
+    except OSError as exc:  # a full disk, a folder made read-only mid-run: the checkpoint is kept
+        raise InputError(
+            "--out", f"cannot write {exc.filename or 'an output'}: {exc.strerror or exc}; rerun to resume"
+        ) from None
     finally:
         progress.close()
     labels = ", ".join(f"{k} {v}" for k, v in stats.labels.items())
-    progress.log(f"{stats.pairs} pairs labelled ({labels}); {stats.written} edges → {args.out}")
-    progress.log(f"summary → {summary_path(args.out)}; {stats.rejected} rejected line(s) → {rejects_path(args.out)}")
+    progress.log(f"{stats.pairs} pairs labelled ({labels}); {stats.written} edges → {paths.edges}")
+    progress.log(f"summary → {paths.summary}; conflicts → {paths.conflicts}; roles → {paths.roles}")
+    progress.log(f"{stats.rejected} rejected line(s) → {paths.rejects}")
     for sink in sinks:
         progress.log(sink.describe())
     return 0

@@ -2,16 +2,19 @@
 
 Pipeline (`relabel`):
 
-0. **guard**: an `--out` whose run would write over the `--input` file (the edges, `summary.json`,
-   `rejects.jsonl`, their `.tmp` files, or the checkpoint directory: see `check_paths`) is refused
-   before anything is read or written; then the checkpoint's lock is taken, so a second run on the
-   same `--out` is refused before it reads the store.
+0. **guard** (`preflight`): every path the run writes (`outputs.OutputPaths`: the edges and the
+   side files named after `--out`, the checkpoint directory, a sink's `--report`) is checked
+   against the `--input` file and against each other, each output folder must take a new file,
+   and each sink checks what it can (a write-back database: permissions, existing tables) —
+   all before anything is read; then the checkpoint's lock is taken, so a second run on the same
+   `--out` is refused before it reads the store.
 1. **read**: one JSON object a line, `{"id", "subject", "text", "observed_at", "provenance"?}`.
    A bad line (blank, malformed or too deeply nested JSON, a missing or wrong field, a duplicate
    id — the first one wins —, or any other failure on that line) is a *reject*: written with its
-   line number to `rejects.jsonl` beside the output and counted; the run goes on. A reject's `raw`
-   is the line cut to 500 characters (invalid UTF-8 bytes as `\\udcXX` escapes); when the line is not
-   valid UTF-8, `raw_base64` also holds its exact bytes (without the line ending), base64.
+   line number to `NAME.rejects.jsonl` beside the output and counted; the run goes on. A reject's
+   `raw` is the line cut to 500 characters (invalid UTF-8 bytes as `\\udcXX` escapes); when the line
+   is not valid UTF-8, `raw_base64` also holds its exact bytes (without the line ending), base64, up
+   to 1,500 bytes (`raw_bytes` says how long the line was when it is longer).
    `observed_at` may be any date of years 1–9999 (no clock is read: the output depends on the input only).
 2. **order**: records sorted by (subject, observed_at, id) — the canonical order. In a pair the
    earlier one is EXISTING (ties by id), the later NEW.
@@ -26,9 +29,9 @@ Pipeline (`relabel`):
 5. **classify** the pairs in chunks of `chunk_size` (each chunk a `columnar.PairWindow`; the local
    engine runs them through `classifier.feeder.Feeder.label`, Ray through the same feeder in
    each actor); each chunk is committed atomically (`checkpoint`).
-6. **finalize**: the edges (unrelated dropped unless `keep_unrelated`), `rejects.jsonl` and
-   `summary.json` (counts per label, each record's state role, the conflicts to review), all
-   renamed into place atomically.
+6. **finalize**: the edges (unrelated dropped unless `keep_unrelated`), `NAME.rejects.jsonl`,
+   `NAME.conflicts.jsonl` (the contradicts pairs with both texts), `NAME.roles.jsonl` (each record's
+   state role) and `NAME.summary.json` (counts only), all renamed into place atomically.
 
 A run killed at any point and rerun with the same arguments recomputes steps 1–4 (deterministic,
 checked against the manifest's plan hash), skips the committed chunks and ends with the same bytes.
@@ -40,7 +43,6 @@ import base64
 import hashlib
 import json
 import math
-import os
 import re
 import time
 from bisect import bisect_left
@@ -74,6 +76,7 @@ from writegate.normalizer.compare import SlotComparison, compare_all
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, iso_utc
 from writegate.relabel import checkpoint
+from writegate.relabel.outputs import OutputPaths, check_outputs, free_space_warning
 
 if TYPE_CHECKING:
     from writegate.relabel.stores.base import Sink, Source
@@ -82,8 +85,7 @@ DEFAULT_K = 8
 DEFAULT_CHUNK_SIZE = 1024
 DEFAULT_MAX_POSTINGS = 1000
 RAW_EXCERPT_CHARS = 500
-SUMMARY_NAME = "summary.json"
-REJECTS_NAME = "rejects.jsonl"
+RAW_BASE64_BYTES = 1500
 REQUIRED_FIELDS: tuple[str, ...] = ("id", "subject", "text", "observed_at")
 
 
@@ -121,7 +123,11 @@ class Reject(BaseModel):
     )
     raw_base64: str | None = Field(
         default=None,
-        description="Only when the line is not valid UTF-8: its exact bytes (without the line ending), base64.",
+        description="Only when the line is not valid UTF-8: its exact bytes (without the line ending), base64, "
+        f"the first {RAW_BASE64_BYTES} bytes of a longer line.",
+    )
+    raw_bytes: int | None = Field(
+        default=None, description="Only when `raw_base64` holds part of the line: the line's length in bytes."
     )
 
 
@@ -175,18 +181,25 @@ def _unexpected(exc: Exception) -> str:
     return f"could not be processed ({type(exc).__name__}: {exc})"
 
 
-def _raw_base64(raw: str) -> str | None:
-    """The line's exact bytes, base64, when it is not valid UTF-8 (it holds surrogate escapes)."""
+def _raw_bytes(raw: str) -> bytes | None:
+    """The line's exact bytes when it is not valid UTF-8 (it holds surrogate escapes), else None."""
     try:
         raw.encode("utf-8")
     except UnicodeEncodeError:
-        return base64.b64encode(raw.encode("utf-8", "surrogateescape")).decode("ascii")
+        return raw.encode("utf-8", "surrogateescape")
     return None
 
 
 def _reject(line: int, raw: str, field: str, error: str) -> Reject:
+    raw = raw.rstrip("\r\n")
+    exact = _raw_bytes(raw)
     return Reject(
-        line=line, field=field, error=error, raw=raw.rstrip("\r\n")[:RAW_EXCERPT_CHARS], raw_base64=_raw_base64(raw)
+        line=line,
+        field=field,
+        error=error,
+        raw=raw[:RAW_EXCERPT_CHARS],
+        raw_base64=None if exact is None else base64.b64encode(exact[:RAW_BASE64_BYTES]).decode("ascii"),
+        raw_bytes=None if exact is None or len(exact) <= RAW_BASE64_BYTES else len(exact),
     )
 
 
@@ -696,61 +709,25 @@ class RunStats:
     timings: dict[str, float]
 
 
-def summary_path(out: Path) -> Path:
-    """`summary.json` beside the output."""
-    return out.with_name(SUMMARY_NAME)
+def preflight(options: RelabelOptions, *, source: Source | None = None, sinks: Sequence[Sink] = ()) -> OutputPaths:
+    """Every check that can fail before a run does any work (see the module docstring, step 0).
 
-
-def rejects_path(out: Path) -> Path:
-    """`rejects.jsonl` beside the output."""
-    return out.with_name(REJECTS_NAME)
-
-
-def _resolved(path: Path) -> Path:
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):  # a symlink loop: compare what can be compared
-        return path.absolute()
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    """`a` and `b` name one file: the same resolved path, or (existing) the same inode (links)."""
-    if _resolved(a) == _resolved(b):
-        return True
-    try:
-        return os.path.samefile(a, b)
-    except OSError:  # one of them does not exist
-        return False
-
-
-def check_paths(input_path: Path, out: Path) -> None:
-    """Refuse an `out` whose run would write over `input_path` (resolved paths: symlinks, hard links, `..`).
-
-    A run writes the edges at `out`, `summary.json` and `rejects.jsonl` beside it, each through a
-    `.tmp` file, and keeps its checkpoint in a directory beside it (`checkpoint.work_dir_for`,
-    emptied by `--restart`, and its `.done` twin, deleted): the input may be none of these files
-    and lie in neither directory.
+    Returns:
+        The run's output paths.
 
     Raises:
-        InputError: `--out`, naming the path that would be overwritten.
+        InputError: naming the flag at fault (`--out`, `--report`, `--input`, `--write-back`, `chunk_size`).
     """
-    for path, what in ((out, "the edges"), (summary_path(out), "the summary"), (rejects_path(out), "the rejects")):
-        for target, label in ((path, what), (checkpoint.tmp_path(path), f"{what} (temporary file)")):
-            if _same_file(target, input_path):
-                raise InputError(
-                    "--out", f"relabel would write {label} to {target}, which is the --input file: choose another --out"
-                )
-    work = checkpoint.work_dir_for(out)
-    source = _resolved(input_path)
-    for directory in (work, checkpoint.done_dir(work)):
-        inside = source.is_relative_to(_resolved(directory)) or (
-            directory.is_dir() and any(_same_file(p, input_path) for p in directory.iterdir())
-        )
-        if inside:
-            raise InputError(
-                "--out",
-                f"relabel keeps its checkpoint in {directory}, which holds the --input file: choose another --out",
-            )
+    if options.chunk_size < 1:
+        raise InputError("chunk_size", f"must be ≥ 1, got {options.chunk_size}")
+    paths = OutputPaths.of(options.out)
+    input_path = options.input if source is None else None
+    if input_path is not None and not input_path.is_file():
+        raise InputError("--input", f"{input_path} is not a file")
+    check_outputs(paths, input_path=input_path, others=[f for sink in sinks for f in sink.files()])
+    for sink in sinks:
+        sink.check()
+    return paths
 
 
 _CONFLICTS = frozenset({Label.SUPERSEDES.value, Label.CONTRADICTS.value})
@@ -767,7 +744,7 @@ def label_of(raw: str) -> str:
 
 
 class _Tally:
-    """Counts and roles gathered while the edges are written; the summary reads them."""
+    """Counts and roles gathered while the edges are written; the summary and the roles file read them."""
 
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
@@ -775,8 +752,6 @@ class _Tally:
         self.written = 0
         self.superseded_by: dict[str, list[str]] = defaultdict(list)
         self.in_conflict: set[str] = set()
-        self.conflicts: list[dict[str, Any]] = []
-        self.by_id = {r.id: r for r in plan.records}
 
     def add_text(self, raw: str) -> str:
         """Count one edges-file line; returns its label (only a conflict's line is parsed whole)."""
@@ -793,20 +768,7 @@ class _Tally:
         if label == Label.SUPERSEDES.value:
             self.superseded_by[line["existing_id"]].append(line["new_id"])
         elif label == Label.CONTRADICTS.value:
-            e, n = self.by_id[line["existing_id"]], self.by_id[line["new_id"]]
-            self.in_conflict.update((e.id, n.id))
-            self.conflicts.append(
-                {
-                    "subject": e.subject,
-                    "existing_id": e.id,
-                    "existing_text": e.text,
-                    "existing_observed_at": iso_utc(e.observed_at),
-                    "new_id": n.id,
-                    "new_text": n.text,
-                    "new_observed_at": iso_utc(n.observed_at),
-                    "scores": line["scores"],
-                }
-            )
+            self.in_conflict.update((line["existing_id"], line["new_id"]))
 
     def role(self, record_id: str) -> StateRole:
         if record_id in self.superseded_by:
@@ -850,10 +812,15 @@ def _edges_bytes(lines: Iterable[str], tally: _Tally, keep_unrelated: bool) -> I
 
 
 def _summary_bytes(
-    plan: Plan, tally: _Tally, options: RelabelOptions, model: Mapping[str, str], input_name: str | None = None
+    plan: Plan,
+    tally: _Tally,
+    options: RelabelOptions,
+    paths: OutputPaths,
+    model: Mapping[str, str],
+    input_name: str | None = None,
 ) -> Iterator[bytes]:
     # A generator: it runs after the edges generator is exhausted, when the tally is complete.
-    roles = {r.id: tally.role(r.id).value for r in plan.records}
+    role_counts = Counter(tally.role(r.id).value for r in plan.records)
     by_field = Counter(r.field for r in plan.rejects)
     summary = {
         "input": input_name or str(options.input),
@@ -865,13 +832,16 @@ def _summary_bytes(
             "rejected": len(plan.rejects),
             "subjects": len({r.subject for r in plan.records}),
         },
-        "rejects": {"file": REJECTS_NAME, "count": len(plan.rejects), "by_field": dict(sorted(by_field.items()))},
+        "rejects": {"file": paths.rejects.name, "count": len(plan.rejects), "by_field": dict(sorted(by_field.items()))},
         "pairs": {"classified": len(plan.pairs), "written": tally.written},
         "labels": {label.value: tally.labels.get(label.value, 0) for label in Label},
-        "roles": {role.value: sum(1 for v in roles.values() if v == role.value) for role in StateRole},
-        "record_roles": roles,
-        "superseded_by": {r.id: tally.superseded_by[r.id] for r in plan.records if r.id in tally.superseded_by},
-        "conflicts": tally.conflicts,
+        "roles": {role.value: role_counts.get(role.value, 0) for role in StateRole},
+        "files": {
+            "edges": paths.edges.name,
+            "rejects": paths.rejects.name,
+            "conflicts": paths.conflicts.name,
+            "roles": paths.roles.name,
+        },
     }
     yield (json.dumps(summary, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
@@ -880,6 +850,36 @@ def _rejects_bytes(rejects: Sequence[Reject]) -> Iterator[bytes]:
     for r in rejects:
         # ASCII escapes: a rejected line may hold invalid UTF-8 (kept as lone surrogates).
         yield (json.dumps(r.model_dump(exclude_none=True), ensure_ascii=True) + "\n").encode("ascii")
+
+
+def _conflicts_bytes(plan: Plan, lines: Iterable[str]) -> Iterator[bytes]:
+    """The contradicts pairs, in the edges' order, with both texts and dates (one line each)."""
+    by_id = {r.id: r for r in plan.records}
+    for raw in lines:
+        if label_of(raw) != Label.CONTRADICTS.value:
+            continue
+        line = json.loads(raw)
+        e, n = by_id[line["existing_id"]], by_id[line["new_id"]]
+        conflict = {
+            "subject": e.subject,
+            "existing_id": e.id,
+            "existing_text": e.text,
+            "existing_observed_at": iso_utc(e.observed_at),
+            "new_id": n.id,
+            "new_text": n.text,
+            "new_observed_at": iso_utc(n.observed_at),
+            "scores": line["scores"],
+        }
+        yield (json.dumps(conflict, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _roles_bytes(plan: Plan, tally: _Tally) -> Iterator[bytes]:
+    """Each record's state role and the records that superseded it (canonical order, one line each)."""
+    for r in plan.records:
+        line = {"id": r.id, "subject": r.subject, "role": tally.role(r.id).value}
+        if r.id in tally.superseded_by:
+            line["superseded_by"] = tally.superseded_by[r.id]
+        yield (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def _chunks(plan: Plan, start: int, chunk_size: int) -> Iterator[PairWindow]:
@@ -912,21 +912,14 @@ def relabel(
         Counts and the seconds spent per phase.
 
     Raises:
-        InputError: unreadable input, bad option, an `--out` that would overwrite the input
-            (`check_paths`), another run holding `--out`, or a checkpoint of a different run there.
+        InputError: unreadable input, bad option, outputs that clash or cannot be written, a sink
+            that cannot work (`preflight`), another run holding `--out`, or a checkpoint of a
+            different run there.
     """
     with closing(engine):  # its worker processes end with the run
         progress = progress or NullProgress()
-        if options.chunk_size < 1:
-            raise InputError("chunk_size", f"must be ≥ 1, got {options.chunk_size}")
+        paths = preflight(options, source=source, sinks=sinks)
         out = options.out
-        if source is None:
-            check_paths(options.input, out)
-        if out.is_dir():
-            raise InputError("--out", f"{out} is a directory")
-        if source is None and not options.input.is_file():
-            raise InputError("--input", f"{options.input} is not a file")
-        out.parent.mkdir(parents=True, exist_ok=True)
         lock = checkpoint.lock_work_dir(out)  # before the store is read: a second run is refused at once
         try:
             input_sha = checkpoint.sha256_file(options.input) if source is None else ""
@@ -944,6 +937,9 @@ def relabel(
                 f"read {plan.lines} lines: {len(plan.records)} records, {len(plan.rejects)} rejected; "
                 f"{len(plan.pairs)} candidate pairs"
             )
+            warning = free_space_warning(paths, len(plan.pairs), len(plan.records))
+            if warning:
+                progress.log(f"warning: {warning}")
             fingerprint = {
                 "input_sha256": input_sha,
                 "candidates_per_record": options.k,
@@ -992,11 +988,18 @@ def relabel(
                 del finished
             tally = _Tally(plan)
             ckpt.finalize(
-                {
-                    rejects_path(out): _rejects_bytes(plan.rejects),
-                    out: _edges_bytes(ckpt.iter_lines(), tally, options.keep_unrelated),
-                    summary_path(out): _summary_bytes(
-                        plan, tally, options, engine.model_info(), source.describe() if source is not None else None
+                {  # in this order: the roles and the summary read the tally the edges fill
+                    paths.rejects: _rejects_bytes(plan.rejects),
+                    paths.edges: _edges_bytes(ckpt.iter_lines(), tally, options.keep_unrelated),
+                    paths.conflicts: _conflicts_bytes(plan, ckpt.iter_lines()),
+                    paths.roles: _roles_bytes(plan, tally),
+                    paths.summary: _summary_bytes(
+                        plan,
+                        tally,
+                        options,
+                        paths,
+                        engine.model_info(),
+                        source.describe() if source is not None else None,
                     ),
                 }
             )

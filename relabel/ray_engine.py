@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from writegate.api.secrets import redact_url
 from writegate.classifier.columnar import Labels, PairWindow
 from writegate.classifier.windows import DEFAULT_BATCH_SIZE
 from writegate.normalizer.errors import InputError
@@ -160,7 +161,8 @@ class RayEngine:
                 self.ray.init(address=self.address, **kwargs)
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 raise InputError(
-                    "--ray-address", f"cannot start or reach Ray ({self.address or 'local'}): {exc}"
+                    "--ray-address",
+                    f"cannot start or reach Ray ({redact_url(self.address) if self.address else 'local'}): {exc}",
                 ) from None
             self._started = True
             resources = self.ray.cluster_resources()

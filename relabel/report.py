@@ -160,11 +160,11 @@ def _escape(text: str) -> str:
 def render(parts: Iterable[str], source: str) -> Iterator[bytes]:
     """The page, as bytes: the template with the data (`report_json`'s pieces) inlined."""
     template = resources.files("writegate.relabel").joinpath(TEMPLATE).read_text(encoding="utf-8")
-    page = template.replace("__TITLE__", _escape(f"writegate relabel — {source}"))
-    head, marker, tail = page.partition("__DATA__")
+    # Split at the data marker before anything is put in: no input string can move the split.
+    head, marker, tail = template.partition("__DATA__")
     if not marker:
         raise RuntimeError(f"{TEMPLATE} has no __DATA__ marker")
-    yield head.encode("utf-8")
+    yield head.replace("__TITLE__", _escape(f"writegate relabel — {source}")).encode("utf-8")
     for part in parts:
         yield part.encode("utf-8")
     yield tail.encode("utf-8")
@@ -192,6 +192,14 @@ class ReportSink:
     def describe(self) -> str:
         """Where the page goes."""
         return f"report → {self.path}"
+
+    def files(self) -> list[tuple[Path, str, str]]:
+        """The page."""
+        return [(self.path, "the report", "--report")]
+
+    def check(self) -> None:
+        """Nothing beyond the checks of `files()` (its folder takes a new file)."""
+        return None
 
     def begin(self, ckpt: Checkpoint, plan: Plan, model: Mapping[str, str]) -> None:
         """Keep the model's name and version."""

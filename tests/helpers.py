@@ -184,3 +184,31 @@ class RuleEngine:
                 evidence=np.full(len(found), EVIDENCE.index(Evidence.BOTH), dtype=np.int8),
                 slot_match=label != LABELS.index(Label.UNRELATED.value),
             )
+
+
+# -- relabel outputs --------------------------------------------------------------------------------
+
+
+def relabel_side(out: Path, kind: str) -> Path:
+    """A relabel run's side file beside `out` (`kind`: summary.json, rejects.jsonl, conflicts.jsonl, roles.jsonl)."""
+    return out.with_name(f"{out.name.removesuffix('.jsonl')}.{kind}")
+
+
+def relabel_summary(out: Path) -> dict[str, Any]:
+    """The run's summary."""
+    return json.loads(relabel_side(out, "summary.json").read_text(encoding="utf-8"))
+
+
+def relabel_jsonl(out: Path, kind: str) -> list[dict[str, Any]]:
+    """The lines of one of the run's JSONL side files (rejects, conflicts, roles)."""
+    return [json.loads(x) for x in relabel_side(out, kind).read_text(encoding="utf-8").splitlines()]
+
+
+def relabel_roles(out: Path) -> dict[str, str]:
+    """Each record's state role (from the roles file)."""
+    return {line["id"]: line["role"] for line in relabel_jsonl(out, "roles.jsonl")}
+
+
+def relabel_superseded_by(out: Path) -> dict[str, list[str]]:
+    """The records that were superseded, and by which records."""
+    return {line["id"]: line["superseded_by"] for line in relabel_jsonl(out, "roles.jsonl") if "superseded_by" in line}

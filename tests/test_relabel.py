@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import RuleEngine, argv, cli
+from helpers import RuleEngine, argv, cli, relabel_jsonl, relabel_roles, relabel_summary, relabel_superseded_by
 
 from writegate.classifier.columnar import EVIDENCE, Labels
 from writegate.classifier.labels import LABELS, Label
@@ -126,7 +126,7 @@ def test_invalid_utf8_is_a_reject_not_a_crash(tmp_path: Path, tiny_model_dir: Pa
     )
     out = tmp_path / "out" / "edges.jsonl"
     assert main(["relabel", "--input", str(store), "--out", str(out), "--model", str(tiny_model_dir), "--quiet"]) == 0
-    (reject,) = [json.loads(x) for x in (out.parent / "rejects.jsonl").read_text().splitlines()]
+    (reject,) = relabel_jsonl(out, "rejects.jsonl")
     assert (reject["line"], reject["field"], reject["error"]) == (2, "text", "contains invalid UTF-8")
 
 
@@ -223,8 +223,8 @@ def test_roles_counts_and_conflicts(tmp_path: Path, keep_unrelated: bool) -> Non
         RelabelOptions(input=store, out=out, k=4, keep_unrelated=keep_unrelated, chunk_size=2), RuleEngine(RULES)
     )
     edges = [json.loads(x) for x in out.read_text().splitlines()]
-    summary = json.loads((tmp_path / "summary.json").read_text())
-    assert summary["record_roles"] == {
+    summary = relabel_summary(out)
+    assert relabel_roles(out) == {
         "r1": "historical",
         "r3": "in_conflict",
         "r5": "current",
@@ -232,8 +232,16 @@ def test_roles_counts_and_conflicts(tmp_path: Path, keep_unrelated: bool) -> Non
         "r2": "current",
     }
     assert summary["roles"] == {"current": 2, "historical": 1, "in_conflict": 2}
-    assert summary["superseded_by"] == {"r1": ["r2"]}
-    assert [(c["existing_id"], c["new_id"]) for c in summary["conflicts"]] == [("r3", "r4")]
+    assert relabel_superseded_by(out) == {"r1": ["r2"]}
+    conflicts = relabel_jsonl(out, "conflicts.jsonl")
+    assert [(c["existing_id"], c["new_id"]) for c in conflicts] == [("r3", "r4")]
+    assert conflicts[0]["existing_text"] == LYON and conflicts[0]["new_text"] == MARSEILLE
+    assert summary["files"] == {
+        "edges": "edges.jsonl",
+        "rejects": "edges.rejects.jsonl",
+        "conflicts": "edges.conflicts.jsonl",
+        "roles": "edges.roles.jsonl",
+    }
     assert sum(summary["labels"].values()) == summary["pairs"]["classified"] == stats.pairs
     assert summary["labels"]["supersedes"] == 1 and summary["labels"]["contradicts"] == 1
     written = summary["pairs"]["classified"] if keep_unrelated else 2
@@ -389,8 +397,14 @@ def test_cli_end_to_end_on_the_tiny_model(
     )
     assert main(args) == 0
     first = {p.name: p.read_bytes() for p in out.parent.iterdir()}
-    assert sorted(first) == ["edges.jsonl", "rejects.jsonl", "summary.json"]
-    summary = json.loads(first["summary.json"])
+    assert sorted(first) == [
+        "edges.conflicts.jsonl",
+        "edges.jsonl",
+        "edges.rejects.jsonl",
+        "edges.roles.jsonl",
+        "edges.summary.json",
+    ]
+    summary = json.loads(first["edges.summary.json"])
     assert summary["records"] == {"lines": 6, "accepted": 5, "rejected": 1, "subjects": 1}
     assert summary["pairs"]["written"] == summary["pairs"]["classified"] == len(first["edges.jsonl"].splitlines())
     assert main(args) == 0  # a rerun from scratch gives the same bytes
@@ -479,9 +493,9 @@ def test_store_of_only_bad_lines_gives_empty_edges(tmp_path: Path, tiny_model_di
     out = tmp_path / "edges.jsonl"
     assert main(["relabel", "--input", str(store), "--out", str(out), "--model", str(tiny_model_dir), "--quiet"]) == 0
     assert out.read_bytes() == b""
-    summary = json.loads((tmp_path / "summary.json").read_text())
+    summary = relabel_summary(out)
     assert summary["records"]["rejected"] == 2 and summary["pairs"] == {"classified": 0, "written": 0}
-    assert [json.loads(x)["field"] for x in (tmp_path / "rejects.jsonl").read_text().splitlines()] == ["line", "id"]
+    assert [x["field"] for x in relabel_jsonl(out, "rejects.jsonl")] == ["line", "id"]
 
 
 def test_ray_engine_without_ray_says_how_to_install(
@@ -515,7 +529,7 @@ class RecordingProgress:
 
 
 def _rejects(out: Path) -> list[dict[str, Any]]:
-    return [json.loads(x) for x in (out.parent / "rejects.jsonl").read_text(encoding="ascii").splitlines()]
+    return relabel_jsonl(out, "rejects.jsonl")
 
 
 def test_a_line_too_deep_to_parse_is_a_reject_and_the_run_goes_on(tmp_path: Path) -> None:
@@ -595,18 +609,18 @@ OVERWRITES: list[tuple[str, str, str, list[tuple[str, str, Callable[[Path, Path]
     ("same-path", "store.jsonl", "store.jsonl", [], "the edges"),
     ("relative-path", "store.jsonl", "sub/../store.jsonl", [], "the edges"),
     ("symlinked-out", "store.jsonl", "o/edges.jsonl", [("store.jsonl", "o/edges.jsonl", _symlink)], "the edges"),
-    ("summary-name", "o/summary.json", "o/edges.jsonl", [], "the summary"),
-    ("rejects-name", "o/rejects.jsonl", "o/edges.jsonl", [], "the rejects"),
-    ("tmp-name", "o/edges.jsonl.tmp", "o/edges.jsonl", [], "the edges (temporary file)"),
-    ("summary-tmp-name", "o/summary.json.tmp", "o/edges.jsonl", [], "the summary (temporary file)"),
+    ("summary-name", "o/edges.summary.json", "o/edges.jsonl", [], "the summary"),
+    ("rejects-name", "o/edges.rejects.jsonl", "o/edges.jsonl", [], "the rejects"),
+    ("conflicts-name", "o/edges.conflicts.jsonl", "o/edges.jsonl", [], "the conflicts"),
+    ("roles-name", "o/edges.roles.jsonl", "o/edges.jsonl", [], "the state roles"),
     (
         "hardlinked-summary",
         "store.jsonl",
         "o/edges.jsonl",
-        [("store.jsonl", "o/summary.json", _hardlink)],
+        [("store.jsonl", "o/edges.summary.json", _hardlink)],
         "the summary",
     ),
-    ("symlinked-folder", "d/rejects.jsonl", "o/edges.jsonl", [("d", "o", _symlink)], "the rejects"),
+    ("symlinked-folder", "d/edges.rejects.jsonl", "o/edges.jsonl", [("d", "o", _symlink)], "the rejects"),
     ("checkpoint-manifest", "o/.edges.jsonl.relabel/manifest.json", "o/edges.jsonl", [], None),
     ("checkpoint-lock", "o/.edges.jsonl.relabel/lock", "o/edges.jsonl", [], None),
     ("finished-checkpoint", "o/.edges.jsonl.relabel.done/chunk-000000.jsonl", "o/edges.jsonl", [], None),
@@ -642,10 +656,11 @@ def test_an_out_that_would_overwrite_the_input_is_refused_before_any_work(
     else:
         path = {
             "the edges": out,
-            "the summary": out.with_name("summary.json"),
-            "the rejects": out.with_name("rejects.jsonl"),
-        }[what.removesuffix(" (temporary file)")]
-        path = path.with_name(path.name + ".tmp") if what.endswith("(temporary file)") else path
+            "the summary": out.with_name("edges.summary.json"),
+            "the rejects": out.with_name("edges.rejects.jsonl"),
+            "the conflicts": out.with_name("edges.conflicts.jsonl"),
+            "the state roles": out.with_name("edges.roles.jsonl"),
+        }[what]
         message = f"--out: relabel would write {what} to {path}, which is the --input file: choose another --out"
     assert (code, err) == (2, f"writegate relabel: error: {message}\n")
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before  # nothing written, nothing gone

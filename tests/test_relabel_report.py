@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import RuleEngine
+from helpers import RuleEngine, relabel_roles, relabel_summary
 
 from writegate.classifier.labels import LABELS, Label
 from writegate.relabel.engine import RelabelOptions, StoreRecord, relabel
@@ -78,7 +78,8 @@ def test_short_time() -> None:
 
 def test_report_data_totals_conflicts_and_timelines(tmp_path: Path) -> None:
     page, data = _run(tmp_path)
-    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    summary = relabel_summary(tmp_path / "out" / "edges.jsonl")
+    roles = relabel_roles(tmp_path / "out" / "edges.jsonl")
     assert data["totals"] == summary["labels"]
     assert data["role_totals"] == summary["roles"]
     assert data["meta"] | {"source": None} == {
@@ -93,7 +94,7 @@ def test_report_data_totals_conflicts_and_timelines(tmp_path: Path) -> None:
     m = data["m"]
     ids = [row[0] for row in m]
     assert ids == ["a1", "a4", "a2", "a3", "a5", "b1", "b2", "b3", "c1", "c2", "c3"]  # subject, time, id
-    assert [data["roles"][row[3]] for row in m] == [summary["record_roles"][i] for i in ids]
+    assert [data["roles"][row[3]] for row in m] == [roles[i] for i in ids]
     # conflicts: most probable first, each (new, existing) with five probabilities in label order
     conflicts = [data["e"][k] for k in data["conflicts"]]
     assert [(ids[e[1]], ids[e[0]]) for e in conflicts] == [("b1", "b2"), ("c1", "c2")]

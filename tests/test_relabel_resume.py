@@ -80,7 +80,13 @@ def reference(tmp_path_factory: pytest.TempPathFactory, tiny_model_dir: Path) ->
     done = _run(store, out, tiny_model_dir)
     assert done.returncode == 0, done.stderr
     files = _files(out)
-    assert sorted(files) == ["edges.jsonl", "rejects.jsonl", "summary.json"]
+    assert sorted(files) == [
+        "edges.conflicts.jsonl",
+        "edges.jsonl",
+        "edges.rejects.jsonl",
+        "edges.roles.jsonl",
+        "edges.summary.json",
+    ]
     assert len(files["edges.jsonl"].splitlines()) > 4 * int(CHUNK)  # enough chunks to crash between
     return store, files
 
@@ -91,7 +97,8 @@ CRASH_POINTS = [
     ["chunk-written:3"],
     ["chunk:4"],
     ["final-written:edges.jsonl"],
-    ["final-renamed:rejects.jsonl"],
+    ["final-renamed:edges.rejects.jsonl"],
+    ["final-written:edges.roles.jsonl"],
     ["final-renamed:edges.jsonl"],
     ["final-done"],
     ["chunk:1", "chunk-written:2", "chunk:5"],  # killed three times in a row
@@ -115,4 +122,4 @@ def test_sigkill_then_rerun_gives_the_same_bytes(
     assert ("resuming:" in rerun.stderr) == resumed, rerun.stderr
     assert _files(out) == want
     assert not work_dir_for(out).exists()
-    assert not list(out.parent.glob("*.tmp"))
+    assert not list(out.parent.glob("*.tmp")) and not list(out.parent.glob(".*.tmp"))

@@ -19,11 +19,13 @@ from typing import Any
 
 import pg_server as pg_fixtures
 import pytest
+from helpers import relabel_roles, relabel_summary
 
+from writegate.api.secrets import redact_url as redact
 from writegate.normalizer.errors import InputError
 from writegate.relabel.checkpoint import work_dir_for
 from writegate.relabel.stores import open_sink, open_source, scheme_of
-from writegate.relabel.stores.base import entity_subject, parse_columns, redact
+from writegate.relabel.stores.base import entity_subject, parse_columns
 
 PgServer = pg_fixtures.PgServer
 pg_server = pg_fixtures.pg_server  # the session fixture, requested by name
@@ -338,10 +340,10 @@ def test_relabel_a_mem0_store_end_to_end(tmp_path: Path, tiny_model_dir: Path) -
         str(tmp_path / "out" / "report.html"),
     )
     assert done.returncode == 0, done.stderr
-    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    summary = relabel_summary(tmp_path / "out" / "edges.jsonl")
     assert summary["input"] == f"mem0://{tmp_path / 'qdrant'}?collection=mem0"
     assert summary["records"]["accepted"] == len(records) and summary["records"]["rejected"] == 0
-    assert set(summary["record_roles"]) == {point_id(r["id"]) for r in records}
+    assert set(relabel_roles(tmp_path / "out" / "edges.jsonl")) == {point_id(r["id"]) for r in records}
     assert (tmp_path / "out" / "report.html").stat().st_size > 1000
 
 
@@ -449,7 +451,9 @@ def pg_reference(pg_server: PgServer, tmp_path_factory: pytest.TempPathFactory, 
 def test_postgres_gives_the_same_edges_as_jsonl(pg_reference: dict[str, Any]) -> None:
     files, jsonl = pg_reference["files"], pg_reference["jsonl"]
     assert files["edges.jsonl"] == (jsonl / "edges.jsonl").read_bytes()
-    pg_summary, file_summary = json.loads(files["summary.json"]), json.loads((jsonl / "summary.json").read_text())
+    pg_summary, file_summary = json.loads(files["edges.summary.json"]), relabel_summary(jsonl / "edges.jsonl")
+    for kind in ("rejects", "conflicts", "roles"):
+        assert files[f"edges.{kind}.jsonl"] == (jsonl / f"edges.{kind}.jsonl").read_bytes()
     assert pg_summary.pop("input") == pg_reference["table"]
     file_summary.pop("input")
     assert pg_summary == file_summary
@@ -457,7 +461,8 @@ def test_postgres_gives_the_same_edges_as_jsonl(pg_reference: dict[str, Any]) ->
 
 def test_write_back_tables_hold_the_edges_and_roles(pg_reference: dict[str, Any]) -> None:
     tables = pg_reference["tables"]
-    summary = json.loads(pg_reference["files"]["summary.json"])
+    summary = json.loads(pg_reference["files"]["edges.summary.json"])
+    roles = [json.loads(line) for line in pg_reference["files"]["edges.roles.jsonl"].splitlines()]
     edges = [json.loads(line) for line in pg_reference["files"]["edges.jsonl"].splitlines()]
     (run,) = tables["writegate_runs"]
     run_id, source, model_name, model_version = run[:4]
@@ -469,8 +474,10 @@ def test_write_back_tables_hold_the_edges_and_roles(pg_reference: dict[str, Any]
     ]
     assert db_edges == edges  # ORDER BY pair = the file's order, unrelated left out
     assert all(r[0] == run_id and r[8:] == (model_name, model_version) for r in tables["writegate_edges"])
-    assert {r[1]: r[3] for r in tables["writegate_states"]} == summary["record_roles"]
-    assert {r[1]: r[4] for r in tables["writegate_states"] if r[4]} == summary["superseded_by"]
+    assert {r[1]: r[3] for r in tables["writegate_states"]} == {r["id"]: r["role"] for r in roles}
+    assert {r[1]: r[4] for r in tables["writegate_states"] if r[4]} == {
+        r["id"]: r["superseded_by"] for r in roles if "superseded_by" in r
+    }
     assert len(tables["writegate_chunks"]) == -(-summary["pairs"]["classified"] // int(CHUNK))
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from writegate.api.secrets import redact_url
 from writegate.normalizer.errors import InputError
-from writegate.relabel.stores.base import Sink, Source, parse_columns, redact
+from writegate.relabel.stores.base import Sink, Source, parse_columns
 
 __all__ = ["Sink", "Source", "open_sink", "open_source", "scheme_of"]
 
@@ -62,7 +63,7 @@ def open_sink(url: str, *, source: str, keep_unrelated: bool) -> Sink:
         InputError: another scheme.
     """
     if scheme_of(url) not in ("postgresql", "postgres"):
-        raise InputError("--write-back", f"expected a postgresql:// URL, got {redact(url)!r}")
+        raise InputError("--write-back", f"expected a postgresql:// URL, got {redact_url(url)!r}")
     from writegate.relabel.stores.postgres import PostgresSink
 
     return PostgresSink(url, source=source, keep_unrelated=keep_unrelated)

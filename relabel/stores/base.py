@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterator, Mapping
 from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
-from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ENTITY_ID_RE
@@ -53,6 +52,18 @@ class Sink(Protocol):
 
     def describe(self) -> str:
         """Where it writes, for the log (never a password)."""
+        ...
+
+    def files(self) -> list[tuple[Path, str, str]]:
+        """The files it writes, as (path, what it is, its flag): checked with the run's outputs first."""
+        ...
+
+    def check(self) -> None:
+        """Everything that can fail before the run does any work (connection, permissions, schemas).
+
+        Raises:
+            InputError: naming the flag and what is wrong.
+        """
         ...
 
     def begin(self, ckpt: Checkpoint, plan: Plan, model: Mapping[str, str]) -> None:
@@ -171,18 +182,6 @@ def parse_columns(spec: str | None, allowed: tuple[str, ...] = COLUMN_NAMES) -> 
             raise InputError("--columns", f"{name!r} is given twice")
         mapping[name] = column
     return mapping
-
-
-def redact(url: str) -> str:
-    """The URL without its password (for logs, the summary and the tables)."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(SplitResult(parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 def read_jsonl(path: Path) -> Iterator[dict[str, Any]]:

@@ -14,9 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from writegate.api.secrets import redact_url
 from writegate.normalizer.errors import InputError
 from writegate.relabel.stores import scheme_of
-from writegate.relabel.stores.base import read_jsonl, redact
+from writegate.relabel.stores.base import read_jsonl
 
 
 def load(jsonl: Path, target: str, *, replace: bool = False) -> int:
@@ -39,7 +40,7 @@ def load(jsonl: Path, target: str, *, replace: bool = False) -> int:
 
             shutil.rmtree(path)
         return write_store(path, read_jsonl(jsonl), collection)
-    raise InputError("target", f"expected postgresql://…?table=T or mem0:///path, got {redact(target)!r}")
+    raise InputError("target", f"expected postgresql://…?table=T or mem0:///path, got {redact_url(target)!r}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as exc:
         print(f"load: error: {exc}", file=sys.stderr)
         return 2
-    print(f"{n} memories → {redact(args.target)}")
+    print(f"{n} memories → {redact_url(args.target)}")
     return 0
 
 

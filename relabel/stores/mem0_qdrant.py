@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from writegate.api.secrets import redact_url
 from writegate.normalizer.errors import InputError
 from writegate.relabel.stores.base import HashedSource, entity_subject, need, store_line
 
@@ -44,12 +45,14 @@ def parse_url(url: str) -> tuple[Path, str]:
     """`mem0:///abs/path?collection=C` or `mem0:rel/path` → (path, collection)."""
     parts = urlsplit(url)
     if parts.scheme not in SCHEMES:
-        raise InputError("--input", f"expected a mem0: URL, got {url!r}")
+        raise InputError("--input", f"expected a mem0: URL, got {redact_url(url)!r}")
     if parts.netloc:
-        raise InputError("--input", f"mem0: takes a local path (mem0:///abs/path or mem0:rel/path), got {url!r}")
+        raise InputError(
+            "--input", f"mem0: takes a local path (mem0:///abs/path or mem0:rel/path), got {redact_url(url)!r}"
+        )
     query = dict(parse_qsl(parts.query))
     if not parts.path:
-        raise InputError("--input", f"name the store's directory: mem0:///path/to/qdrant, got {url!r}")
+        raise InputError("--input", f"name the store's directory: mem0:///path/to/qdrant, got {redact_url(url)!r}")
     return Path(unquote(parts.path)), query.get("collection") or DEFAULT_COLLECTION
 
 

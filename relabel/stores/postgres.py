@@ -30,11 +30,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
+from writegate.api.secrets import redact_url
 from writegate.normalizer.errors import InputError
-from writegate.relabel.stores.base import HashedSource, entity_subject, need, redact, store_line
+from writegate.relabel.stores.base import HashedSource, entity_subject, need, store_line
 
 if TYPE_CHECKING:
     from writegate.relabel.checkpoint import Checkpoint
@@ -42,70 +46,158 @@ if TYPE_CHECKING:
 
 SCHEMES = ("postgresql", "postgres")
 ITERSIZE = 2000
-TABLES = ("writegate_runs", "writegate_chunks", "writegate_edges", "writegate_states")
 UNRELATED = "unrelated"
+_RUN_FK = "REFERENCES writegate_runs ON DELETE CASCADE"
 
-DDL = """
-CREATE TABLE IF NOT EXISTS writegate_runs (
-    run_id text PRIMARY KEY,
-    source text NOT NULL,
-    model_name text NOT NULL,
-    model_version text NOT NULL,
-    plan_sha256 text NOT NULL,
-    pairs integer NOT NULL,
-    chunk_size integer NOT NULL,
-    keep_unrelated boolean NOT NULL,
-    complete boolean NOT NULL DEFAULT false
-);
-CREATE TABLE IF NOT EXISTS writegate_chunks (
-    run_id text NOT NULL REFERENCES writegate_runs ON DELETE CASCADE,
-    chunk integer NOT NULL,
-    PRIMARY KEY (run_id, chunk)
-);
-CREATE TABLE IF NOT EXISTS writegate_edges (
-    run_id text NOT NULL REFERENCES writegate_runs ON DELETE CASCADE,
-    pair integer NOT NULL,
-    new_id text NOT NULL,
-    existing_id text NOT NULL,
-    label text NOT NULL,
-    scores jsonb NOT NULL,
-    evidence text NOT NULL,
-    slot_match boolean NOT NULL,
-    model_name text NOT NULL,
-    model_version text NOT NULL,
-    PRIMARY KEY (run_id, new_id, existing_id)
-);
-CREATE TABLE IF NOT EXISTS writegate_states (
-    run_id text NOT NULL REFERENCES writegate_runs ON DELETE CASCADE,
-    memory_id text NOT NULL,
-    subject text NOT NULL,
-    role text NOT NULL,
-    superseded_by text[] NOT NULL,
-    model_name text NOT NULL,
-    model_version text NOT NULL,
-    PRIMARY KEY (run_id, memory_id)
-);
+
+@dataclass(frozen=True)
+class Table:
+    """One `writegate_*` table: its columns as (name, type, constraints), table constraints, and the
+    privileges a run uses on it. The DDL and the pre-run check both come from here."""
+
+    name: str
+    columns: tuple[tuple[str, str, str], ...]
+    constraints: tuple[str, ...]
+    privileges: tuple[str, ...]
+
+    def ddl(self) -> str:
+        """`CREATE TABLE IF NOT EXISTS …`."""
+        items = [" ".join(filter(None, column)) for column in self.columns] + list(self.constraints)
+        return f"CREATE TABLE IF NOT EXISTS {self.name} (\n    " + ",\n    ".join(items) + "\n);"
+
+
+WRITE_TABLES: tuple[Table, ...] = (
+    Table(
+        "writegate_runs",
+        (
+            ("run_id", "text", "PRIMARY KEY"),
+            ("source", "text", "NOT NULL"),
+            ("model_name", "text", "NOT NULL"),
+            ("model_version", "text", "NOT NULL"),
+            ("plan_sha256", "text", "NOT NULL"),
+            ("pairs", "integer", "NOT NULL"),
+            ("chunk_size", "integer", "NOT NULL"),
+            ("keep_unrelated", "boolean", "NOT NULL"),
+            ("complete", "boolean", "NOT NULL DEFAULT false"),
+        ),
+        (),
+        ("SELECT", "INSERT", "UPDATE", "DELETE"),
+    ),
+    Table(
+        "writegate_chunks",
+        (("run_id", "text", f"NOT NULL {_RUN_FK}"), ("chunk", "integer", "NOT NULL")),
+        ("PRIMARY KEY (run_id, chunk)",),
+        ("SELECT", "INSERT"),
+    ),
+    Table(
+        "writegate_edges",
+        (
+            ("run_id", "text", f"NOT NULL {_RUN_FK}"),
+            ("pair", "integer", "NOT NULL"),
+            ("new_id", "text", "NOT NULL"),
+            ("existing_id", "text", "NOT NULL"),
+            ("label", "text", "NOT NULL"),
+            ("scores", "jsonb", "NOT NULL"),
+            ("evidence", "text", "NOT NULL"),
+            ("slot_match", "boolean", "NOT NULL"),
+            ("model_name", "text", "NOT NULL"),
+            ("model_version", "text", "NOT NULL"),
+        ),
+        ("PRIMARY KEY (run_id, new_id, existing_id)",),
+        ("INSERT",),
+    ),
+    Table(
+        "writegate_states",
+        (
+            ("run_id", "text", f"NOT NULL {_RUN_FK}"),
+            ("memory_id", "text", "NOT NULL"),
+            ("subject", "text", "NOT NULL"),
+            ("role", "text", "NOT NULL"),
+            ("superseded_by", "text[]", "NOT NULL"),
+            ("model_name", "text", "NOT NULL"),
+            ("model_version", "text", "NOT NULL"),
+        ),
+        ("PRIMARY KEY (run_id, memory_id)",),
+        ("SELECT", "INSERT", "DELETE"),
+    ),
+)
+TABLES = tuple(t.name for t in WRITE_TABLES)
+DDL = "\n".join(t.ddl() for t in WRITE_TABLES) + "\n"
+
+# The columns of the writegate_* tables in the schema they are created in (pg_catalog: a table the
+# user has no privilege on is still seen).
+_EXISTING_COLUMNS = """
+SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod)
+FROM pg_class c
+JOIN pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+WHERE n.nspname = current_schema() AND c.relname = ANY(%s)
+ORDER BY c.relname, a.attnum
 """
 
 
 def _split(url: str, flag: str, params: Sequence[str]) -> tuple[str, dict[str, str]]:
-    """The connection URL without our own query parameters, and those parameters."""
+    """The connection URL without our own query parameters, and those parameters.
+
+    The parameters left for libpq are percent-encoded (`quote`: a space is `%20`, never `+`, which
+    libpq would keep as a plus sign).
+    """
     parts = urlsplit(url)
     if parts.scheme not in SCHEMES:
-        raise InputError(flag, f"expected a postgresql:// URL, got {redact(url)!r}")
+        raise InputError(flag, f"expected a postgresql:// URL, got {redact_url(url)!r}")
     ours: dict[str, str] = {}
     rest: list[tuple[str, str]] = []
     for key, value in parse_qsl(parts.query, keep_blank_values=True):
         (ours.__setitem__(key, value) if key in params else rest.append((key, value)))
-    return urlunsplit(parts._replace(query=urlencode(rest))), ours
+    return urlunsplit(parts._replace(query=urlencode(rest, quote_via=quote))), ours
+
+
+def table_parts(name: str, flag: str) -> tuple[str, ...]:
+    """`table` or `schema.table`; a part in double quotes may hold dots (`"my.table"`, `"a""b"` for `a"b`).
+
+    Raises:
+        InputError: `flag`: an empty part, more than two parts, an unclosed quote.
+    """
+    parts: list[str] = []
+    i, n = 0, len(name)
+    while True:
+        if i < n and name[i] == '"':
+            j, part = i + 1, []
+            while True:
+                k = name.find('"', j)
+                if k < 0:
+                    raise InputError(flag, f"unclosed double quote in table name {name!r}")
+                part.append(name[j:k])
+                if name.startswith('"', k + 1):
+                    part.append('"')
+                    j = k + 2
+                    continue
+                i = k + 1
+                break
+            parts.append("".join(part))
+        else:
+            k = name.find(".", i)
+            k = n if k < 0 else k
+            parts.append(name[i:k])
+            i = k
+        if i == n:
+            break
+        if name[i] != ".":
+            raise InputError(flag, f"expected a dot after a quoted part of table name {name!r}")
+        i += 1
+    if not 1 <= len(parts) <= 2 or not all(parts):
+        raise InputError(flag, f'expected a table name or schema.table (quote a name with a dot: "a.b"), got {name!r}')
+    return tuple(parts)
 
 
 def _identifier(name: str, flag: str) -> Any:
     sql = need("psycopg.sql", flag)
-    parts = name.split(".")
-    if not 1 <= len(parts) <= 2 or not all(parts):
-        raise InputError(flag, f"expected a table name or schema.table, got {name!r}")
-    return sql.Identifier(*parts)
+    return sql.Identifier(*table_parts(name, flag))
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def connect(conninfo: str, flag: str, url: str, **kwargs: Any) -> Any:
@@ -114,8 +206,17 @@ def connect(conninfo: str, flag: str, url: str, **kwargs: Any) -> Any:
     try:
         return psycopg.connect(conninfo, **kwargs)
     except psycopg.Error as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(flag, f"cannot connect to {redact(url)}: {first}") from None
+        raise InputError(flag, f"cannot connect to {redact_url(url)}: {_first_line(exc)}") from None
+
+
+@contextmanager
+def database_errors(flag: str, url: str, doing: str) -> Iterator[None]:
+    """A database error inside becomes one line: an InputError naming `flag`, what it was `doing`, the URL."""
+    psycopg = need("psycopg", flag)
+    try:
+        yield
+    except psycopg.Error as exc:
+        raise InputError(flag, f"{doing} at {redact_url(url)} failed: {_first_line(exc)}") from None
 
 
 # -- reading ---------------------------------------------------------------------------------------
@@ -133,14 +234,14 @@ class PostgresSource(HashedSource):
         self.url = url
         self.conninfo, ours = _split(url, "--input", ("table",))
         if not ours.get("table"):
-            raise InputError("--input", f"name the memories table: {redact(url)}?table=memories")
+            raise InputError("--input", f"name the memories table: {redact_url(url)}?table=memories")
         self.table = ours["table"]
         self.columns = {name: (columns or {}).get(name, name) for name in ("id", "subject", "text", "observed_at")}
         self.rows = 0
 
     def describe(self) -> str:
         """The URL, password removed."""
-        return redact(self.url)
+        return redact_url(self.url)
 
     def query(self) -> Any:
         """The SELECT: each column as text except observed_at, in (observed_at, id) order."""
@@ -163,7 +264,7 @@ class PostgresSource(HashedSource):
                         self.rows += 1
                         yield store_line(id_, entity_subject("user", subject), text, observed_at)
             except psycopg.errors.UndefinedTable:
-                raise InputError("--input", f"no table {self.table!r} in {redact(self.url)}") from None
+                raise InputError("--input", f"no table {self.table!r} in {redact_url(self.url)}") from None
             except psycopg.errors.UndefinedColumn as exc:
                 raise InputError(
                     "--columns",
@@ -174,7 +275,8 @@ class PostgresSource(HashedSource):
 
 
 def _table_columns(conninfo: str, table: str) -> list[str]:
-    schema, _, name = table.rpartition(".")
+    *schemas, name = table_parts(table, "--input")
+    schema = schemas[0] if schemas else ""
     psycopg = need("psycopg", "--input")
     with psycopg.connect(conninfo) as conn:
         rows = conn.execute(
@@ -214,20 +316,53 @@ class PostgresSink:
         self.model: dict[str, str] = {}
         self.on_step: Callable[[str], None] = lambda step: None
         input_parts = urlsplit(source)
-        if (
-            input_parts.scheme in SCHEMES
-            and dict(parse_qsl(input_parts.query)).get("table", "").split(".")[-1] in TABLES
-        ):
+        input_table = dict(parse_qsl(input_parts.query)).get("table", "")
+        if input_parts.scheme in SCHEMES and input_table and table_parts(input_table, "--input")[-1] in TABLES:
             raise InputError("--write-back", f"the --input table is one of the tables it writes ({', '.join(TABLES)})")
 
     def describe(self) -> str:
         """The tables and the database."""
-        return (
-            f"edges → writegate_edges, state roles → writegate_states (run {self.run_id or '?'}) at {redact(self.url)}"
-        )
+        return f"edges → writegate_edges, state roles → writegate_states (run {self.run_id or '?'}) at {redact_url(self.url)}"
+
+    def files(self) -> list[tuple[Path, str, str]]:
+        """No file: it writes to the database."""
+        return []
+
+    def check(self) -> None:
+        """Before any work: the database answers, each `writegate_*` table that exists has the columns
+        and types the run writes and the privileges it uses, and the missing ones can be created.
+
+        Raises:
+            InputError: `--write-back`, naming the table and the column or privilege at fault.
+        """
+        with (
+            connect(self.conninfo, "--write-back", self.url) as conn,
+            database_errors("--write-back", self.url, "checking the writegate_* tables"),
+        ):
+            schema = conn.execute("SELECT current_schema()").fetchone()[0]
+            if schema is None:
+                raise InputError("--write-back", "no schema to create the writegate_* tables in (empty search_path)")
+            found: dict[str, dict[str, str]] = {}
+            for table, column, type_ in conn.execute(_EXISTING_COLUMNS, (list(TABLES),)):
+                found.setdefault(table, {})[column] = type_
+            missing = [t.name for t in WRITE_TABLES if t.name not in found]
+            for table in WRITE_TABLES:
+                if table.name in found:
+                    _check_table(conn, schema, table, found[table.name])
+            if missing and not conn.execute("SELECT has_schema_privilege(current_schema(), 'CREATE')").fetchone()[0]:
+                user = conn.execute("SELECT current_user").fetchone()[0]
+                raise InputError(
+                    "--write-back",
+                    f"user {user} may not create tables in schema {schema} (needed for {', '.join(missing)}): "
+                    f"GRANT CREATE ON SCHEMA {schema} TO {user}, or create the tables first (docs/stores.md)",
+                )
 
     def begin(self, ckpt: Checkpoint, plan: Plan, model: Mapping[str, str]) -> None:
         """Create the tables, register the run, write the chunks the file checkpoint has and we lack."""
+        with database_errors("--write-back", self.url, "creating the writegate_* tables"):
+            self._begin(ckpt, plan, model)
+
+    def _begin(self, ckpt: Checkpoint, plan: Plan, model: Mapping[str, str]) -> None:
         self.conn = connect(self.conninfo, "--write-back", self.url, autocommit=True)
         self.on_step = ckpt.on_step
         self.model = {"name": model["name"], "version": model["version"]}
@@ -237,7 +372,9 @@ class PostgresSink:
             "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))", ("writegate:" + self.run_id,)
         ).fetchone()[0]
         if not locked:
-            raise InputError("--write-back", f"another relabel run is writing run {self.run_id} to {redact(self.url)}")
+            raise InputError(
+                "--write-back", f"another relabel run is writing run {self.run_id} to {redact_url(self.url)}"
+            )
         with self.conn.transaction():
             self.conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('writegate:ddl', 0))")
             self.conn.execute(DDL)
@@ -268,6 +405,10 @@ class PostgresSink:
         """Write one chunk's edges and its marker in one transaction (nothing if it is there)."""
         if index in self.done:
             return
+        with database_errors("--write-back", self.url, f"writing chunk {index} to writegate_edges"):
+            self._chunk(index, lines)
+
+    def _chunk(self, index: int, lines: list[str]) -> None:
         rows = []
         for offset, raw in enumerate(lines):
             line = json.loads(raw)
@@ -300,6 +441,12 @@ class PostgresSink:
 
     def finish(self, plan: Plan, tally: _Tally, lines: Callable[[], Iterator[str]]) -> None:
         """Write every memory's state role, retire earlier runs of this input and model, mark the run complete."""
+        with database_errors("--write-back", self.url, "writing writegate_states"):
+            self._finish(plan, tally)
+        self.on_step("db-done")
+        self.close()
+
+    def _finish(self, plan: Plan, tally: _Tally) -> None:
         with self.conn.transaction(), self.conn.cursor() as cur:
             cur.execute("DELETE FROM writegate_states WHERE run_id = %s", (self.run_id,))
             with cur.copy(
@@ -325,14 +472,39 @@ class PostgresSink:
             )
             cur.execute("UPDATE writegate_runs SET complete = true WHERE run_id = %s", (self.run_id,))
             self.on_step("db-states-written")
-        self.on_step("db-done")
-        self.close()
 
     def close(self) -> None:
         """Close the connection (releases the run's advisory lock)."""
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+
+
+def _check_table(conn: Any, schema: str, table: Table, found: Mapping[str, str]) -> None:
+    """An existing `writegate_*` table must have each column with its type, and grant the run's privileges."""
+    for name, type_, _ in table.columns:
+        if name not in found:
+            raise InputError(
+                "--write-back",
+                f"table {schema}.{table.name} exists without column {name} ({type_}): it was not made by this "
+                "writegate; drop or rename it, or write back to another database",
+            )
+        if found[name] != type_:
+            raise InputError(
+                "--write-back",
+                f"column {schema}.{table.name}.{name} is {found[name]}, relabel writes {type_}: drop or rename "
+                "the table, or write back to another database",
+            )
+    for privilege in table.privileges:
+        if not conn.execute(
+            "SELECT has_table_privilege(format('%%I.%%I', %s::text, %s::text), %s)", (schema, table.name, privilege)
+        ).fetchone()[0]:
+            user = conn.execute("SELECT current_user").fetchone()[0]
+            raise InputError(
+                "--write-back",
+                f"user {user} lacks {privilege} on table {schema}.{table.name}: "
+                f"GRANT {', '.join(table.privileges)} ON {schema}.{table.name} TO {user}",
+            )
 
 
 # -- loading a table (the walkthrough, tests, bench) ------------------------------------------------
