@@ -93,7 +93,7 @@ def validate_id(value: object, field: str = "id") -> str:
 
 def validate_subject(subject: object, field: str = "subject") -> str:
     """Return `subject` if it is a `kind:slug` entity id, else raise InputError."""
-    if not isinstance(subject, str) or not ENTITY_ID_RE.match(subject):
+    if not isinstance(subject, str) or not ENTITY_ID_RE.fullmatch(subject):
         raise InputError(field, f"must be an entity id `kind:slug` (lowercase, e.g. `user:alice`), got {subject!r}")
     return subject
 

@@ -160,7 +160,7 @@ class EnumValue(_Strict):
     @model_validator(mode="after")
     def _value_in_set(self) -> EnumValue:
         if self.attribute is EnumAttribute.LANGUAGE:
-            if not LANGUAGE_CODE_RE.match(self.value):
+            if not LANGUAGE_CODE_RE.fullmatch(self.value):
                 raise ValueError(f"language must be an ISO 639-1 code, got {self.value!r}")
         elif self.value not in ENUM_VALUES[self.attribute]:
             allowed = ", ".join(sorted(ENUM_VALUES[self.attribute]))

@@ -46,7 +46,7 @@ from writegate.normalizer.errors import InputError
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 LOCK = "lock"
-_CHUNK_RE = re.compile(r"^chunk-(\d{6})\.jsonl$")
+_CHUNK_RE = re.compile(r"chunk-(\d{6})\.jsonl")
 
 StepHook = Callable[[str], None]
 """Called at each durable step: `chunk-written:N` (tmp written, not renamed), `chunk:N`
@@ -174,7 +174,7 @@ def _check_own_dir(directory: Path) -> None:
 
 def _own_name(name: str) -> bool:
     """A name the run writes in its work directory."""
-    return name in (MANIFEST, LOCK) or _CHUNK_RE.match(name) is not None or name.endswith(".tmp")
+    return name in (MANIFEST, LOCK) or _CHUNK_RE.fullmatch(name) is not None or name.endswith(".tmp")
 
 
 @dataclass(eq=False)
@@ -380,12 +380,12 @@ def _clear(directory: Path) -> None:
 
 def _committed_chunks(directory: Path) -> int:
     """Count the contiguous chunks 0..n-1; delete leftovers (`.tmp`, chunks after a gap)."""
-    present = {int(m.group(1)) for p in directory.iterdir() if (m := _CHUNK_RE.match(p.name))}
+    present = {int(m.group(1)) for p in directory.iterdir() if (m := _CHUNK_RE.fullmatch(p.name))}
     n = 0
     while n in present:
         n += 1
     for path in directory.iterdir():
-        m = _CHUNK_RE.match(path.name)
+        m = _CHUNK_RE.fullmatch(path.name)
         if path.name.endswith(".tmp") or (m and int(m.group(1)) >= n):
             path.unlink()
     return n

@@ -94,6 +94,11 @@ def same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def _entry(path: Path) -> Path:
+    """The directory entry a write to `path` replaces: `os.replace` swaps a link at that name, never its target."""
+    return _resolved(path.parent) / path.name
+
+
 def _inside(path: Path, directory: Path) -> bool:
     return _resolved(path).is_relative_to(_resolved(directory)) or (
         directory.is_dir() and any(same_file(p, path) for p in directory.iterdir())
@@ -138,7 +143,7 @@ def check_outputs(paths: OutputPaths, *, input_path: Path | None, others: Sequen
             if _inside(path, directory):
                 raise InputError(flag, f"{path} ({what}) is inside relabel's work directory {directory}")
         for other, other_what, _ in outputs[:i]:
-            if same_file(path, other):
+            if _entry(path) == _entry(other):
                 raise InputError(flag, f"{path} would hold both {other_what} and {what}: choose another path")
     if input_path is not None:
         for directory in (work, checkpoint.done_dir(work)):

@@ -1,5 +1,9 @@
-"""A real PostgreSQL server for tests: Debian's binaries, `initdb` + `pg_ctl` in a temporary
+"""A real PostgreSQL server for tests: Debian's binaries, `initdb` + `postgres` in a temporary
 directory, listening on a free loopback port, stopped (and its directory removed) afterwards.
+
+The `postgres` process is a child of the test process with a parent-death signal (Linux
+`PR_SET_PDEATHSIG`, SIGQUIT: an immediate shutdown), so a test run killed mid-way — even by
+SIGKILL — takes its server with it; a leftover directory is removed by the next run.
 
     from pg_server import pg_server    # a session fixture: a PgServer (its .url(db) is a postgresql:// URL)
 
@@ -9,10 +13,13 @@ the server runs as the `postgres` user that Debian's package creates (`initdb` r
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
@@ -56,6 +63,7 @@ class PgServer:
             raise FileNotFoundError("initdb/pg_ctl not found: apt-get install -y postgresql")
         self.initdb, self.pg_ctl = initdb, pg_ctl
         self.as_user: list[str] = []
+        self.proc: subprocess.Popen[bytes] | None = None
         user = None
         if os.geteuid() == 0:  # initdb refuses to run as root: run the server as Debian's postgres user
             try:
@@ -72,6 +80,7 @@ class PgServer:
         if user:
             os.chown(self.root, user.pw_uid, user.pw_gid)
         self.data = self.root / "data"
+        self.user = user
         self.port = 0
 
     def _run(self, *argv: str, timeout: float = 120) -> None:
@@ -105,32 +114,68 @@ class PgServer:
         self._run(
             self.initdb, "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"
         )
-        last: Exception | None = None
+        last = ""
         for _ in range(5):
             self.port = free_port()
-            opts = (
-                f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off "
-                "-c synchronous_commit=off -c full_page_writes=off"
-            )
-            try:
-                self._run(
-                    self.pg_ctl,
-                    "start",
-                    "-w",
-                    "-t",
-                    "60",
-                    "-D",
-                    str(self.data),
-                    "-o",
-                    opts,
-                    "-l",
-                    str(self.root / "server.log"),
-                )
+            self.proc = self._spawn()
+            if self._wait_ready():
                 return self
-            except RuntimeError as exc:
-                last = exc
-                time.sleep(0.2)
-        raise RuntimeError(f"postgres did not start: {last}\n{self.log()}")
+            last = self.log()
+            self._kill()
+        raise RuntimeError(f"postgres did not start:\n{last}")
+
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        """`postgres` as a child that dies with this process (as Debian's postgres user when root)."""
+        argv = [
+            str(Path(self.pg_ctl).with_name("postgres")),
+            "-D",
+            str(self.data),
+            "-p",
+            str(self.port),
+            "-k",
+            str(self.root),
+            *("-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"),
+            *("-c", "synchronous_commit=off", "-c", "full_page_writes=off"),
+        ]
+        log = open(self.root / "server.log", "ab")  # noqa: SIM115 - the child holds it
+        try:
+            return subprocess.Popen(
+                argv,
+                stdout=log,
+                stderr=log,
+                stdin=subprocess.DEVNULL,
+                user=self.user.pw_uid if self.user else None,
+                group=self.user.pw_gid if self.user else None,
+                extra_groups=[] if self.user else None,
+                preexec_fn=functools.partial(_die_with_parent, os.getpid()),  # after the uid change, which clears it
+            )
+        finally:
+            log.close()
+
+    def _wait_ready(self, timeout: float = 60.0) -> bool:
+        """True once the server accepts connections; False if it exits first or the time runs out."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                return False
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    pass
+                if (self.data / "postmaster.pid").read_text().splitlines()[-1].strip() == "ready":
+                    return True
+            except (OSError, IndexError):
+                pass
+            time.sleep(0.1)
+        return False
+
+    def _kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGQUIT)  # immediate shutdown: the backends go too
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=30)
 
     def log(self) -> str:
         """The server's log."""
@@ -156,10 +201,17 @@ class PgServer:
     def stop(self) -> None:
         """Stop the server and remove its directory."""
         try:
-            if self.port:
-                self._run(self.pg_ctl, "stop", "-D", str(self.data), "-m", "immediate", "-w")
+            if self.proc is not None:
+                self._kill()
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _die_with_parent(parent: int) -> None:
+    """In the child before exec: get SIGQUIT when the parent dies (PR_SET_PDEATHSIG = 1)."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGQUIT), 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the call
+        os._exit(1)
 
 
 @pytest.fixture(scope="session")

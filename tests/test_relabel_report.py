@@ -223,6 +223,9 @@ def test_chromium_renders_the_page(tmp_path: Path) -> None:
         and "I moved to London last month" in est.group(1)
         and "I work in GMT now" in est.group(1)
     )
+    # a fragment that is not valid percent-encoding is ignored: the page still renders
+    broken = dump_dom(page, "#s=%&l=%E0%A4%A")
+    assert re.search(r'<body data-ready-ms="\d+"', broken) and "Timeline: user:bob" in broken
     # the label filter: only elaborates → one pair of alice's memories
     only = dump_dom(page, "#s=user:alice&l=elaborates")
     shown = re.findall(r'<div class="mem (?:current|historical|in_conflict)" id="m(\d+)">', only)

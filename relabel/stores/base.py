@@ -152,10 +152,10 @@ def entity_subject(kind: str, raw: object) -> str | None:
     text = str(raw).strip()
     if not text:
         return None
-    if ENTITY_ID_RE.match(text):
+    if ENTITY_ID_RE.fullmatch(text):
         return text
     candidate = f"{kind}:{text}"
-    if ENTITY_ID_RE.match(candidate):
+    if ENTITY_ID_RE.fullmatch(candidate):
         return candidate
     slug = _SLUG_BAD.sub("-", text.lower()).strip("-._") or "id"
     if not slug[0].isalnum():
