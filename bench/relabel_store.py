@@ -8,7 +8,7 @@ loopback port, in a temporary directory), generates a store (`bench/relabel.py`'
 records a subject), writes it as JSONL and as a table, then runs `writegate relabel` twice, each a
 process of its own: on the JSONL file, and on the table with `--write-back` and `--report`. Printed:
 wall time, rows/s and the peak RSS of each run; whether the edges (and the summary, but for its
-`input`) are identical; whether the write-back tables hold the same edges and roles; the reader
+`input`) are identical; whether the write-back tables hold the same edges and roles (`edges.roles.jsonl`); the reader
 alone (no relabel) streaming the table and a `--reader-rows` table made by `generate_series`, with
 its peak RSS (flat in the row count: the server-side cursor holds one batch); the report's size
 and how long headless Chromium takes to render it (where `chromium` is installed).
@@ -156,9 +156,11 @@ def main() -> int:
 
         # -- the same edges? ---------------------------------------------------------------------------
         edges_same = (work / "jsonl" / "edges.jsonl").read_bytes() == (work / "pg" / "edges.jsonl").read_bytes()
-        s1 = json.loads((work / "jsonl" / "summary.json").read_text())
-        s2 = json.loads((work / "pg" / "summary.json").read_text())
+        s1 = json.loads((work / "jsonl" / "edges.summary.json").read_text())
+        s2 = json.loads((work / "pg" / "edges.summary.json").read_text())
         s1.pop("input"), s2.pop("input")
+        with open(work / "pg" / "edges.roles.jsonl", encoding="utf-8") as fh:
+            file_roles = {line["id"]: line["role"] for line in map(json.loads, fh)}
         import psycopg
 
         db_same = True
@@ -184,7 +186,7 @@ def main() -> int:
                 "edges_identical_to_jsonl": edges_same,
                 "summary_identical_but_input": s1 == s2,
                 "db_edges_identical_to_file": db_same,
-                "db_roles_identical": db_roles == s2["record_roles"],
+                "db_roles_identical": db_roles == file_roles,
             }
         )
         print(

@@ -479,3 +479,17 @@ def test_fuzz_layouts_never_touch_the_victim(
     assert (victim / "f").read_text() == "keep" and (victim / "chunk-000000.jsonl").read_text() == "keep"
     # only a report the user asked for through a linked folder (o/__DATA__/r.html) may appear there
     assert {p.name for p in victim.iterdir()} - {"chunk-000000.jsonl", "f"} <= ({"r.html"} if report else set())
+
+
+def test_short_free_space_is_a_warning_with_the_figures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from writegate.relabel.outputs import OutputPaths, free_space_warning
+
+    paths = OutputPaths.of(tmp_path / "e.jsonl")
+    monkeypatch.setattr(shutil, "disk_usage", lambda _: shutil._ntuple_diskusage(10**9, 10**9 - 3_000_000, 3_000_000))  # type: ignore[attr-defined]
+    assert free_space_warning(paths, pairs=1000, records=100) is None  # 0.66 MB needed
+    assert free_space_warning(paths, pairs=100_000, records=10_000) == (
+        f"{tmp_path} has 3 MB free; this run may need up to 66 MB "
+        "(a full disk stops it; rerun to resume from the last committed chunk)"
+    )
