@@ -19,6 +19,7 @@ from writegate.training.paired import compare_sources
 from writegate.training.sources import (
     SourceScore,
     gold_macro_f1,
+    harm_counts,
     mean_score,
     score_source,
     source_paths,
@@ -364,7 +365,9 @@ def test_eval_cli_several_sources(
         labels = " ".join(f"{k[:3]} {v}" for k, v in s["labels"].items())
         assert f"{s['name']} {s['pairs']} {labels} {s['macro_f1']:.3f} {conflict}" in text
     mean = out["mean"]
-    assert f"mean of 3 12 {mean['macro_f1']:.3f} {mean['conflict_accuracy']:.3f} of 2" in text
+    fir, prec = mean["false_invalidation_rate"], mean["retiring_precision"]
+    harm = " ".join("—" if x is None else f"{x:.3f}" for x in (fir, prec))
+    assert f"mean of 3 12 {mean['macro_f1']:.3f} {mean['conflict_accuracy']:.3f} {harm}" in text and "of 2" in text
 
 
 def test_eval_cli_several_sources_with_a_baseline(
@@ -430,3 +433,41 @@ def test_eval_cli_bad_input_fails_before_loading_a_model(
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert f"writegate eval: error: {message.format(tmp=tmp_path)}" in captured.err and captured.out == ""
+
+
+# -- harm: the false invalidation rate and the retiring labels' precision -----------------------------
+
+U, COR, ELA, CON, SUP = (LABEL2ID[x] for x in ("unrelated", "corroborates", "elaborates", "contradicts", "supersedes"))
+
+
+def test_harm_counts_and_rates() -> None:
+    gold = [U, COR, ELA, ELA, CON, SUP, SUP]
+    pred = [SUP, COR, CON, ELA, CON, CON, SUP]
+    assert harm_counts(gold, pred) == (4, 2, 5, 2)  # 4 safe, 2 of them retired; 5 retiring predictions, 2 right
+    score = score_source("s", gold, pred)
+    assert (score.false_invalidation_rate, score.retiring_precision) == (0.5, 0.4)
+    dumped = score.model_dump()
+    assert dumped["false_invalidation_rate"] == 0.5 and dumped["retiring_precision"] == 0.4
+    none = score_source("t", [SUP, CON], [U, U])
+    assert none.false_invalidation_rate is None and none.retiring_precision is None
+    other = score_source("u", [U, U, U, U], [U, U, U, SUP])
+    mean = mean_score([score, other])
+    assert mean.false_invalidation_rate == 3 / 8 and mean.retiring_precision == 2 / 6  # pooled, not averaged
+
+
+def test_compare_sources_harm_intervals() -> None:
+    gold = [[U] * 50 + [SUP] * 50, [COR] * 40 + [CON] * 10]
+    better = [[U] * 50 + [SUP] * 50, [COR] * 40 + [CON] * 10]
+    worse = [[SUP] * 10 + [U] * 40 + [SUP] * 50, [CON] * 8 + [COR] * 32 + [CON] * 10]
+    cmp = compare_sources(["a", "b"], gold, better, worse, resamples=500)
+    fir = cmp.false_invalidation_rate
+    assert fir is not None and (fir.model, fir.baseline) == (0.0, 18 / 90) and fir.high < 0
+    prec = cmp.retiring_precision
+    assert prec is not None and prec.model == 1.0 and prec.baseline == 60 / 78 and prec.low > 0
+    a = cmp.sources[0].false_invalidation_rate
+    assert a is not None and a.baseline == 0.2 and a.delta == -0.2
+    same = compare_sources(["a", "b"], gold, better, better, resamples=50)
+    assert (
+        same.false_invalidation_rate is not None
+        and same.false_invalidation_rate.low == 0.0 == same.false_invalidation_rate.high
+    )

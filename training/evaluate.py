@@ -167,7 +167,12 @@ def render_comparison(cmp: PairedComparison, model: str, baseline: str, console:
     t = Table(title=f"{model} vs baseline {baseline}: {cmp.n} pairs, paired")
     for col in ("", "model", "baseline", "Δ", f"{cmp.confidence:.0%} interval of Δ"):
         t.add_column(col, justify="right")
-    rows = [("macro-F1", cmp.macro_f1)] + ([("conflict acc.", cmp.conflict_accuracy)] if cmp.conflict_accuracy else [])
+    optional = (
+        ("conflict acc.", cmp.conflict_accuracy),
+        ("false inval. rate", cmp.false_invalidation_rate),
+        ("retiring precision", cmp.retiring_precision),
+    )
+    rows = [("macro-F1", cmp.macro_f1)] + [(name, iv) for name, iv in optional if iv is not None]
     for name, iv in rows:
         t.add_row(name, f"{iv.model:.4f}", f"{iv.baseline:.4f}", f"{iv.delta:+.4f}", f"[{iv.low:+.4f}, {iv.high:+.4f}]")
     con.print(t)
@@ -227,7 +232,9 @@ def render_sources(
     mode = "fused with structure" if fusion else "model only"
     caption = (
         "macro-F1 over the labels each source holds; conflict: accuracy on gold supersedes/contradicts "
-        "(mean over the sources that have any)"
+        "(mean over the sources that have any); FIR: false invalidation rate, the share of gold "
+        "unrelated/elaborates/corroborates pairs predicted supersedes/contradicts (lower is better); "
+        "ret. P: precision of the supersedes/contradicts predictions; both pooled in the last row"
     )
     if cmp is not None:
         caption += f"; Δ = model − baseline, {cmp.confidence:.0%} bootstrap interval below it"
@@ -243,6 +250,11 @@ def render_sources(
     if cmp is not None:
         t.add_column("baseline", justify="right", no_wrap=True)
         t.add_column("Δ", justify="right", no_wrap=True)
+    for name in ("FIR", "ret. P"):
+        t.add_column(name, justify="right", no_wrap=True)
+        if cmp is not None:
+            t.add_column("baseline", justify="right", no_wrap=True)
+            t.add_column("Δ", justify="right", no_wrap=True)
     deltas = {d.name: d for d in cmp.sources} if cmp is not None else {}
     for s in scores:
         labels = " ".join(f"{name[:3]} {n}" for name, n in s.labels.items())
@@ -254,6 +266,13 @@ def render_sources(
         if cmp is not None:
             c = d.conflict_accuracy if d else None
             row += [_num(c.baseline if c else None), _delta(c)]
+        for value, iv in (
+            (s.false_invalidation_rate, d.false_invalidation_rate if d else None),
+            (s.retiring_precision, d.retiring_precision if d else None),
+        ):
+            row.append(_num(value))
+            if cmp is not None:
+                row += [_num(iv.baseline if iv else None), _delta(iv, interval=True)]
         t.add_row(*row)
     t.add_section()
     mean_row: list[str | Text] = [f"mean of {mean.sources}", str(mean.pairs), "", f"{mean.macro_f1:.3f}"]
@@ -265,6 +284,13 @@ def render_sources(
     if cmp is not None:
         mc = cmp.mean_conflict_accuracy
         mean_row += [_num(mc.baseline if mc else None), _delta(mc, interval=True)]
+    for value, iv in (
+        (mean.false_invalidation_rate, cmp.false_invalidation_rate if cmp else None),
+        (mean.retiring_precision, cmp.retiring_precision if cmp else None),
+    ):
+        mean_row.append(_num(value) + ("" if value is None else "\npooled"))
+        if cmp is not None:
+            mean_row += [_num(iv.baseline if iv else None), _delta(iv, interval=True)]
     t.add_row(*mean_row)
     wide_enough(con, t).print(t)
     if cmp is not None:

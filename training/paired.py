@@ -30,7 +30,14 @@ from pydantic import BaseModel, Field
 from writegate.classifier.labels import LABEL2ID, Label
 from writegate.normalizer.errors import InputError
 from writegate.training.metrics import confusion_matrix, macro_f1
-from writegate.training.sources import conflict_accuracy, gold_macro_f1, stacked_confusion
+from writegate.training.sources import (
+    CONFLICT_IDS,
+    SAFE_IDS,
+    conflict_accuracy,
+    gold_macro_f1,
+    harm_counts,
+    stacked_confusion,
+)
 
 _CONFLICT = (LABEL2ID[Label.SUPERSEDES.value], LABEL2ID[Label.CONTRADICTS.value])
 
@@ -55,6 +62,12 @@ class PairedComparison(BaseModel):
     macro_f1: Interval
     conflict_accuracy: Interval | None = Field(
         description="Exact accuracy on gold supersedes/contradicts; None without such pairs."
+    )
+    false_invalidation_rate: Interval | None = Field(
+        default=None, description="Safe pairs predicted supersedes/contradicts ÷ safe pairs; None without any."
+    )
+    retiring_precision: Interval | None = Field(
+        default=None, description="Correct supersedes/contradicts predictions ÷ such predictions; None without any."
     )
     model_only_right: int = Field(description="Pairs the model gets right and the baseline wrong.")
     baseline_only_right: int = Field(description="Pairs the baseline gets right and the model wrong.")
@@ -159,6 +172,7 @@ def compare_predictions(
 
     only_a = int(np.sum(right_a & ~right_b))
     only_b = int(np.sum(~right_a & right_b))
+    fir, precision = _harm_intervals(g, a, b, draws, confidence)
     return PairedComparison(
         n=len(g),
         confidence=confidence,
@@ -166,10 +180,59 @@ def compare_predictions(
         grouped=groups is not None,
         macro_f1=macro,
         conflict_accuracy=conflict,
+        false_invalidation_rate=fir,
+        retiring_precision=precision,
         model_only_right=only_a,
         baseline_only_right=only_b,
         mcnemar_p=mcnemar_exact(only_a, only_b),
     )
+
+
+class HarmDraws:
+    """Per bootstrap draw of one source's pairs, both models' harm counts (see `sources.harm_counts`)."""
+
+    def __init__(self, g: np.ndarray, a: np.ndarray, b: np.ndarray, idx: np.ndarray) -> None:
+        safe, gold_is_pred_a, gold_is_pred_b = np.isin(g, SAFE_IDS), g == a, g == b
+        retiring_a, retiring_b = np.isin(a, CONFLICT_IDS), np.isin(b, CONFLICT_IDS)
+        self.safe = safe[idx].sum(axis=-1)
+        self.false_a = (safe & retiring_a)[idx].sum(axis=-1)
+        self.false_b = (safe & retiring_b)[idx].sum(axis=-1)
+        self.retiring_a, self.retiring_b = retiring_a[idx].sum(axis=-1), retiring_b[idx].sum(axis=-1)
+        self.right_a = (retiring_a & gold_is_pred_a)[idx].sum(axis=-1)
+        self.right_b = (retiring_b & gold_is_pred_b)[idx].sum(axis=-1)
+
+    def __add__(self, other: HarmDraws) -> HarmDraws:
+        summed = object.__new__(HarmDraws)
+        for name, value in vars(self).items():
+            setattr(summed, name, value + getattr(other, name))
+        return summed
+
+    def intervals(
+        self, point: tuple[tuple[int, int, int, int], tuple[int, int, int, int]], confidence: float
+    ) -> tuple[Interval | None, Interval | None]:
+        """FIR and retiring-precision intervals; `point`: both models' `harm_counts` on all the pairs."""
+        (safe, false_a, ret_a, ok_a), (_, false_b, ret_b, ok_b) = point
+        with np.errstate(invalid="ignore", divide="ignore"):
+            fir_d = np.where(self.safe > 0, (self.false_a - self.false_b) / self.safe, np.nan)
+            prec_d = np.where(
+                (self.retiring_a > 0) & (self.retiring_b > 0),
+                self.right_a / self.retiring_a - self.right_b / self.retiring_b,
+                np.nan,
+            )
+        fir = _interval_of(false_a / safe, false_b / safe, fir_d, confidence) if safe else None
+        prec = _interval_of(ok_a / ret_a, ok_b / ret_b, prec_d, confidence) if ret_a and ret_b else None
+        return fir, prec
+
+
+def _harm_intervals(
+    g: np.ndarray, a: np.ndarray, b: np.ndarray, draws: list[np.ndarray], confidence: float
+) -> tuple[Interval | None, Interval | None]:
+    """FIR and retiring-precision intervals of one set of pairs over index draws of any lengths."""
+    parts = [HarmDraws(g, a, b, i[None, :]) for i in draws]
+    stacked = object.__new__(HarmDraws)
+    for name in vars(parts[0]):
+        setattr(stacked, name, np.concatenate([getattr(p, name) for p in parts]))
+    return stacked.intervals((harm_counts(g, a), harm_counts(g, b)), confidence)
 
 
 class SourceDelta(BaseModel):
@@ -181,6 +244,8 @@ class SourceDelta(BaseModel):
     conflict_accuracy: Interval | None = Field(
         description="Conflict-slice accuracy; None without conflict pairs (or when no resample drew one)."
     )
+    false_invalidation_rate: Interval | None = Field(default=None, description="None without safe pairs.")
+    retiring_precision: Interval | None = Field(default=None, description="None without retiring predictions.")
 
 
 class SourcesComparison(BaseModel):
@@ -193,6 +258,12 @@ class SourcesComparison(BaseModel):
     mean_macro_f1: Interval = Field(description="Mean over sources of their macro-F1.")
     mean_conflict_accuracy: Interval | None = Field(
         description="Mean over the sources with conflict pairs of their conflict-slice accuracy; None without any."
+    )
+    false_invalidation_rate: Interval | None = Field(
+        default=None, description="Pooled over all sources' safe pairs (resampled within each source)."
+    )
+    retiring_precision: Interval | None = Field(
+        default=None, description="Pooled over all sources' supersedes/contradicts predictions."
     )
     model_only_right: int
     baseline_only_right: int
@@ -214,10 +285,9 @@ def _interval_of(model: float, baseline: float, diffs: np.ndarray, confidence: f
 
 
 def _source_draws(
-    g: np.ndarray, a: np.ndarray, b: np.ndarray, resamples: int, rng: np.random.Generator
+    g: np.ndarray, a: np.ndarray, b: np.ndarray, idx: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per resample of one source's pairs: macro-F1 of both models, conflict accuracy of both (NaN: none drawn)."""
-    idx = rng.integers(0, len(g), size=(resamples, len(g)))
+    """Per resample `idx` row of one source's pairs: macro-F1 of both models, conflict accuracy of both (NaN: none drawn)."""
     gi = g[idx]
     f1_a = gold_macro_f1(stacked_confusion(gi, a[idx]))
     f1_b = gold_macro_f1(stacked_confusion(gi, b[idx]))
@@ -280,6 +350,8 @@ def compare_sources(
     point_f1: list[tuple[float, float]] = []
     point_conflict: list[tuple[float, float]] = []
     only_a = only_b = 0
+    harm: HarmDraws | None = None
+    points = np.zeros((2, 4), dtype=np.int64)
     for name, gs, ms, bs in zip(names, gold, model, baseline, strict=True):
         g, a, b = (np.asarray(x, dtype=np.int64) for x in (gs, ms, bs))
         if not (len(g) == len(a) == len(b)):
@@ -291,7 +363,13 @@ def compare_sources(
         only_a += int(np.sum((a == g) & (b != g)))
         only_b += int(np.sum((a != g) & (b == g)))
         f1_a, f1_b = (float(gold_macro_f1(stacked_confusion(g, x))[0]) for x in (a, b))
-        d_f1_a, d_f1_b, d_acc_a, d_acc_b = _source_draws(g, a, b, resamples, rng)
+        idx = rng.integers(0, len(g), size=(resamples, len(g)))
+        d_f1_a, d_f1_b, d_acc_a, d_acc_b = _source_draws(g, a, b, idx)
+        source_harm = HarmDraws(g, a, b, idx)
+        point = (harm_counts(g, a), harm_counts(g, b))
+        fir_iv, prec_iv = source_harm.intervals(point, confidence)
+        harm = source_harm if harm is None else harm + source_harm
+        points += np.asarray(point, dtype=np.int64)
         f1_iv = _interval_of(f1_a, f1_b, d_f1_a - d_f1_b, confidence)
         assert f1_iv is not None  # every draw has a macro-F1
         acc_a, acc_b = conflict_accuracy(g, a), conflict_accuracy(g, b)
@@ -300,7 +378,16 @@ def compare_sources(
             conflict_iv = _interval_of(acc_a, acc_b, d_acc_a - d_acc_b, confidence)
             point_conflict.append((acc_a, acc_b))
             conflict_diffs.append(d_acc_a - d_acc_b)
-        deltas.append(SourceDelta(name=name, pairs=len(g), macro_f1=f1_iv, conflict_accuracy=conflict_iv))
+        deltas.append(
+            SourceDelta(
+                name=name,
+                pairs=len(g),
+                macro_f1=f1_iv,
+                conflict_accuracy=conflict_iv,
+                false_invalidation_rate=fir_iv,
+                retiring_precision=prec_iv,
+            )
+        )
         point_f1.append((f1_a, f1_b))
         f1_diffs.append(d_f1_a - d_f1_b)
 
@@ -311,6 +398,9 @@ def compare_sources(
     if point_conflict:  # NaN in any source leaves the draw out (np.mean propagates it)
         acc_model, acc_baseline = np.mean(point_conflict, axis=0).tolist()
         mean_conflict = _interval_of(acc_model, acc_baseline, np.mean(conflict_diffs, axis=0), confidence)
+    assert harm is not None  # at least one source
+    pooled = tuple(tuple(int(x) for x in row) for row in points)
+    fir, precision = harm.intervals(pooled, confidence)  # type: ignore[arg-type] # two rows of four
     return SourcesComparison(
         n=sum(d.pairs for d in deltas),
         confidence=confidence,
@@ -318,6 +408,8 @@ def compare_sources(
         sources=deltas,
         mean_macro_f1=mean_f1,
         mean_conflict_accuracy=mean_conflict,
+        false_invalidation_rate=fir,
+        retiring_precision=precision,
         model_only_right=only_a,
         baseline_only_right=only_b,
         mcnemar_p=mcnemar_exact(only_a, only_b),

@@ -9,8 +9,14 @@ Each source is scored on its own and the sources are averaged:
   positives still lower the recall of the gold label they came from);
 * **conflict slice**: exact accuracy on the source's gold `supersedes`/`contradicts` pairs, None
   when it has none;
+* **false invalidation rate** (FIR): of the source's *safe* pairs — gold `unrelated`, `elaborates`
+  or `corroborates`, where the existing memory stays true —, the share predicted `supersedes` or
+  `contradicts`, the labels that retire a true memory or put it in conflict; None without safe
+  pairs;
+* **retiring precision**: of the pairs predicted `supersedes` or `contradicts`, the share whose gold
+  label is that same label; None when none is predicted;
 * **mean**: the unweighted mean of the sources' macro-F1, and of the conflict slice over the
-  sources that have one.
+  sources that have one; FIR and retiring precision **overall**: pooled over all sources' pairs.
 
 `--data` names files (a file `X.jsonl` is the source `X`) or directories (each `NAME.dev.jsonl` in
 it is the source `NAME`, as `python -m writegate.training.real.build` writes them).
@@ -23,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, computed_field
 
 from writegate.classifier.labels import LABEL2ID, LABELS, Label
 from writegate.normalizer.errors import InputError
@@ -31,6 +37,11 @@ from writegate.training.datafile import Example, read_examples
 
 DEV_SUFFIX = ".dev.jsonl"
 CONFLICT_IDS: tuple[int, ...] = (LABEL2ID[Label.SUPERSEDES.value], LABEL2ID[Label.CONTRADICTS.value])
+"""The retiring labels: they make the existing memory historical or put it in conflict."""
+SAFE_IDS: tuple[int, ...] = tuple(
+    LABEL2ID[label.value] for label in (Label.UNRELATED, Label.ELABORATES, Label.CORROBORATES)
+)
+"""The gold labels under which the existing memory stays true."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +122,17 @@ def conflict_accuracy(gold: Sequence[int] | np.ndarray, pred: Sequence[int] | np
     return float((g[in_slice] == p[in_slice]).mean()) if in_slice.any() else None
 
 
+def harm_counts(gold: Sequence[int] | np.ndarray, pred: Sequence[int] | np.ndarray) -> tuple[int, int, int, int]:
+    """(safe pairs, safe pairs predicted retiring, pairs predicted retiring, of those the gold label)."""
+    g, p = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
+    safe, retiring = np.isin(g, SAFE_IDS), np.isin(p, CONFLICT_IDS)
+    return int(safe.sum()), int((safe & retiring).sum()), int(retiring.sum()), int((retiring & (g == p)).sum())
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
+
+
 class SourceScore(BaseModel):
     """How a model does on one source."""
 
@@ -120,6 +142,22 @@ class SourceScore(BaseModel):
     macro_f1: float = Field(description="Per-label F1 averaged over the labels with gold support in the source.")
     conflict_pairs: int = Field(ge=0, description="Gold supersedes + contradicts pairs.")
     conflict_accuracy: float | None = Field(description="Exact accuracy on those pairs; None without any.")
+    safe_pairs: int = Field(default=0, ge=0, description="Gold unrelated + elaborates + corroborates pairs.")
+    false_invalidations: int = Field(default=0, ge=0, description="Safe pairs predicted supersedes/contradicts.")
+    retiring_predicted: int = Field(default=0, ge=0, description="Pairs predicted supersedes/contradicts.")
+    retiring_correct: int = Field(default=0, ge=0, description="Of those, the pairs whose gold is that label.")
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def false_invalidation_rate(self) -> float | None:
+        """Safe pairs predicted retiring ÷ safe pairs; None without safe pairs."""
+        return _rate(self.false_invalidations, self.safe_pairs)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def retiring_precision(self) -> float | None:
+        """Correct retiring predictions ÷ retiring predictions; None without any."""
+        return _rate(self.retiring_correct, self.retiring_predicted)
 
 
 class MeanScore(BaseModel):
@@ -131,6 +169,12 @@ class MeanScore(BaseModel):
     conflict_sources: int = Field(description="Sources with at least one conflict pair.")
     conflict_accuracy: float | None = Field(
         description="Mean conflict-slice accuracy over those sources; None without any."
+    )
+    false_invalidation_rate: float | None = Field(
+        default=None, description="Pooled over all sources' safe pairs; None without any."
+    )
+    retiring_precision: float | None = Field(
+        default=None, description="Pooled over all sources' retiring predictions; None without any."
     )
 
 
@@ -146,6 +190,7 @@ def score_source(name: str, gold: Sequence[int], pred: Sequence[int]) -> SourceS
     if g.size and (min(g.min(), p.min()) < 0 or max(g.max(), p.max()) >= len(LABELS)):
         raise InputError("predicted", f"label indices must be in [0, {len(LABELS)})")
     counts = np.bincount(g, minlength=len(LABELS))
+    safe, false_inv, retiring, retiring_ok = harm_counts(g, p)
     return SourceScore(
         name=name,
         pairs=int(g.size),
@@ -153,6 +198,10 @@ def score_source(name: str, gold: Sequence[int], pred: Sequence[int]) -> SourceS
         macro_f1=float(gold_macro_f1(stacked_confusion(g, p))[0]),
         conflict_pairs=int(np.isin(g, CONFLICT_IDS).sum()),
         conflict_accuracy=conflict_accuracy(g, p),
+        safe_pairs=safe,
+        false_invalidations=false_inv,
+        retiring_predicted=retiring,
+        retiring_correct=retiring_ok,
     )
 
 
@@ -171,4 +220,6 @@ def mean_score(scores: Sequence[SourceScore]) -> MeanScore:
         macro_f1=float(np.mean([s.macro_f1 for s in scores])),
         conflict_sources=len(conflict),
         conflict_accuracy=float(np.mean(conflict)) if conflict else None,
+        false_invalidation_rate=_rate(sum(s.false_invalidations for s in scores), sum(s.safe_pairs for s in scores)),
+        retiring_precision=_rate(sum(s.retiring_correct for s in scores), sum(s.retiring_predicted for s in scores)),
     )

@@ -1,4 +1,5 @@
-"""`writegate eval`: per-label P/R/F1, macro-F1, confusion matrix, conflict slice, model-only vs fused;
+"""`writegate eval`: per-label P/R/F1, macro-F1, confusion matrix, conflict slice, model-only vs fused,
+the false invalidation rate and the precision of the retiring labels (`training/sources.py`);
 with `--baseline`, a paired comparison with another model on the same pairs; with several sources
 (`--data` repeated, or a directory of `*.dev.jsonl`), a per-source table and the mean over sources;
 `--errors N`, the most confident mistakes per confusion cell."""
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from writegate.classifier.model import Classifier
     from writegate.training.evaluate import Evaluation
-    from writegate.training.sources import Source
+    from writegate.training.sources import Source, SourceScore
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -129,9 +130,14 @@ def _one_source(
     from writegate.classifier.labels import LABEL2ID
     from writegate.training.evaluate import render, render_comparison
     from writegate.training.paired import compare_predictions
+    from writegate.training.sources import score_source
 
     render(ev, clf.fusion)
-    report: dict[str, object] = ev.model_dump(mode="json")
+    score = score_source(
+        source.name, [LABEL2ID[ex.label.value] for ex in source.examples], [LABEL2ID[x] for x in ev.predicted]
+    )
+    print(harm_line(score))
+    report: dict[str, object] = ev.model_dump(mode="json") | {"harm": score.model_dump(mode="json")}
     if ev_base is not None:
         families = [ex.family for ex in source.examples if ex.family is not None]
         cmp = compare_predictions(
@@ -144,6 +150,17 @@ def _one_source(
         render_comparison(cmp, args.model, args.baseline)
         report |= {"baseline": ev_base.model_dump(mode="json"), "comparison": cmp.model_dump(mode="json")}
     return report
+
+
+def harm_line(score: SourceScore) -> str:
+    """One line: the false invalidation rate and the retiring labels' precision, with their counts."""
+    fir, prec = score.false_invalidation_rate, score.retiring_precision
+    return (
+        "false invalidation rate "
+        + ("—" if fir is None else f"{fir:.3f} ({score.false_invalidations} of {score.safe_pairs} safe pairs)")
+        + " · supersedes/contradicts precision "
+        + ("—" if prec is None else f"{prec:.3f} ({score.retiring_correct} of {score.retiring_predicted})")
+    )
 
 
 def _several_sources(
