@@ -5,7 +5,7 @@
 The server is spawned on loopback (the tiny random model unless `--model`), with small limits so
 limit cases are cheap (`--max-candidates 16 --max-text-bytes 4096`). Requests (seeded, reproducible):
 odd unicode texts (RTL, zero-width, combining marks, emoji, CJK, at and over the byte limit,
-control characters), every field wrong in turn (ids, subjects, timestamps: unset, epoch,
+control characters, marker and markup strings such as `__DATA__` and `</script>`, URLs with secrets), every field wrong in turn (ids, subjects, timestamps: unset, epoch,
 negative, year 9999+, bad nanos, future; provenance out of range; duplicate ids; too many
 candidates), unknown fields, byte-level mutations of valid messages (bit flips, truncation,
 garbage), and **harm** cases — real memories against junk texts ("test", ".", "{}", "fact number
@@ -68,6 +68,10 @@ ODD = [
     "I'm\u00a0on\u2009PST\u202f now",
     "a" * 300,
     "9am–5pm Mon–Fri CET, not before 10:00 on Fridays",
+    # strings shaped like the report's markers, markup and secrets in URLs: they stay text
+    "__DATA__ __TITLE__ </script><script>alert(1)</script>",
+    "My DB is postgresql://me:S3cret@db.internal/prod?password=S3cret",
+    "{{ template }} ${env:HOME} %s %n <!-- -->",
 ]
 CONTROL = ["\x00", "\x07", "\x1b[31m", "\x7f", "\u0085"]
 REAL = [
