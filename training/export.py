@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from writegate.classifier import modeldir
 from writegate.classifier.backends.base import Batch
 from writegate.normalizer.errors import InputError
+from writegate.training.inputs import forward_kwargs, input_names
 
 OPSET = 17
 DEFAULT_SMOOTH_ALPHA = 0.75  # the fixed α before it was chosen per model; now breaks ties (training/smoothquant.py)
@@ -30,7 +31,6 @@ SMOOTH_ALPHAS: tuple[float, ...] = (0.7, 0.75, 0.8, 0.85, 0.9)
 SELECTION_PAIRS = 2048
 SELECTION_SEED = 11
 SmoothAlpha = float | Literal["auto"] | None
-INPUTS: tuple[str, ...] = ("input_ids", "attention_mask", "token_type_ids")
 COPY_FILES: tuple[str, ...] = (
     *modeldir.TOKENIZER_FILES,
     modeldir.CONFIG,
@@ -203,30 +203,30 @@ def trace_to_onnx(model: Any, path: Path) -> Path:
     """Trace `model` (an HF sequence classifier) to ONNX with dynamic batch and sequence axes."""
     import torch
 
+    names = input_names(model)  # no token_type_ids for a model without token types (MPNet)
+
     class _Logits(torch.nn.Module):
         def __init__(self, inner: Any) -> None:
             super().__init__()
             self.inner = inner
 
-        def forward(
-            self, input_ids: torch.Tensor, attention_mask: torch.Tensor, token_type_ids: torch.Tensor
-        ) -> torch.Tensor:
-            return self.inner(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids).logits
+        def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
+            return self.inner(**dict(zip(names, inputs, strict=True))).logits
 
     ids = torch.full((2, 16), 101, dtype=torch.long)
     mask = torch.ones_like(ids)
     mask[1, 10:] = 0
     types = torch.zeros_like(ids)
     types[:, 8:] = 1
-    axes = {name: {0: "batch", 1: "sequence"} for name in INPUTS} | {"logits": {0: "batch"}}
+    axes = {name: {0: "batch", 1: "sequence"} for name in names} | {"logits": {0: "batch"}}
     wrapper = _Logits(model).eval()  # export restores the wrapper's mode on the way out: a fresh one is training
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # TracerWarnings on shape checks that are constant for BERT
         torch.onnx.export(
             wrapper,
-            (ids, mask, types),
+            (ids, mask, types)[: len(names)],
             str(path),
-            input_names=list(INPUTS),
+            input_names=list(names),
             output_names=["logits"],
             dynamic_axes=axes,
             opset_version=OPSET,
@@ -277,11 +277,7 @@ def torch_logits(model: Any, batch: Batch) -> np.ndarray:
     import torch
 
     with torch.no_grad():
-        out = model(
-            input_ids=torch.from_numpy(batch.input_ids),
-            attention_mask=torch.from_numpy(batch.attention_mask),
-            token_type_ids=torch.from_numpy(batch.token_type_ids),
-        )
+        out = model(**forward_kwargs(model, batch))
     return out.logits.float().numpy()
 
 

@@ -31,6 +31,7 @@ from typing import Any
 import torch
 
 from writegate.classifier.backends.base import Batch
+from writegate.training.inputs import forward_kwargs
 
 CALIBRATION_PAIRS = 512
 CALIBRATION_SEED = 7
@@ -118,11 +119,7 @@ def activation_maxima(
     try:
         with torch.no_grad():
             for b in batches:
-                model(
-                    input_ids=torch.from_numpy(b.input_ids),
-                    attention_mask=torch.from_numpy(b.attention_mask),
-                    token_type_ids=torch.from_numpy(b.token_type_ids),
-                )
+                model(**forward_kwargs(model, b))
     finally:
         for h in handles:
             h.remove()

