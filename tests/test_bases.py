@@ -154,3 +154,19 @@ def test_resume_needs_a_work_dir(tiny_model_dir: Path, tmp_path: Path, capsys: p
     paths = {"data": small_data(tmp_path / "t.jsonl", 16)}
     assert cli("train", **paths, base=tiny_model_dir, resume=True, out=tmp_path / "m") == 2
     assert "--resume: needs --work-dir" in capsys.readouterr().err
+
+
+def test_no_onnx_gives_a_torch_only_model_dir(tiny_model_dir: Path, tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="training needs torch (the `train` extra)")
+    from writegate.classifier import modeldir
+    from writegate.classifier.model import Classifier
+
+    out = tmp_path / "teacher"
+    paths = {"data": small_data(tmp_path / "t.jsonl", 16), "dev": small_data(tmp_path / "d.jsonl", 8)}
+    run = {"base": tiny_model_dir, "max_steps": 2, "eval_steps": 2, "batch_size": 8, "quiet": True}
+    assert cli("train", **paths, **run, out=out, no_onnx=True) == 0
+    assert not list(out.glob("*.onnx")) and (out / modeldir.SAFETENSORS).is_file()
+    card = (out / modeldir.MODEL_CARD).read_text()
+    assert "export: none (`--no-onnx`" in card and "## Metrics (served model: torch fp32)" in card
+    assert "dev.macro_f1" in modeldir.read_meta(out).metrics
+    assert Classifier.load(out, "torch").info.name

@@ -23,7 +23,7 @@ class CardInputs(BaseModel):
     meta: modeldir.ModelMeta
     provenance: list[str]  # "How it was made" lines up to calibration (see training_provenance)
     evaluations: list[Any]  # list[Evaluation]
-    parity: Any  # Parity
+    parity: Any  # Parity; None: no ONNX export (`train --no-onnx`)
     total_seconds: float
     ece_before: float
     ece_after: float
@@ -144,13 +144,17 @@ def render_card(inp: CardInputs) -> str:
         *inp.provenance,
         f"- whole run (including evaluation and export): {_fmt_minutes(inp.total_seconds)}",
         f"- calibration: temperature {meta.temperature:.3f} fitted on dev by NLL; ECE {inp.ece_before:.4f} → {inp.ece_after:.4f}",
-        f"- export: ONNX fp32 max |Δlogit| vs torch {inp.parity.fp32_max_abs_diff:.2e}; int8 argmax agreement "
-        f"{(inp.parity.int8_argmax_agreement or 0):.2%} on {inp.parity.n} pairs"
-        + (f"; int8 from {inp.int8_export}" if inp.int8_export else ""),
+        (
+            f"- export: ONNX fp32 max |Δlogit| vs torch {inp.parity.fp32_max_abs_diff:.2e}; int8 argmax agreement "
+            f"{(inp.parity.int8_argmax_agreement or 0):.2%} on {inp.parity.n} pairs"
+            + (f"; int8 from {inp.int8_export}" if inp.int8_export else "")
+            if inp.parity is not None
+            else "- export: none (`--no-onnx`: served and evaluated with the torch backend)"
+        ),
         f"- fusion with structure: {'on' if meta.fusion else 'off'} (chosen on the dev split: "
         f"{'kept' if meta.fusion else 'dropped'} by macro-F1)",
         "",
-        "## Metrics (served model: int8 ONNX)",
+        f"## Metrics (served model: {'int8 ONNX' if inp.parity is not None else 'torch fp32'})",
         "",
     ]
     for ev in inp.evaluations:

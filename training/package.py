@@ -80,6 +80,7 @@ class PackageInputs(BaseModel):
     metrics: dict[str, float] = Field(default_factory=dict, description="Metrics of the run itself (train.*).")
     started: float = Field(description="time.monotonic() when the whole run began.")
     drop_fp32_onnx: bool = False
+    onnx: bool = Field(default=True, description="Export ONNX fp32/int8 and evaluate int8; False: torch only.")
     quiet: bool = False
 
 
@@ -146,27 +147,30 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
         metrics={},
     )
     modeldir.write_meta(out, meta)
-    exported = export_onnx(out)
+    exported = export_onnx(out) if inp.onnx else None
 
-    # 3. evaluate the served model (int8 ONNX)
-    clf = Classifier.load(out, "onnx", threads=inp.threads)
+    # 3. evaluate the served model (int8 ONNX; torch fp32 without an export)
+    clf = Classifier.load(out, "onnx" if inp.onnx else "torch", threads=inp.threads)
     evals = {"dev": evaluate(clf, inp.dev, "dev")}
     if inp.test:
         evals["test"] = evaluate(clf, inp.test, "test")
     if inp.dev_pairs:
         evals["dev_pairs"] = evaluate(clf, inp.dev_pairs, "dev_pairs")
     fusion = {"on": True, "off": False}.get(inp.fusion, evals["dev"].fused.macro_f1 >= evals["dev"].model_only.macro_f1)
-    par = int8_parity(out, clf, (inp.test or inp.dev)[:1000])
+    par = int8_parity(out, clf, (inp.test or inp.dev)[:1000]) if exported is not None else None
 
     metrics: dict[str, float] = {
         "dev.temperature": round(temperature, 4),
         "dev.ece_before": round(ece_before, 4),
         "dev.ece_after": round(ece_after, 4),
         **inp.metrics,
-        "export.fp32_max_abs_diff": float(f"{par.fp32_max_abs_diff:.3g}"),
-        "export.int8_argmax_agreement": round(par.int8_argmax_agreement or 0.0, 4),
-        **({"export.smooth_alpha": exported.smooth_alpha} if exported.smooth_alpha is not None else {}),
     }
+    if exported is not None and par is not None:
+        metrics |= {
+            "export.fp32_max_abs_diff": float(f"{par.fp32_max_abs_diff:.3g}"),
+            "export.int8_argmax_agreement": round(par.int8_argmax_agreement or 0.0, 4),
+            **({"export.smooth_alpha": exported.smooth_alpha} if exported.smooth_alpha is not None else {}),
+        }
     for ev in evals.values():
         metrics |= ev.flat(fusion)
     meta = meta.model_copy(update={"fusion": fusion, "metrics": metrics})
@@ -184,7 +188,7 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
             total_seconds=total,
             ece_before=ece_before,
             ece_after=ece_after,
-            int8_export=exported.describe(),
+            int8_export=exported.describe() if exported is not None else "",
         ),
     )
     if inp.drop_fp32_onnx:  # keeps models/ small: int8 for onnx serving, fp16 safetensors for torch/--init

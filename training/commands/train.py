@@ -90,6 +90,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--threads", type=int, help="torch threads (default: all cores)")
     p.add_argument(
+        "--no-onnx",
+        dest="onnx",
+        action="store_false",
+        help="no ONNX export: a torch-only model dir, evaluated and served with --backend torch (a teacher)",
+    )
+    p.add_argument(
         "--resume",
         action="store_true",
         help="go on from the last checkpoint in --work-dir (a killed run, same arguments); without one, start",
@@ -217,6 +223,7 @@ def run(args: argparse.Namespace) -> int:
         base=args.base,
         cache_dir=args.cache_dir,
         resume=args.resume,
+        onnx=args.onnx,
         init=args.init,
         out=out or Path("models/custom"),
         preset=preset,
