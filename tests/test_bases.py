@@ -170,3 +170,17 @@ def test_no_onnx_gives_a_torch_only_model_dir(tiny_model_dir: Path, tmp_path: Pa
     assert "export: none (`--no-onnx`" in card and "## Metrics (served model: torch fp32)" in card
     assert "dev.macro_f1" in modeldir.read_meta(out).metrics
     assert Classifier.load(out, "torch").info.name
+
+
+def test_a_run_that_ends_with_a_short_last_batch_calibrates_on_every_dev_pair(
+    tiny_model_dir: Path, tmp_path: Path
+) -> None:
+    """20 pairs in batches of 8, one epoch: the train loader ends on a batch of 4; all 70 dev pairs count."""
+    pytest.importorskip("torch", reason="training needs torch (the `train` extra)")
+    from writegate.classifier import modeldir
+
+    out = tmp_path / "m"
+    paths = {"data": small_data(tmp_path / "t.jsonl", 20), "dev": small_data(tmp_path / "d.jsonl", 70)}
+    run = {"base": tiny_model_dir, "epochs": 1, "eval_steps": 2, "batch_size": 8, "quiet": True, "no_onnx": True}
+    assert cli("train", **paths, **run, out=out) == 0
+    assert modeldir.read_meta(out).metrics["dev.n"] == 70

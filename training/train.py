@@ -187,15 +187,31 @@ def predict_in_order(trainer: Any, dataset: Any) -> np.ndarray:
     `Trainer.predict` draws through the Trainer's eval sampler, which under
     `train_sampling_strategy="group_by_length"` is a `LengthGroupedSampler`: its rows come back
     permuted, and a temperature fitted on them against the dev labels in file order lands on the
-    upper bound (every probability ≈ 1/5). A plain sequential loader keeps the order and still runs
-    the Trainer's own loop (its collator, device placement and eval mode).
+    upper bound (every probability ≈ 1/5). A plain sequential loader with the Trainer's collator
+    keeps the order; the forward runs here, in eval mode on the model's device, and not through
+    `Trainer.evaluation_loop`, whose `gather_for_metrics` cuts each batch of a loader accelerate did
+    not prepare to the remainder of the last one it did (the train loader's, when training ended
+    at the end of an epoch): 56 rows for 400 pairs.
     """
+    import torch
     from torch.utils.data import DataLoader
 
     loader = DataLoader(
         dataset, batch_size=trainer.args.per_device_eval_batch_size, shuffle=False, collate_fn=trainer.data_collator
     )
-    return _logits(trainer.evaluation_loop(loader, "predict", prediction_loss_only=False).predictions)
+    model = trainer.model
+    device = next(model.parameters()).device
+    was_training = model.training
+    model.eval()
+    out: list[np.ndarray] = []
+    try:
+        with torch.inference_mode():
+            for batch in loader:
+                inputs = {k: v.to(device) for k, v in batch.items() if k != "labels"}
+                out.append(_logits(model(**inputs).logits.float().cpu().numpy()))
+    finally:
+        model.train(was_training)
+    return np.concatenate(out) if out else np.zeros((0, len(LABELS)), dtype=np.float32)
 
 
 def _metrics_fn(eval_pred: Any) -> dict[str, float]:
