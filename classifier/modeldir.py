@@ -37,17 +37,19 @@ MODEL_ENV = "WRITEGATE_MODEL"
 """The environment variable naming the model directory when no `--model` is given."""
 POINT_AT_A_MODEL = f"pass --model DIR or set {MODEL_ENV}=DIR"
 MODEL_HELP = (
-    f"model directory (default %(default)s: ${MODEL_ENV}, else models/default of the project writegate is "
-    "installed from)"
+    f"model directory (default %(default)s: ${MODEL_ENV}, else the shipped models/default that the writegate "
+    "package carries)"
 )
 """The `--model` flag's help (argparse fills in `%(default)s`)."""
 
 
 def _project_model_dir() -> Path:
-    """`models/default` beside the package folders of the project this package runs from.
+    """The shipped model: `models/default` beside the `classifier` package folder.
 
-    In an editable install (`pip install -e .`) that is the checkout's shipped model; a regular
-    install holds no `models/` folder, so the path does not exist.
+    Both kinds of install put it there, so the one path serves both: an editable install
+    (`pip install -e .`) finds the checkout's `models/default` beside `classifier/`; a wheel or an
+    sdist carries the same folder as package data (`writegate.models.default` in pyproject.toml),
+    installed as `site-packages/writegate/models/default` beside `writegate/classifier`.
     """
     import writegate.classifier
 
@@ -55,11 +57,11 @@ def _project_model_dir() -> Path:
 
 
 def default_model_dir(env: Mapping[str, str] | None = None) -> Path:
-    """The model directory to use when none is given: `$WRITEGATE_MODEL`, else the project's
+    """The model directory to use when none is given: `$WRITEGATE_MODEL`, else the shipped
     `models/default` (found from the installed package, whatever the working directory).
 
-    It never raises: a regular (non-editable) install ships no model, and loading the returned
-    path then fails with one line saying how to point at one (`read_meta`).
+    It never raises: where the shipped model is missing (a package built without it, a folder
+    deleted), loading the returned path fails with one line saying how to point at one (`read_meta`).
 
     Args:
         env: the environment to read `WRITEGATE_MODEL` from (default `os.environ`; `{}` skips it).
@@ -101,7 +103,10 @@ def read_meta(model_dir: str | Path) -> ModelMeta:
     model_dir = Path(model_dir)
     if not model_dir.is_dir():
         if model_dir == _project_model_dir():
-            raise InputError("model", f"this install ships no model ({model_dir} does not exist): {POINT_AT_A_MODEL}")
+            raise InputError(
+                "model",
+                f"the shipped model is missing from this install ({model_dir} does not exist): {POINT_AT_A_MODEL}",
+            )
         raise InputError("model", f"{model_dir} is not a directory ({POINT_AT_A_MODEL})")
     path = require_file(model_dir, META_FILE)
     try:

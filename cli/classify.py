@@ -1,9 +1,10 @@
 """`writegate classify`: label (existing, new) pairs from a JSONL file, one output line per input line.
 
-Every input line gets exactly one output line, in order: `{"id"?, "label", "probabilities"}`
-(`--details`: also `slot_match`, `evidence`), or `{"error": "line N: field: message", "line": N,
-"id"?}` for a bad line (a blank one included), with the same message on stderr. `"id"` echoes the
-line's string `"id"` when it has one.
+Every input line gets exactly one output line, in order: `{"id"?, "label", "scores"}` (`--details`:
+also `slot_match`, `evidence`), or `{"error": "line N: field: message", "line": N, "id"?}` for a bad
+line (a blank one included), with the same message on stderr. `"id"` echoes the line's string `"id"`
+when it has one. `scores` holds the five labels' probabilities and `slot_match`/`evidence` are named
+as in the service's `Relation` and relabel's edge lines.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
             out = {
                 **echo,
                 "label": pred.label.value,
-                "probabilities": {k: round(v, 6) for k, v in pred.probabilities.items()},
+                "scores": {k: round(v, 6) for k, v in pred.probabilities.items()},
             }
             if args.details:
                 out |= {"slot_match": pred.slot_match, "evidence": pred.evidence.value}

@@ -44,9 +44,9 @@ def test_every_input_line_gets_one_output_line(
     rows = [json.loads(line) for line in captured.out.splitlines()]
     assert code == 1
     assert len(rows) == len(LINES)
-    assert list(rows[0]) == ["id", "label", "probabilities"] and rows[0]["id"] == "p1"
+    assert list(rows[0]) == ["id", "label", "scores"] and rows[0]["id"] == "p1"
     assert rows[1:7] == [row for _, row in LINES[1:7]]
-    assert list(rows[7]) == ["label", "probabilities"]
+    assert list(rows[7]) == ["label", "scores"]
     assert {k: v for k, v in rows[0].items() if k != "id"} == rows[7]  # same pair, same answer
     assert "writegate classify: line 2: line: is blank" in captured.err
     assert "6 line(s) failed" in captured.err

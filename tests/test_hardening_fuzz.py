@@ -240,7 +240,7 @@ def run_command(argv: list[str], path: Path, lines: list[bytes]) -> list[dict]:
     assert "Traceback" not in err.getvalue()
     numbers = []
     for item in out:
-        assert set(item) - {"id"} in ({"records"}, {"error", "line"}, {"label", "probabilities"}), item
+        assert set(item) - {"id"} in ({"records"}, {"error", "line"}, {"label", "scores"}), item
         if "error" in item:
             number, _, rest = item["error"].partition(": ")
             assert number == f"line {item['line']}" and ": " in rest, item["error"]
@@ -272,7 +272,7 @@ def test_classify_input_jsonl_with_junk(
         out = run_command(["classify", "--model", "unused"], tmp_path_factory.mktemp("c") / "in.jsonl", lines)
     for item in out:
         if "label" in item:
-            assert abs(sum(item["probabilities"].values()) - 1) < 1e-3
+            assert abs(sum(item["scores"].values()) - 1) < 1e-3
 
 
 # -- over gRPC -----------------------------------------------------------------------------------

@@ -22,14 +22,15 @@ PAIR = {
     "existing": {"text": "User works in EST", "observed_at": "2026-01-01"},
     "new": {"text": "User moved to London", "observed_at": "2026-03-01"},
 }
-REGULAR_INSTALL = """
+MODELLESS_INSTALL = """
 import sys
 import writegate.classifier
-writegate.classifier.__file__ = sys.argv[1]  # where `pip install .` puts the package: no models/ beside it
+writegate.classifier.__file__ = sys.argv[1]  # an installed package with no models/default beside it
 from writegate.cli.main import main
 raise SystemExit(main(sys.argv[2:]))
 """
-"""Runs `writegate ARGS` as a regular (non-editable) install would: `python -c REGULAR_INSTALL FILE ARGS`."""
+"""Runs `writegate ARGS` as an install that lacks the shipped model would: `python -c MODELLESS_INSTALL FILE ARGS`.
+(A built wheel carries the model: tests/test_packaging.py installs one.)"""
 
 
 def _env(**extra: str) -> dict[str, str]:
@@ -38,9 +39,11 @@ def _env(**extra: str) -> dict[str, str]:
     return {**env, "PYTHONUNBUFFERED": "1", **extra}
 
 
-def _writegate(*args: str, cwd: Path, env: dict[str, str], regular_install: Path | None = None) -> subprocess.Popen:
+def _writegate(*args: str, cwd: Path, env: dict[str, str], modelless_install: Path | None = None) -> subprocess.Popen:
     head = (
-        ["-c", REGULAR_INSTALL, str(regular_install)] if regular_install is not None else ["-m", "writegate.cli.main"]
+        ["-c", MODELLESS_INSTALL, str(modelless_install)]
+        if modelless_install is not None
+        else ["-m", "writegate.cli.main"]
     )
     pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
     return subprocess.Popen([sys.executable, *head, *args], cwd=cwd, env=env, text=True, **pipes)
@@ -87,7 +90,7 @@ def test_a_missing_directory_says_how_to_point_at_a_model(tmp_path: Path) -> Non
     assert str(info.value) == f"model: {tmp_path / 'nope'} is not a directory ({POINT})"
 
 
-def test_a_regular_install_ships_no_model_and_says_how_to_point_at_one(
+def test_an_install_without_the_shipped_model_says_how_to_point_at_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(writegate.classifier, "__file__", str(_fake_package_file(tmp_path)))
@@ -95,22 +98,25 @@ def test_a_regular_install_ships_no_model_and_says_how_to_point_at_one(
     assert default_model_dir({}) == missing
     with pytest.raises(InputError) as info:
         read_meta(default_model_dir({}))
-    assert str(info.value) == f"model: this install ships no model ({missing} does not exist): {POINT}"
+    assert (
+        str(info.value) == f"model: the shipped model is missing from this install ({missing} does not exist): {POINT}"
+    )
 
 
 # -- the commands, run from another directory -------------------------------------------------------
 
 
 @pytest.mark.parametrize("command", ["serve", "classify"])
-def test_a_regular_install_fails_at_start_with_one_line(tmp_path: Path, command: str) -> None:
+def test_an_install_without_the_shipped_model_fails_at_start_with_one_line(tmp_path: Path, command: str) -> None:
     args = ["--port", "0"] if command == "serve" else ["--input", "-"]
-    proc = _writegate(command, *args, cwd=tmp_path, env=_env(), regular_install=_fake_package_file(tmp_path))
+    proc = _writegate(command, *args, cwd=tmp_path, env=_env(), modelless_install=_fake_package_file(tmp_path))
     out, err = proc.communicate("", timeout=60)
     missing = tmp_path / "site-packages" / "writegate" / "models" / "default"
     assert proc.returncode == 2
     assert out == ""
     assert err.splitlines() == [
-        f"writegate {command}: error: model: this install ships no model ({missing} does not exist): {POINT}"
+        f"writegate {command}: error: model: the shipped model is missing from this install ({missing} does not exist): "
+        f"{POINT}"
     ]
 
 
@@ -165,7 +171,7 @@ def test_classify_honours_writegate_model_from_another_directory(tmp_path: Path,
     proc = _writegate("classify", "--input", "-", cwd=tmp_path, env=_env(WRITEGATE_MODEL=str(tiny_model_dir)))
     out, err = proc.communicate(json.dumps(PAIR) + "\n", timeout=120)
     assert proc.returncode == 0, err
-    assert list(json.loads(out)) == ["label", "probabilities"]
+    assert list(json.loads(out)) == ["label", "scores"]
 
 
 @pytest.mark.skipif(
@@ -175,4 +181,4 @@ def test_classify_finds_the_shipped_model_from_another_directory(tmp_path: Path)
     proc = _writegate("classify", "--input", "-", cwd=tmp_path, env=_env())
     out, err = proc.communicate(json.dumps(PAIR) + "\n", timeout=120)
     assert proc.returncode == 0, err
-    assert list(json.loads(out)) == ["label", "probabilities"]
+    assert list(json.loads(out)) == ["label", "scores"]

@@ -303,7 +303,7 @@ def test_classify_cli_bad_lines(
     captured = capsys.readouterr()
     lines = [json.loads(x) for x in captured.out.splitlines()]
     assert rc == 1 and len(lines) == 6  # one per input line, the blank one included
-    assert set(lines[0]) == {"label", "probabilities"} and set(lines[0]["probabilities"]) == set(LABELS)
+    assert set(lines[0]) == {"label", "scores"} and set(lines[0]["scores"]) == set(LABELS)
     assert lines[0] == lines[5]
     assert lines[1]["error"].startswith("line 2: line: is not valid JSON")
     assert lines[2] == {"error": "line 3: new: is missing", "line": 3}
