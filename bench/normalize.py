@@ -3,9 +3,10 @@
     python bench/normalize.py [--n 2000] [--repeat 3]
 
 Prints a table: texts/s per family of texts and overall, and µs/text; the target is ≥ 5,000 texts/s.
-The families are template texts of each record kind (each holds a fact) and `real`: the
-human-written texts of `tests/data/normalize_real/` (persona chat, booking turns, third-person
-facts), where most texts hold no typed fact, as in a real store.
+The families are template texts of each record kind (each holds a fact), `real`: the human-written
+texts of `tests/data/normalize_real/` (persona chat, booking turns, third-person facts), where most
+texts hold no typed fact, as in a real store, and `prefs`: the stated preferences and instructions
+of `tests/data/normalize_prefs/`.
 """
 
 from __future__ import annotations
@@ -100,13 +101,14 @@ def make_texts(n: int, seed: int = 7) -> list[tuple[str, str]]:
 
 
 REAL_DIR = Path(__file__).resolve().parents[1] / "tests" / "data" / "normalize_real"
+PREFS_DIR = REAL_DIR.parent / "normalize_prefs"
 
 
-def real_texts() -> list[tuple[str, str]]:
-    """("real", text) for every case of the real-text set."""
+def real_texts(family: str = "real", folder: Path = REAL_DIR) -> list[tuple[str, str]]:
+    """(family, text) for every case of a hand-labelled set (default: the real-text set)."""
     return [
-        ("real", json.loads(line)["text"])
-        for path in sorted(REAL_DIR.glob("*.jsonl"))
+        (family, json.loads(line)["text"])
+        for path in sorted(folder.glob("*.jsonl"))
         for line in path.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
@@ -119,7 +121,7 @@ def main() -> None:
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core
-    items = make_texts(args.n) + real_texts()
+    items = make_texts(args.n) + real_texts() + real_texts("prefs", PREFS_DIR)
     for _, text in items[:200]:  # warm caches (place tables, regexes)
         normalize(text, subject="user:sam", observed_at="2026-03-02")
     per_family: dict[str, float] = {}

@@ -1,6 +1,11 @@
-"""Score the normalizer on real human-written text (`tests/data/normalize_real/*.jsonl`).
+"""Score the normalizer on hand-labelled sets: real text and stated preferences.
 
     python bench/normalize_real.py [FILE ...] [--errors]
+
+With no FILE it scores two sets, each in its own table: the real chat and booking text of
+`tests/data/normalize_real/*.jsonl`, and the agent-memory preferences and instructions of
+`tests/data/normalize_prefs/` (its tuning part, each held-out part, and all of it). With FILEs
+it scores those files as one set.
 
 Every case is run through `normalize(text, subject, observed_at)`. Per record kind (time_window,
 timezone, enum, edge): emitted typed records, how many of them are correct (they match an expected
@@ -32,6 +37,15 @@ from dev_normalize import _matches  # noqa: E402  (the shared matching rule)
 from writegate.normalizer import normalize  # noqa: E402
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "tests" / "data" / "normalize_real"
+PREFS_DIR = DATA_DIR.parent / "normalize_prefs"
+PREFS_PARTS = {
+    "tuning part": ("tune.jsonl",),
+    "held-out part": ("heldout.jsonl",),
+    "second held-out part": ("heldout2.jsonl",),
+    "all": ("tune.jsonl", "heldout.jsonl", "heldout2.jsonl"),
+}
+"""The preference set's tables: the part the rules were tuned on, the two held-out parts (the set's
+README says how each was used), and all of it."""
 KINDS = ("time_window", "timezone", "enum", "edge")
 
 
@@ -134,15 +148,8 @@ def _pct(x: float | None) -> str:
     return "—" if x is None else f"{x:.3f}"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="*", type=Path, help=f"JSONL case files (default: {DATA_DIR}/*.jsonl)")
-    parser.add_argument("--errors", action="store_true", help="list every false and missed record with its text")
-    args = parser.parse_args()
-    cases = load_cases(args.files or None)
-    result = score(cases)
-    console = Console()
-    table = Table(title=f"normalizer on real text ({result['cases']} cases)")
+def _print_result(console: Console, title: str, result: dict[str, Any], errors: bool) -> None:
+    table = Table(title=f"{title} ({result['cases']} cases)")
     for col in ("kind", "emitted", "correct", "precision", "expected", "found", "recall"):
         table.add_column(col, justify="left" if col == "kind" else "right")
     for name, v in list(result["kinds"].items()) + [("all typed", result["all"])]:
@@ -159,13 +166,30 @@ def main() -> None:
     for src, s in result["by_source"].items():
         print(f"  {src}: {s['passed']}/{s['cases']} cases pass")
     print(f"{result['passed']}/{result['cases']} cases pass")
-    if args.errors:
+    if errors:
         errs = Table(title="false and missed records")
         for col in ("id", "error", "record", "text"):
             errs.add_column(col, overflow="fold")
         for e in result["errors"]:
             errs.add_row(e["id"], e["error"], _value(e["record"]), e["text"])
         console.print(errs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "files", nargs="*", type=Path, help=f"JSONL case files (default: {DATA_DIR}/*.jsonl and {PREFS_DIR}/*.jsonl)"
+    )
+    parser.add_argument("--errors", action="store_true", help="list every false and missed record with its text")
+    args = parser.parse_args()
+    console = Console()
+    if args.files:
+        _print_result(console, "normalizer on the given files", score(load_cases(args.files)), args.errors)
+        return
+    _print_result(console, "normalizer on real text", score(load_cases()), args.errors)
+    for part, names in PREFS_PARTS.items():
+        result = score(load_cases(PREFS_DIR / name for name in names))
+        _print_result(console, f"normalizer on stated preferences, {part}", result, args.errors and part == "all")
 
 
 if __name__ == "__main__":

@@ -236,7 +236,10 @@ _ANSWER_RE = re.compile(r"\s*A\s*[:.]", re.I)
 _SENT_END_RE = re.compile(r"[.!?;]+(?=\s|$)|\n+")
 _ABBREV_DOT_RE = re.compile(r"(?:\b[eE]\.g|\b[iI]\.e|\bvs|\betc|\b[A-Z]|\bSt|\bDr|\bMr|\bMrs|\bMs|\bapprox)\.$")
 _MERIDIEM_DOT_RE = re.compile(r"\b[aApP]\.[mM]\.$")
-_NEXT_STARTS_SENTENCE_RE = re.compile(r"\s+(?![A-Z]{2,5}\b)[A-Z\"'“(]")
+_NEXT_STARTS_SENTENCE_RE = re.compile(
+    r"\s+(?![A-Z]{2,5}\b|(?:Eastern|Central|Mountain|Pacific|Atlantic|Alaska|Hawaii)\b)[A-Z\"'“(]"
+)
+"""After "a.m."/"p.m.", what opens a new sentence: not a zone ("9 a.m. EST", "10:30 a.m. Central")."""
 
 
 def _ends_sentence(text: str, dot_start: int, dot_end: int) -> bool:

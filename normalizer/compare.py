@@ -208,17 +208,17 @@ def compare(a: Record, b: Record) -> SlotComparison:
     if a.kind is RecordKind.TEXT or a.kind is not b.kind or a.subject != b.subject or a.slot != b.slot:
         return SlotComparison(same_slot=False)
     if a.kind is RecordKind.TIME_WINDOW:
-        relation, overlap = _windows(a.time_window, b.time_window)  # type: ignore[arg-type]
+        relation, overlap = _windows(a.time_window, b.time_window)
         return SlotComparison(same_slot=True, slot=a.slot, relation=relation, overlap=overlap)
     if a.kind is RecordKind.EDGE:
         return SlotComparison(
             same_slot=True,
             slot=a.slot,
-            relation=_edges(a.edge, b.edge),  # type: ignore[arg-type]
-            single_valued=a.edge.type in SINGLE_VALUED_EDGES,  # type: ignore[union-attr]
+            relation=_edges(a.edge, b.edge),
+            single_valued=a.edge.type in SINGLE_VALUED_EDGES,
         )
     if a.kind is RecordKind.TIMEZONE:
-        relation = _timezones(a.timezone.timezone, b.timezone.timezone)  # type: ignore[union-attr]
+        relation = _timezones(a.timezone.timezone, b.timezone.timezone)
     else:
         relation = ValueRelation.EQUAL if a.enum == b.enum else ValueRelation.INCOMPATIBLE
     return SlotComparison(same_slot=True, slot=a.slot, relation=relation)

@@ -75,7 +75,7 @@ from writegate.normalizer.entities import (
 )
 from writegate.normalizer.gates import at_word_start, factored, finditer_folded, one_of
 from writegate.normalizer.schema import SINGLE_VALUED_EDGES, Edge, EdgeType, Record, RecordKind
-from writegate.normalizer.scope import PERSON_NOUNS, irrealis, past_state
+from writegate.normalizer.scope import PERSON_NOUNS, holds_since, irrealis, past_state, stay
 
 Attrs = dict[str, str | float | bool]
 
@@ -1077,7 +1077,8 @@ _RULES: tuple[tuple[EdgeType, re.Pattern[str], str], ...] = (
     (
         EdgeType.LOCATED_IN,
         _r(
-            r"\b(?:based|located|living|lives|live|moved|relocated|relocating|moving|works?|working)\s+(?:remotely\s+)?(?:in|to|from|out of)\b|(?:\b(?:is|am)|'m|’m)\s+(?:now\s+|currently\s+)?in\b"
+            r"\b(?:based|located|living|lives|live|resides?|residing|moved|relocated|relocating|moving|works?|working)\s+(?:remotely\s+)?(?:in|to|from|out of)\b|(?:\b(?:is|am)|'m|’m)\s+(?:now\s+|currently\s+)?in\b"
+            r"|\bback\s+home\s+in\b|(?:['’]ve|\bhave|\bhas)\s+(?:always\s+)?lived\s+in\b"
         ),
         "place",
     ),
@@ -1183,7 +1184,9 @@ _RULE_GATES: dict[str, re.Pattern[str]] = {
     "role-strict": re.compile(
         r"(?:is|am|was|'m|’m)\s+(?:now\s+)?(?:a|an|the|our|their|now|head|vp|director|chief)\s|became|becomes|has become"
     ),
-    "place": re.compile(r"based|located|liv|moved|relocat|moving|work|(?:is|am|'m|’m)\s+(?:(?:now|currently)\s+)?in"),
+    "place": re.compile(
+        r"based|located|liv|resid|moved|relocat|moving|work|(?:is|am|'m|’m)\s+(?:(?:now|currently)\s+)?in|home\s+in"
+    ),
     "passive-owner": re.compile(
         factored(
             r"owned|handled|managed|run|covered|looked after|taken over|led|handed|passed|transferred|reassigned"
@@ -1671,12 +1674,14 @@ def _clause_edges(c: _Clause) -> list[Edge]:
                     if not to:
                         continue
                     right = right[to.end() :]
-                if not any(
-                    k in cue_low for k in ("based", "located", "liv", "moved", "relocat")
-                ) and _TEMPORARY_RE.search(_SCOPE_BREAK_RE.split(left)[-1] + " | " + right[:60]):
-                    continue  # "while I am in France", "I'm in New York this week": a visit
+                if not any(k in cue_low for k in ("based", "located", "liv", "resid", "moved", "relocat")) and (
+                    _TEMPORARY_RE.search(_SCOPE_BREAK_RE.split(left)[-1] + " | " + right[:60]) or stay(right[:60])
+                ):
+                    continue  # "while I am in France", "I'm in New York this week", "in Dubai until Thursday": a visit
+                if "lived" in cue_low and not holds_since(right):
+                    continue  # "I've lived in Oslo since 2019" holds now; "I've lived in Japan" need not
                 place = _place(right)
-                strong = any(k in m.group(0).lower() for k in ("based", "located", "liv", "moved", "relocat"))
+                strong = any(k in m.group(0).lower() for k in ("based", "located", "liv", "resid", "moved", "relocat"))
                 if place and not _known_place(right, place, strong):
                     continue
                 for src in c.sources(left, None) if place else []:

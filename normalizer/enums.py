@@ -52,8 +52,25 @@ Rules:
   Spanish") is a multi-valued fact, not a preference for replies: left to text. "prefers <Language>"
   counts only when no noun follows ("prefers French reds", "prefer Japanese cars" give nothing).
 - A sentence whose preference holder is another named person ("Lee prefers Slack", "the best way
-  to reach Lee", "keep it formal with Lee", "language for Lee: French") gives nothing: enum records
-  belong to the request's subject.
+  to reach Lee", "keep it formal with Lee", "language for Lee: French") or that opens with another
+  person ("The CEO wants …", "My manager likes …", "User's brother prefers …", "Sam's boss likes …")
+  gives nothing: enum records belong to the request's subject. After a contrast the subject may
+  speak for themselves ("My team prefers Slack, but email me directly" gives email; "Priya likes
+  detailed write-ups, but I just want the summary" gives concise), and "…, and so do I" shares the
+  other person's preference.
+- Everyday phrasing (`_PHRASE_CUES`), in both directions: asking for less is concise ("just the
+  answer", "the short version", "skip the preamble", "no need to explain", "don't over-explain",
+  "keep it under three sentences", "less detail", "stop writing essays", "answer briefly", "don't
+  give me the long version"); asking for more is detailed ("walk me through", "explain it step by
+  step", "the full reasoning", "explain your reasoning", "don't skip steps", "more detail"); a
+  complaint after a value negates it ("finds long replies overwhelming" gives concise). Also
+  "as a checklist" (bullets), "a text", "message me on Teams" and messaging apps by name (Signal,
+  Telegram…: sms), "ring my mobile", "talk on the phone" (phone), "don't be so stiff", "less
+  formal", "a friendly, chatty tone", "talk to me like a friend" (casual), "keep emails to clients
+  formal", "switch to Dutch", "use Italian with me", "British English" (en).
+- Not yet, or not a channel: a plan ("thinking about switching to Slack") gives nothing, and so
+  does a request to deliver one thing ("email me the slides") unless it says always, every or
+  whenever.
 """
 
 from __future__ import annotations
@@ -65,7 +82,7 @@ from writegate.normalizer.context import Context
 from writegate.normalizer.entities import is_pronoun, is_subject_reference, name_mention, pronoun_antecedent
 from writegate.normalizer.gates import factored
 from writegate.normalizer.schema import EnumAttribute, EnumValue, Record, RecordKind
-from writegate.normalizer.scope import Holder, holder
+from writegate.normalizer.scope import PERSON_NOUNS, WORK_NOUNS, Holder, holder
 
 _BINARY: dict[EnumAttribute, tuple[str, str]] = {
     EnumAttribute.VERBOSITY: ("concise", "detailed"),
@@ -80,6 +97,8 @@ _COMM = (
 )
 _SHORT = r"(?:short|brief|concise|succinct|terse|quick|crisp|snappy|tight)"
 _LONG = r"(?:detailed|thorough|in-depth|in depth|comprehensive|exhaustive|long|lengthy|extensive)"
+# a format or channel word between a length and what it qualifies ("short bullet-point summaries")
+_FORMAT_WORD = r"(?:bullet(?:ed)?[- ]?points?|bulleted|numbered|written|e-?mail|slack|text|status|weekly|daily)"
 # "updates that are brief" / "updates that aren't short" (the cue carries its own negation)
 _THAT_IS = r"\b" + _COMM + r"\s+(?:that|which)\s+(?:are|is)\s+(?:always\s+|kept\s+)?"
 _THAT_IS_NOT = r"\b" + _COMM + r"\s+(?:that|which)\s+(?:are\s+not|is\s+not|aren['’]?t|isn['’]?t)\s+"
@@ -87,7 +106,8 @@ _THAT_IS_NOT = r"\b" + _COMM + r"\s+(?:that|which)\s+(?:are\s+not|is\s+not|aren[
 _KEEP_COMM = (
     r"\bkeep\s+(?:(?:the|your|all|any|my|his|her|their)\s+)?"
     + _COMM
-    + r"\s+(?:(?:to|for|with)\s+(?:me|us|him|her|them|(?:the\s+)?user|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s+)?"
+    + r"\s+(?:(?:to|for|with)\s+(?:me|us|him|her|them|(?:the\s+)?user|(?:my\s+|our\s+|the\s+)?(?:clients?|customers?|team"
+    r"|colleagues|everyone|people)|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s+)?"
 )
 # "my preferred format for reports: a table"
 _FORMAT_IS = r"\b(?:preferred|favou?rite|default|go-to|usual|ideal|best)\s+format\b[^.;!?]{0,40}?(?::|\bis\b)\s*"
@@ -101,8 +121,10 @@ _COMM_VERB = (
 _REGISTER = r"(?:tone|language|register|style|voice|manner|wording|writing|correspondence|" + _COMM[3:-1] + r")"
 _DEGREE = r"(?:(?:very|more|too|so|quite|strictly|a\s+bit|a\s+little|less|extra)\s+)?"
 _BE_KEEP = (
-    r"(?:be|stay|sound|keep(?:s|ing)?\s+(?:it|things|everything|them)|(?:prefer|like|want|love)s?\s+(?:it|things))"
+    r"(?:be|being|stay|sound|keep(?:s|ing)?\s+(?:it|things|everything|them)|(?:prefer|like|want|love)s?\s+(?:it|things))"
+    r"(?:\s+[\w-]+\s+(?:and|but))?"
 )
+"""A be/keep frame; a second value may follow another ("keep it casual and short")."""
 # "call me" / "text me" is a request to be contacted only when nothing but an adverbial follows
 # ("call me anytime", "text me if it's urgent"); "call me Ginger", "call me crazy" name the speaker
 _CONTACT_TAIL = (
@@ -118,7 +140,11 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
     (
         EnumAttribute.VERBOSITY,
         "concise",
-        r"\b(?:short|brief|quick|crisp|one-line|tight)\s+(?:and\s+\w+\s+)?" + _COMM + r"\b(?!\s*:)",
+        r"\b(?:short|shorter|brief|briefer|quick|crisp|one-line|tight)(?:\s+and\s+\w+|,\s*[\w-]+)?\s+(?:"
+        + _FORMAT_WORD
+        + r"\s+)?"
+        + _COMM
+        + r"\b(?!\s*:)",
     ),
     (
         EnumAttribute.VERBOSITY,
@@ -197,8 +223,14 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
     (
         EnumAttribute.FORMALITY,
         "formal",
-        r"\bformal(?=\s+(?:and\s+\w+\s+)?" + _REGISTER + r"\b)|\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>formal)\b"
-        r"|\b(?:writ(?:e|es|ing)|repl(?:y|ies)|respond|answer|address|communicate|talk|speak)\s+(?:[\w'’]+\s+){0,3}?formally\b"
+        r"\bformal(?=\s+(?:and\s+\w+\s+)?"
+        + _REGISTER
+        + r"\b)|\b"
+        + _BE_KEEP
+        + r"\s+"
+        + _DEGREE
+        + r"(?P<v>formal|stiff|stuffy)\b"
+        r"|\b(?:writ(?:e|es|ing)|repl(?:y|ies)|respond|answer|address(?:ed)?|communicate|talk|speak)\s+(?:[\w'’]+\s+){0,3}?formally\b"
         r"|\bprofessional\s+(?:tone|language|register|style|voice|manner|communications?|correspondence)\b"
         r"|\bkeep(?:s|ing)?\s+(?:it|things|everything)\s+(?:strictly\s+|very\s+)?professional\b"
         r"|\bprofessional\s+(?:in|when)\s+(?:writing|written\s+\w+|" + _COMM + r")\b",
@@ -220,7 +252,7 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
         "casual",
         r"\b(?:casual|informal|laid-back|conversational|relaxed)(?=\s+(?:and\s+\w+\s+)?" + _REGISTER + r"\b)"
         r"|\b" + _BE_KEEP + r"\s+" + _DEGREE + r"(?P<v>casual|informal|laid-back|relaxed)\b"
-        r"|\b(?:writ(?:e|es|ing)|repl(?:y|ies)|respond|answer|address|communicate|talk|speak)\s+(?:[\w'’]+\s+){0,3}?(?:casually|informally)\b"
+        r"|\b(?:writ(?:e|es|ing)|repl(?:y|ies)|respond|answer|address(?:ed)?|communicate|talk|speak)\s+(?:[\w'’]+\s+){0,3}?(?:casually|informally)\b"
         r"|\brelaxed\s+(?:in|when)\s+(?:writing|written\s+\w+|"
         + _COMM
         + r")\b|\bfirst[- ]name basis\b|\b(?:no|skip the|drop the) formalities\b",
@@ -245,7 +277,8 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
     (
         EnumAttribute.FORMAT,
         "bullets",
-        r"\bbullet(?:ed)?(?:[- ]?points?|[- ]lists?|s)\b|\b(?:numbered|bulleted) lists?\b|\bas a list\b|\bin list form\b",
+        r"\bbullet(?:ed)?(?:[- ]?points?|[- ]lists?|s|\s+form)\b|\b(?:numbered|bulleted) lists?\b|\bas a list\b|\bin list form\b"
+        r"|\b(?:as|in|into)\s+(?:a\s+)?check-?lists?\b",
     ),
     (
         EnumAttribute.FORMAT,
@@ -259,6 +292,151 @@ _CUES: tuple[tuple[EnumAttribute, str, str], ...] = (
         "table",
         r"\b(?:in|as|into|using)\s+(?:a\s+)?tables?\b(?!\s+(?:saw|tennis|top|cloth|spoon|lamp|leg|salt|manners|by|at|for\s+(?:two|four|\d)))"
         r"|\btabular\b|\b(?:comparison|markdown)\s+tables?\b|\b(?:prefers?|likes?|wants?|loves?|use)\s+tables\b|\btables\s+(?:over|instead|rather)\b",
+    ),
+)
+_SUMMARY_WORDS = (
+    r"(?:answer|answers|result|results|bottom\s+line|gist|summary|highlights|headlines?|key\s+points|essentials|facts"
+    r"|takeaways?|tl;?dr|short\s+version|conclusion)"
+)
+_BACKGROUND_WORDS = (
+    r"(?:preamble|intros?|introductions?|small\s+talk|fluff|filler|waffle|padding|background|backstory|history|context"
+    r"|caveats|disclaimers|explanations?|details|reasoning|lectures?)"
+)
+_PHRASE_CUES: tuple[tuple[EnumAttribute, str, str, str], ...] = (
+    # asking for less is concise: "just the answer", "the short version", "skip the preamble", "no need to
+    # explain", "keep it under three sentences", "less detail", "stop writing essays", "too wordy"
+    (
+        EnumAttribute.VERBOSITY,
+        "concise",
+        r"\b(?:just|only|simply)\s+(?:(?:give|tell|send|show)\s+(?:me|us)\s+|(?:want|need|care\s+about)\s+)?(?:the\s+|a\s+)?"
+        + _SUMMARY_WORDS
+        + r"\b|\b(?:short|quick|brief|condensed|abridged|tl;?dr)\s+version\b(?!\s+of\b)",
+        r"(?:just|only|simply)\s.{0,40}?(?:answer|result|bottom line|gist|summary|highlight|headline|key point|essentials|facts"
+        r"|takeaway|tl;?dr|conclusion)|version",
+    ),
+    (
+        EnumAttribute.VERBOSITY,
+        "concise",
+        r"\b(?:skip|cut|drop|lose|ditch)\s+(?:out\s+)?(?:the\s+|all\s+(?:the\s+)?|any\s+)?" + _BACKGROUND_WORDS + r"\b"
+        r"|\b(?:without|minus)\s+(?:the\s+|any\s+)?(?:preamble|fluff|filler|waffle|padding|small\s+talk)\b"
+        r"|\b(?:don['’]?t|do\s+not|never)\s+(?:\w+\s+)?(?:need|want)\s+(?:the|all\s+the|any|your|a\s+lot\s+of)\s+"
+        + _BACKGROUND_WORDS
+        + r"\b|\bno\s+need\s+(?:to\s+(?:explain|elaborate|justify|walk)|for\s+(?:the\s+|any\s+)?"
+        + _BACKGROUND_WORDS
+        + r")\b",
+        r"(?:skip|cut|drop|lose|ditch|without|minus|need|want)\s.{0,30}?(?:preamble|intro|small talk|fluff|filler|waffle|padding"
+        r"|background|backstory|history|context|caveat|disclaimer|explanation|details|reasoning|lecture)|no need (?:to|for)",
+    ),
+    (
+        EnumAttribute.VERBOSITY,
+        "concise",
+        r"\b(?:don['’]?t|do\s+not|never|stop|quit|no\s+more|no)\s+(?:\w+\s+)?(?:over-?explain\w*|elaborat\w*|rambl\w*|waffl\w*"
+        r"|essays|novels|walls?\s+of\s+text|lectur\w*)"
+        r"|(?:^|[,;:—–]\s*|\b(?:and|please|just|that|to)\s+)(?:get|cut|go|jump)\s+(?:straight\s+|right\s+)?to\s+the\s+point\b"
+        r"(?!\s+(?:where|that|of|when))|\bcut\s+to\s+the\s+(?-i:chase)\b(?!\s+\w)",
+        r"(?:don|do not|never|stop|quit|no)\b.{0,20}?(?:explain|elaborat|rambl|waffl|essays|novels|wall|lectur)|to the point"
+        r"|to the chase",
+    ),
+    (
+        EnumAttribute.VERBOSITY,
+        "concise",
+        r"\bkeep\s+(?:it|them|things|(?:(?:your|the|my|all)\s+)?"
+        + _COMM
+        + r")\s+(?:to|under|within|below|at\s+most)\s+"
+        r"(?:a\s+)?(?:few|one|two|three|four|five|[0-9]+|a\s+couple(?:\s+of)?)\s+(?:sentences?|lines?|words?|paragraphs?|bullets?)\b"
+        r"|\bin\s+(?:a|one)\s+(?:sentence|line)\s+or\s+two\b|\bin\s+(?:just\s+)?(?:one|a\s+single|a\s+few|two|three)\s+"
+        r"(?:sentences?|lines?|words)\b|\bone-?liners?\b",
+        r"sentence|lines|one line|single line|liner|words",
+    ),
+    (
+        EnumAttribute.VERBOSITY,
+        "concise",
+        r"\b(?:less|fewer)\s+(?:detail|details|text|words|verbiage|explanation|explaining|context|background|rambling)\b"
+        r"|\btoo\s+(?:wordy|verbose|long-winded|lengthy|much\s+(?:text|detail))\b|\btrim\s+(?:\w+\s+){0,2}?down\b"
+        r"|\bthe\s+shorter\s+the\s+better\b",
+        r"(?:less|fewer) \w|too (?:wordy|verbose|long-winded|lengthy|much)|trim|shorter the",
+    ),
+    # asking for more is detailed: "walk me through", "step by step", "the full reasoning", "don't skip steps"
+    (
+        EnumAttribute.VERBOSITY,
+        "detailed",
+        r"\bwalk\s+(?:me|us|(?:the\s+)?user)\s+through\b|\bspell\s+(?:it\s+|things\s+|everything\s+)?out\b"
+        r"|\b(?:explain\w*|walk\w*|go|take|guide|answers?|instructions?|explanations?|break\s+(?:it|things)\s+down|show)\b"
+        r"[^.;!?]{0,30}?\bstep[- ]by[- ]step\b|\bstep[- ]by[- ]step\s+(?:instructions|explanations?|answers?|guides?"
+        r"|walkthroughs?|breakdowns?)\b"
+        r"|\b(?:the\s+)?(?:full|complete|whole|entire)\s+(?:reasoning|rationale|thought\s+process|picture|story|breakdown"
+        r"|explanation|derivation)\b|\b(?:long|full|extended|detailed|unabridged)\s+version\b(?!\s+of\b)"
+        r"|\b(?:explain|show|share|include)\s+(?:your|the|all\s+(?:of\s+)?(?:your|the))\s+(?:reasoning|thinking|thought\s+process|logic"
+        r"|rationale)\b",
+        r"walk (?:me|us|the user)|spell|step.by.step|(?:full|complete|whole|entire) (?:reasoning|rationale|thought|picture|story|breakdown|explanation"
+        r"|derivation)|version|(?:explain|show|share|include) .{0,20}?(?:reasoning|thinking|thought|logic|rationale)",
+    ),
+    (
+        EnumAttribute.VERBOSITY,
+        "detailed",
+        r"\b(?:don['’]?t|do\s+not|never)\s+(?:\w+\s+)?(?:over-?simplif\w*|dumb\s+(?:it|things)\s+down|gloss\s+over"
+        r"|skip\s+(?:any\s+)?(?:steps|details|anything)|leave\s+(?:anything|stuff|things|details)\s+out|hold\s+back)"
+        r"|\bmore\s+(?:detail|details|context|depth|background|explanation|examples)\b(?!\s+(?:about|on|of|regarding|for)\b)"
+        r"|(?:\b(?:want|need|include|like|love|prefer\w*)|(?:^|[,;:]\s*|\b(?:please|just)\s+)give\s+(?:me|us))\s+"
+        r"(?:all\s+(?:of\s+)?)?the\s+(?:gory\s+)?details\b"
+        r"(?=\s*(?:[.;,!)]|$|please))",
+        r"(?:don|do not|never)\b.{0,20}?(?:simplif|dumb|gloss|skip|leave|hold back)"
+        r"|more (?:detail|context|depth|background|explanation|examples)|details",
+    ),
+    (
+        EnumAttribute.FORMALITY,
+        "casual",
+        r"\b(?:chatty|friendly|warm|breezy|light-?hearted|playful)\s*,?\s+(?:(?:and|but)\s+)?(?:[\w-]+\s*,?\s+)?"
+        r"(?:tone|style|register|voice|manner)\b|\b(?:talk|speak|write|chat)\s+(?:to|with)\s+(?:me|us)\s+like\s+(?:a\s+)?"
+        r"(?:friend|buddy|mate|pal|normal\s+person|human|peer)\b",
+        r"tone|style|register|voice|manner|like (?:a )?(?:friend|buddy|mate|pal|normal person|human|peer)",
+    ),
+    # a register after "keep <communication word>" ("keep emails to clients polished and formal")
+    (
+        EnumAttribute.FORMALITY,
+        "formal",
+        _KEEP_COMM + r"(?:[\w-]+\s+(?:and|but)\s+)?" + _DEGREE + r"(?P<v>formal|professional)\b",
+        r"keep .*(?:formal|professional)",
+    ),
+    (
+        EnumAttribute.FORMALITY,
+        "casual",
+        _KEEP_COMM + r"(?:[\w-]+\s+(?:and|but)\s+)?" + _DEGREE + r"(?P<v>casual|informal|relaxed|laid-back)\b",
+        r"keep .*(?:casual|informal|relaxed|laid-back)",
+    ),
+    # a comparative register or length ("less formal", "more casual", "answer briefly")
+    (
+        EnumAttribute.FORMALITY,
+        "formal",
+        r"\b(?:more|less|too|overly)\s+(?P<v>formal|stiff|stuffy)\b",
+        r"(?:more|less|too|overly) (?:formal|stiff|stuffy)",
+    ),
+    (
+        EnumAttribute.FORMALITY,
+        "casual",
+        r"\b(?:more|less|too|overly)\s+(?P<v>casual|informal|relaxed|laid-back)\b",
+        r"(?:more|less|too|overly) (?:casual|informal|relaxed|laid-back)",
+    ),
+    (
+        EnumAttribute.VERBOSITY,
+        "concise",
+        r"\b(?:answer|repl(?:y|ies)|respond|write|explain|summari[sz]e)\w*\s+(?:[\w'’]+\s+){0,2}?(?:briefly|in\s+brief)\b",
+        r"briefly|in brief",
+    ),
+    # channels by name and contact phrases: messaging apps are sms, a mobile number is the phone
+    (
+        EnumAttribute.CHANNEL,
+        "sms",
+        r"\b(?:message|chat|dm|ping|text|im)\s+(?:me|us)\s+(?:on|via|over|through)\s+(?-i:(?:MS\s+|Microsoft\s+)?Teams)\b"
+        r"|(?-i:\b(?:Signal|Telegram|Viber|WeChat|Messenger|Threema)\b)|\ba\s+(?:quick\s+)?text\b(?!\s+(?:file|editor|box|book|document))",
+        r"teams|signal|telegram|viber|wechat|messenger|threema|a text|quick text",
+    ),
+    (
+        EnumAttribute.CHANNEL,
+        "phone",
+        r"\b(?:call|ring|phone|try)\s+(?:me\s+on\s+)?my\s+(?:mobile|cell(?:phone)?|phone|landline|number)\b"
+        r"|\b(?:talk|speak|chat|discuss)\w*\s+(?:\w+\s+)?on\s+the\s+phone\b",
+        r"my (?:mobile|cell|phone|landline|number)|on the phone",
     ),
 )
 _COMPILED: tuple[tuple[EnumAttribute, str, re.Pattern[str]], ...] = tuple(
@@ -297,6 +475,35 @@ def _cue_gate(attribute: EnumAttribute, value: str, source: str) -> re.Pattern[s
 _CUE_GATES: tuple[re.Pattern[str] | None, ...] = tuple(_cue_gate(a, v, p) for a, v, p in _CUES)
 """`_cue_gate` of each cue of `_COMPILED`, searched in the lower-cased clause when it is ASCII
 (`gates`: exact there)."""
+GatedCue = tuple[EnumAttribute, str, re.Pattern[str], re.Pattern[str] | None]
+_WORD_CUES: tuple[GatedCue, ...] = tuple((a, v, p, g) for (a, v, p), g in zip(_COMPILED, _CUE_GATES, strict=True))
+"""The cues of `_CUES` with their gates: each runs only when its attribute's words are in the clause (`_ATTRIBUTE_WORDS`)."""
+_PHRASE_CUES_GATED: tuple[GatedCue, ...] = tuple(
+    (a, v, re.compile(p, re.I), re.compile(g)) for a, v, p, g in _PHRASE_CUES
+)
+"""The cues of `_PHRASE_CUES` with their gates: they run when the clause has a word of `_PHRASE_WORDS`."""
+# widely used language names also matched in lower case ("emails in korean"); any other name must be
+# capitalised, so "talk in person" is never Persian
+_LOWER_LANGS = (
+    r"(?:english|spanish|french|german|italian|portuguese|dutch|polish|russian|japanese|chinese|mandarin|cantonese|korean|"
+    r"arabic|hindi|turkish|swedish|norwegian|danish|finnish|greek|hebrew|czech|hungarian|romanian|ukrainian|vietnamese|"
+    r"thai|indonesian|malay|tagalog|bengali|urdu|persian|farsi|swahili|catalan|croatian|serbian|bulgarian|slovak)"
+)
+_PHRASE_WORDS = (
+    r"|version|gist|summary|highlight|headline|key point|essentials|facts|takeaway|conclusion|result|preamble|intro"
+    r"|small talk|filler|waffle|padding|background|backstory|history|caveat|disclaimer|explanation|reasoning|lecture"
+    r"|no need|explain|elaborat|rambl|essays|novels|chase|sentence|lines|one line|single line|liner|words|less |fewer|wordy|trim|shorter"
+    r"|walk me|walk us|walk the user|spell|step by|step-by|rationale|thought process|picture|story|breakdown|derivation|thinking"
+    r"|logic|simplif|dumb|gloss|skip|leave anything|leave stuff|leave things|leave details|hold back|more detail"
+    r"|more context|more depth|more background|more explanation|more examples|tone|style|register|manner|me like|signal"
+    r"|telegram|viber|wechat|messenger|threema|mobile|cell|landline|number|on the phone|a text|quick text|teams|answer"
+    r"|bottom line|tl;dr|tldr|fluff|context|details|to the point|wall of text|walls of text|verbose|long-winded|lengthy"
+    r"|too much|thought|us like|my phone|more formal|less formal|too formal|overly formal|more casual|less casual"
+    r"|too casual|more relaxed|less relaxed|more informal|less informal|stiff|stuffy|briefly|in brief|formal|professional|casual|relaxed|laid-back"
+)
+"""Words without which no cue of `_PHRASE_CUES` matches and that the other cues' words miss: part of `_QUICK_RE`."""
+_PHRASE_QUICK_RE = re.compile(factored(_PHRASE_WORDS[1:]))
+"""A clause without one of these words runs no cue of `_PHRASE_CUES`."""
 _ATTRIBUTE_WORDS: dict[EnumAttribute, re.Pattern[str]] = {
     EnumAttribute.VERBOSITY: re.compile(
         factored(
@@ -311,12 +518,16 @@ _ATTRIBUTE_WORDS: dict[EnumAttribute, re.Pattern[str]] = {
         )
     ),
     EnumAttribute.FORMALITY: re.compile(
-        factored(r"formal|professional|casual|laid-back|conversational|relaxed|first.name|tone|style|register")
+        factored(
+            r"formal|professional|casual|laid-back|conversational|relaxed|first.name|tone|style|register|stiff|stuffy"
+        )
     ),
-    EnumAttribute.FORMAT: re.compile(factored(r"bullet|list|prose|sentences|paragraph|narrative|table|tabular")),
+    EnumAttribute.FORMAT: re.compile(
+        factored(r"bullet|list|prose|sentences|paragraph|narrative|table|tabular|checklist")
+    ),
 }
-"""Per attribute, words one of its cues must contain (searched in lower-cased text): a clause runs only
-the cue patterns of the attributes it can hold."""
+"""Per attribute, words one of its cues in `_CUES` must contain (searched in lower-cased text): a clause runs
+only the cue patterns of the attributes it can hold. A cue of `_PHRASE_CUES` runs on its own gate alone."""
 
 _QUICK_RE = re.compile(  # searched in lower-cased text: re.I makes a long alternation much slower
     factored(
@@ -324,17 +535,41 @@ _QUICK_RE = re.compile(  # searched in lower-cased text: re.I makes a long alter
         r"detail|thorough|depth|comprehensive|exhaustive|long|lengthy|extensive|full|deep-dive|verbose|wall|context|"
         r"mail|slack|call|ring|phone|voice|text|sms|imessage|whatsapp|zoom|meet|hangouts|webex|facetime|video|teams|face|person|irl|"
         r"formal|professional|casual|laid-back|conversational|relaxed|first.name|bullet|list|prose|sentences|paragraph|narrative|"
-        r"table|tabular|language|in [a-z]{2}\b|prefer|reply|replies|respon|answer|write|written|speak|talk|communicat|"
-        r"document|chat|switch|mov(?:e|ed|es|ing) |migrat|transition"
+        r"table|tabular|language|in [a-z]{2}\b|prefer|reply|replies|respon|answer|write|written|wrote|speak|spoke|talk|communicat|"
+        r"document|chat|switch|mov(?:e|ed|es|ing) |migrat|transition|stiff|stuffy|use " + _LOWER_LANGS + _PHRASE_WORDS
     ),
 )
 
 _CLAUSE_SPLIT_RE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_CONTRAST_RE = re.compile(r",\s*(?=(?:but|while|whereas)\b)|\s+[—–]\s+(?=(?:but|while|whereas)\b)", re.I)
+"""Where a clause turns from one holder to another ("My team prefers Slack, but email me directly")."""
+_SHARED_RE = re.compile(
+    r",?\s+(?:and\s+)?(?:so\s+(?:do|does|am)\s+(?:I|we)|(?:I|we)\s+do\s+too|me\s+too|as\s+do\s+(?:I|we)"
+    r"|same\s+(?:here|for\s+me))\b",
+    re.I,
+)
+"""Another person's preference the subject shares: "My manager likes bullet points, and so do I"."""
+_DELIVERY_RE = re.compile(
+    r"\b(?:send|e-?mail|forward|share|text|slack|message)\s+(?:me|us)\s+(?:the|a|an|this|that|those|these|your|his|her)\s+\w",
+    re.I,
+)
+"""A request to deliver one thing ("email me the slides"): a channel only when it says always, every or whenever."""
+_STANDING_RE = re.compile(
+    r"\b(?:always|every|each|whenever|any\s*time|from\s+now\s+on|in\s+future|in\s+the\s+future|going\s+forward|daily|weekly"
+    r"|monthly|usually|only|instead|rather)\b",
+    re.I,
+)
+_PLAN_RE = re.compile(
+    r"\b(?:thinking\s+(?:about|of)|considering|contemplating|wondering\s+(?:about|whether|if)|plan(?:s|ning)?\s+to"
+    r"|hoping\s+to|might|may\s+(?:switch|move|start|want))\b",
+    re.I,
+)
+"""A preference not held yet: "thinking about switching to Slack", "might move everything to email"."""
 _SEGMENT_BREAK_RE = re.compile(r"[,:—–()]|\b(?:and|but|or|though|although|instead)\b", re.I)
 _NEGATION_RE = re.compile(
     r"\b(?:not|no|never|don'?t|doesn'?t|didn'?t|won'?t|isn'?t|aren'?t|can'?t stand|cannot stand|hates?|dislikes?|"
     r"avoids?|without|instead of|rather than|than|stop|stopped|no longer|none|nothing|less|fewer|too many|"
-    r"anything but|against|"
+    r"anything but|against|frustrated\s+(?:with|by)|annoyed\s+(?:with|by)|irritated\s+by|tired\s+of|sick\s+of|fed\s+up\s+with|"
     # a stop cue naming the value after it ("ignore formal now", "done with concise"): the value is the old one
     r"ignore|forget|scratch|drop(?:ped|ping)?|replac(?:e|ed|ing)|swap(?:ped)? out|retire[ds]?|cross(?:ed)? off|"
     r"goodbye to|used to (?:be|want|prefer|like)|previously|moved on from|done with|gone are the days of|out with)\b[^,;]*$",
@@ -352,6 +587,9 @@ _OVER_RE = re.compile(r"\bover\s+(?:\w+\s+)?$", re.I)
 # ended"): the value is the old one.
 _STOP_AFTER_RE = re.compile(
     r"^\s*(?:[\w'-]+\s+){0,2}?(?:"
+    # a complaint about the value ("finds long replies overwhelming"): the subject wants the other
+    r"\b(?:(?:is|are)\s+)?(?:overwhelming|exhausting|tiring|tedious|annoying|frustrating|too\s+much|a\s+chore|hard\s+to\s+(?:read|follow)"
+    r"|a\s+waste\s+of\s+time|unbearable)\b|"
     r"\b(?:is|are|was|were|has been|have been|got|'s)\s+(?:now\s+)?(?:out|over|gone|history|done|finished|retired|outdated|obsolete|stale|"
     r"dropped|phased out|replaced|superseded|old news|no more|in the past|behind us|a thing of the past|off the table|the old \w+)\b"
     r"|\b(?:no longer|not anymore|not any longer|ended|stopped|doesn'?t apply|isn'?t the case|belongs to the past)\b)",
@@ -362,6 +600,7 @@ _CHANNEL_CONTEXT_RE = re.compile(
     r"(?:reach(?:es|ed|ing)?|contact(?:s|ed|ing)?|ping(?:s|ed|ing)?|get\s+(?:in\s+touch\s+with|hold\s+of)|reach\s+out\s+to)\s+"
     r"(?:me|us|(?:the\s+)?user|her|him|them|(?-i:[A-ZÀ-ÖØ-Þ]\w*))|hit (?:me|us) up|"
     r"(?:call|ring|phone|text|e-?mail|slack|message|dm|ping|facetime|zoom|skype)\s+(?:me|us)|"
+    r"reach\s+out\s+(?:on|via|over|through|by)|(?:talk|speak|chat|discuss)\w*\s+(?:\w+\s+)?on\s+the\s+phone|(?:call|ring|try|text)\s+(?:me\s+on\s+)?my\s+(?:mobile|cell|phone)|"
     # a preference verb right before the channel ("wants emails", "I like Slack", "hates phone calls")
     r"(?:like[sd]?|love[sd]?|wants?|wanted|needs?|hates?|dislikes?|avoids?)\s+(?:[\w-]+\s+){0,1}?"
     r"(?:e-?mails?|slack|phone calls?|texts?|text messages|texting|sms|whatsapp|zoom|video calls?|teams|face[- ]to[- ]face|in[- ]person)|"
@@ -379,14 +618,16 @@ _CHANNEL_CONTEXT_RE = re.compile(
 _PREF_VERB_RE = re.compile(
     r"\b(?:prefer\w*|(?:would|'d|’d)\s+rather|favou?r(?:s|ed)?|likes?|liked|loves?|loved|wants?|wanted|needs?|needed|"
     r"expects?|expected|appreciates?|appreciated|hates?|hated|dislikes?|disliked|can['’]?t stand|cannot stand|"
-    r"ask(?:s|ed)?\s+(?:for|to|us|me|that)|requests?(?:ed)?)\b",
+    r"ask(?:s|ed)?\s+(?:for|to|us|me|that)|requests?(?:ed)?|finds?|gets?\s+(?:frustrated|annoyed|irritated))\b",
     re.I,
 )
 _INSTRUCTION_RE = re.compile(
-    r"(?:^|[,;:—–(]\s*|\b(?:please|pls|just|always|now|and|then|to|should|must|can you|could you|you can|you could|"
+    r"(?:^|[,;:—–(]\s*|\b(?:please|pls|just|always|now|and|but|so|then|to|should|must|can you|could you|you can|you could|"
     r"don['’]?t|do not|never|actually|instead)\s+)"
     r"(?:keep|use|write|reply|respond|answer|send|give|make|stick|be|format|put|include|avoid|stop|skip|drop|switch|move|"
-    r"go|email|e-mail|text|call|ring|slack|ping|message|dm|reach|contact|address|talk|speak)\b"
+    r"go|email|e-mail|text|call|ring|slack|ping|message|dm|reach|contact|address|talk|speak|cut|trim|walk|explain|spell|lay"
+    r"|break|tell|show|chat|summari[sz]e|lose|ditch|over-?explain|elaborate|ramble|over-?simplify|dumb|leave|limit)\b"
+    r"|^\W*(?:please\s+)?(?:don['’]?t|do\s+not|never)\s+\w"
     r"|\b(?:please|pls)\b|\b(?:best|preferred|ideal|easiest|go-to)\s+(?:way|channel|format|tone|language)\b"
     r"|\b(?:reach|contact)\w*\s+(?:me|us|(?:the\s+)?user|her|him|them|[A-ZÀ-ÖØ-Þ])"
     r"|\b(?:switch(?:es|ed|ing)?|mov(?:e|es|ed|ing))\s+(?:(?:over|back|everything|things|us|them)\s+)?(?:to|from)\b"
@@ -398,6 +639,16 @@ _HOLDER_RE = re.compile(
     r"(?:(?:'s|’s)\s+(?:preferred|favou?rite|usual|go-to|default)\b|\s+(?:\w+\s+)?(?:prefers|preferred|likes|wants|loves|hates|needs|expects|asks|asked|reads|responds|replies|would rather|"
     r"appreciates|favou?rs|switched|switches|moved|moves|is\s+(?:(?:very|quite|always|more)\s+)?(?:relaxed|professional|formal|casual|informal))\b)"
 )
+_OTHER_SUBJECT_RE = re.compile(
+    r"\s*(?:(?:also|now|still|really|actually|and|but)\s+)?(?:(?:the|our|my|his|her|their|your)\s+(?:[\w-]+\s+)?(?:"
+    + PERSON_NOUNS
+    + "|"
+    + WORK_NOUNS
+    + r"|team|clients?|customers?|company|department|board|ceo|cto|cfo|coo|vp|president|founder)"
+    r"|(?:the\s+)?\w+['’]s\s+(?:[\w-]+\s+)?(?:" + PERSON_NOUNS + "|" + WORK_NOUNS + r"))\b(?!['’]s)",
+    re.I,
+)
+"""A clause whose subject is another person: "The CEO wants …", "My team prefers …", "User's brother prefers …"."""
 _REACH_RE = re.compile(
     r"\b(?:reach|contact|ping|email|message|call|text|write to|get hold of|get in touch with)\s+(?P<name>[A-ZÀ-ÖØ-Þ][\w'’-]*(?:\s+[A-ZÀ-ÖØ-Þ][\w'’-]*)?)"
 )
@@ -511,30 +762,37 @@ _CODE_STOP = frozenset(
         "eu",
     }
 )
-# widely used language names also matched in lower case ("emails in korean"); any other name must be
-# capitalised, so "talk in person" is never Persian
-_LOWER_LANGS = (
-    r"(?:english|spanish|french|german|italian|portuguese|dutch|polish|russian|japanese|chinese|mandarin|cantonese|korean|"
-    r"arabic|hindi|turkish|swedish|norwegian|danish|finnish|greek|hebrew|czech|hungarian|romanian|ukrainian|vietnamese|"
-    r"thai|indonesian|malay|tagalog|bengali|urdu|persian|farsi|swahili|catalan|croatian|serbian|bulgarian|slovak)"
+_VARIETY = (
+    r"(?:(?:British|American|Canadian|Australian|Brazilian|European|Mexican|Castilian|Latin\s+American|Simplified"
+    r"|Traditional|Swiss|Austrian|Belgian|Quebec)\s+)?"
 )
+"""A variety before a language name ("British English", "Brazilian Portuguese"): the language is the preference."""
 _LANG_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
     re.compile(p)
     for p in (
-        r"(?i:\b(?:(?:repl(?:y|ies|ied|ying)|respon(?:d|ds|ded|ding|ses?)|answers?|answered|answering|write|writes|written|writing|"
+        r"(?i:\b(?:(?:repl(?:y|ies|ied|ying)|respon(?:d|ds|ded|ding|ses?)|answers?|answered|answering|write|writes|wrote|written|writing|"
         r"messages?|e-?mails?|texts?|docs?|documents?|documentation|summar(?:y|ies)|"
         r"chats|updates?|reports?|notes?|memos?|correspond\w*|"
         r"address(?:ed)?|greet(?:ed)?|output|translat\w*)\b|"
         # what someone speaks ("we speak in Spanish on Saturdays") is no preference: speaking to the subject is
-        r"(?:communicat\w*|talk\w*|speak\w*|chat\w*)\s+(?:to|with)\s+(?:me|us|(?:the\s+)?user)\b))\s+(?:[\w'’]+\s+){0,3}?(?i:in)\s+"
-        r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r")|[a-z]{2}(?:-[A-Za-z]{2})?)"
-        r"(?=\s*(?:[.,;!?)]|$|\s+(?:please|only|if|when|whenever|and|for|to|rather|instead|not|but)\b))",
+        r"(?:communicat\w*|talk\w*|spoke|speak\w*|chat\w*)\s+(?:to|with)\s+(?:me|us|(?:the\s+)?user)\b))\s+(?:[\w'’]+\s+){0,3}?(?i:in)\s+"
+        + _VARIETY
+        + r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:"
+        + _LOWER_LANGS
+        + r")|[a-z]{2}(?:-[A-Za-z]{2})?)"
+        r"(?=\s*(?:[.,;!?)]|$|\s+(?:please|only|if|when|whenever|and|for|to|rather|instead|not|but|from|going|unless|except)\b))",
         r"(?i:\bprefer(?:s|red|ring)?)\s+(?:(?i:to\s+(?:speak|talk|write|communicate|correspond|be\s+addressed)\s+(?:in\s+)?))?"
-        r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+)\b(?=\s*(?:[.,;:!?)]|$)|\s+(?:for|over|to|in|when|whenever|if|please|rather|instead|and|but|as|with|or|only|now|these)\b)",
+        + _VARIETY
+        + r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+)\b(?=\s*(?:[.,;:!?)]|$)|\s+(?:for|over|to|in|when|whenever|if|please|rather|instead|and|but|as|with|or|only|now|these)\b)",
         r"(?i:\b(?:preferred|working|communication|reply|response)\s+language\s+(?:is|:))\s+(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|[a-z]{2})\b",
         # "language for the user: French"
         r"(?i:\blanguage\s+(?:for|with|to)\s+)(?:me|us|(?i:(?:the\s+)?user)|[A-ZÀ-ÖØ-Þ][\w'’-]*)\s*(?i:is|:)\s*"
         r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r")|[a-z]{2})\b",
+        # "switch to Dutch when you reply", "use Italian with me": the name must be a language (`language_code`)
+        r"(?i:\bswitch(?:es|ed|ing)?\s+(?:over\s+|back\s+)?to|\buse)\s+(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:"
+        + _LOWER_LANGS
+        + r"))"
+        r"(?=\s*(?:[.,;!]|$)|\s+(?:with|when|for|in|to|please|only|from|if|whenever)\b)",
         # "move from Portuguese to French": both must be languages (see _clause_cues); the new one counts
         r"(?i:" + _SWITCH_FROM + r")\s+(?P<old>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r"))\s+(?i:to)\s+"
         r"(?P<lang>[A-ZÀ-Ý][a-zà-ÿ]+|(?i:" + _LOWER_LANGS + r"))\b",
@@ -544,7 +802,7 @@ _LANG_GATES: tuple[re.Pattern[str], ...] = (
     re.compile(
         "(?:"
         + factored(
-            r"repl|respon|answer|writ|message|mail|text|doc|summar|chat|update|report|note|memo|correspond|address|greet"
+            r"repl|respon|answer|writ|wrote|spoke|message|mail|text|doc|summar|chat|update|report|note|memo|correspond|address|greet"
             r"|output|translat|communicat|talk|speak"
         )
         + r").*\sin\s",
@@ -553,6 +811,7 @@ _LANG_GATES: tuple[re.Pattern[str], ...] = (
     re.compile(r"prefer"),
     re.compile(r"language"),
     re.compile(r"language"),
+    re.compile(r"switch|use " + _LOWER_LANGS),
     re.compile(r"from"),
 )
 """Per pattern of `_LANG_PATTERNS`, what every match of it contains (its verbs or nouns then " in ",
@@ -593,7 +852,10 @@ def _negated(before: str, after: str) -> bool:
 
 
 def _holder_is_other(clause: str, ctx: Context, before: str) -> bool:
-    """True when the clause states another named person's preference."""
+    """True when the clause states another named person's preference, or opens with another person
+    ("The CEO wants …", "User's brother prefers …", "Sam's boss likes …")."""
+    if _OTHER_SUBJECT_RE.match(clause):
+        return True
     for m in (_HOLDER_RE.match(clause), *_REACH_RE.finditer(clause), *_FOR_RE.finditer(clause)):
         if m is None:
             continue
@@ -611,6 +873,11 @@ def _holder_is_other(clause: str, ctx: Context, before: str) -> bool:
     return False
 
 
+_TYPOGRAPHIC = str.maketrans({c: " " for c in "–—‘’“”…\u00a0"})
+"""Typographic punctuation: no letter case-folds to or from these, so a clause that is ASCII but for
+them is gated as ASCII (`gates`: exact on ASCII letters)."""
+
+
 def _clause_cues(clause: str, context: str = "") -> list[tuple[int, EnumAttribute, str, bool]]:
     """(position, attribute, value, negated) of every cue in a clause, in order.
 
@@ -621,10 +888,11 @@ def _clause_cues(clause: str, context: str = "") -> list[tuple[int, EnumAttribut
     hits: list[tuple[int, int, EnumAttribute, str]] = []
     low = clause.lower()
     possible = {a for a, words in _ATTRIBUTE_WORDS.items() if words.search(low)}
-    ascii_clause = clause.isascii()
-    for (attribute, value, pattern), gate in zip(_COMPILED, _CUE_GATES, strict=True):
-        if attribute not in possible:
-            continue
+    ascii_clause = clause.isascii() or clause.translate(_TYPOGRAPHIC).isascii()
+    cues = [c for c in _WORD_CUES if c[0] in possible]
+    if not ascii_clause or _PHRASE_QUICK_RE.search(low) is not None:
+        cues.extend(_PHRASE_CUES_GATED)
+    for attribute, value, pattern, gate in cues:
         if ascii_clause and gate is not None and gate.search(low) is None:
             continue
         # a frame before the value ("be formal") is not part of the cue: "used to be formal" negates it
@@ -643,12 +911,12 @@ def _clause_cues(clause: str, context: str = "") -> list[tuple[int, EnumAttribut
                 hits.append((m.start("lang"), m.end("lang"), EnumAttribute.LANGUAGE, code))
     hits.sort(key=lambda h: (h[0], -h[1]))
     out: list[tuple[int, EnumAttribute, str, bool]] = []
-    last_end = -1
+    last_end: dict[EnumAttribute, int] = {}
     seen_attr: set[EnumAttribute] = set()
     for start, end, attribute, value in hits:
-        if start < last_end:
-            continue  # a shorter cue inside a longer one
-        last_end = end
+        if start < last_end.get(attribute, -1):
+            continue  # a shorter cue inside a longer one of its attribute ("on Teams" in "message me on Teams")
+        last_end[attribute] = end
         before = clause[:start]
         negated = _negated(before, clause[end:]) or (attribute in seen_attr and bool(_OVER_RE.search(before)))
         if attribute is EnumAttribute.CHANNEL and not negated and not _CHANNEL_CONTEXT_RE.search(f"{context} {clause}"):
@@ -683,22 +951,61 @@ def extract(text: str, ctx: Context) -> list[Record]:
         question = ""
         if not _QUICK_RE.search(clause.lower()) and not (context and _QUICK_RE.search(context.lower())):
             continue  # no cue word in this clause: skip the per-attribute patterns
-        cues = _clause_cues(clause, context)
-        source = f"{context} {clause}".strip()
-        if not cues or _holder_is_other(source, ctx, text[:start]) or not _framed(source, ctx, text[:start]):
-            continue
-        for _, attribute, value, negated in cues:
-            if attribute in records:
-                continue
-            if negated:
-                pair = _BINARY.get(attribute)
-                if pair is None:
-                    continue
-                value = pair[1] if value == pair[0] else pair[0]
-            records[attribute] = ctx.record(
-                RecordKind.ENUM,
-                f"preference.{attribute.value}",
-                source,
-                enum=EnumValue(attribute=attribute, value=value),
-            )
+        for source, cues in _stated_parts(clause, context, ctx, text[:start]):
+            _add_records(records, source, cues, ctx)
     return list(records.values())
+
+
+def _stated_parts(
+    clause: str, context: str, ctx: Context, before: str
+) -> list[tuple[str, list[tuple[int, EnumAttribute, str, bool]]]]:
+    """(source, cues) of the clause when it states a preference of the subject, else of its parts.
+
+    A clause that is someone else's or states no preference may hold the subject's after a
+    contrast: "My team prefers Slack, but email me directly", "Priya likes detailed write-ups, but I
+    just want the summary". "…, and so do I" makes the other person's preference the subject's too.
+    """
+    cues = _clause_cues(clause, context)
+    source = f"{context} {clause}".strip()
+    if not cues or _PLAN_RE.search(source):
+        return []  # no cue, or "thinking about switching to Slack": not yet a preference
+    if _DELIVERY_RE.search(source) and not _PREF_VERB_RE.search(source) and not _STANDING_RE.search(source):
+        return []  # "email me the slides after the meeting": one delivery, not how to reach the subject
+    if _SHARED_RE.search(clause) or (not _holder_is_other(source, ctx, before) and _framed(source, ctx, before)):
+        return [(source, cues)]
+    parts = _CONTRAST_RE.split(clause)
+    if len(parts) < 2:
+        return []
+    out = []
+    offset = 0
+    for part in parts:
+        at = clause.find(part, offset)
+        offset = max(offset, at)
+        cues = _clause_cues(part)
+        earlier = before + clause[:at]
+        if cues and not _holder_is_other(part, ctx, earlier) and _framed(part, ctx, earlier):
+            out.append((part, cues))
+    return out
+
+
+def _add_records(
+    records: dict[EnumAttribute, Record],
+    source: str,
+    cues: list[tuple[int, EnumAttribute, str, bool]],
+    ctx: Context,
+) -> None:
+    """One record per attribute not yet in `records`: the first cue's value (a negated binary cue gives the other)."""
+    for _, attribute, value, negated in cues:
+        if attribute in records:
+            continue
+        if negated:
+            pair = _BINARY.get(attribute)
+            if pair is None:
+                continue
+            value = pair[1] if value == pair[0] else pair[0]
+        records[attribute] = ctx.record(
+            RecordKind.ENUM,
+            f"preference.{attribute.value}",
+            source,
+            enum=EnumValue(attribute=attribute, value=value),
+        )

@@ -12,6 +12,10 @@ cue's clause:
   Florida soon", "saving to move", "when I am in Hong Kong", "if I lived in Paris").
 * `past_state`: a state that no longer holds ("I was a teacher", "I grew up in Ohio", "I used to
   live in Paris", "I retired from nursing", "years ago").
+* `stay`: being somewhere for a while, not living there ("in Paris for a few days", "in Dubai on
+  business until Thursday", "in Tokyo for a conference this week").
+* `holds_since`: a perfect that lasts until now ("I've lived in Oslo since 2019", "… for ten
+  years"), where "I've lived in Japan" alone may be past.
 
 Each check is a few precompiled regexes over at most one clause: the families call them only
 after a cue matched, so they cost nothing on texts without one.
@@ -35,8 +39,18 @@ PERSON_NOUNS = (
 )
 """Nouns for people (and pets) other than the speaker: "my <noun>" is someone else."""
 
+WORK_NOUNS = (
+    r"managers?|boss(?:es)?|co-?founders?|assistants?|ceo|cto|cfo|coo|supervisors?|team\s+leads?|teammates?"
+    r"|direct\s+reports?|directors?|vp"
+)
+"""Nouns for the people someone works with, read after a possessive: "my manager prefers …" is the
+manager's preference ("I'm a director" is the speaker). "My team" is not among them: "my team's
+standup" is the speaker's schedule too; `holder` alone reads "my team prefers …" as someone else."""
+
 _OTHER_RE = re.compile(
     r"\b(?:my|our|his|her|their|your|a|an|the|one\s+of\s+my)\s+(?:[\w-]+\s+){0,2}?(?:" + PERSON_NOUNS + r")\b(?:['’]s)?"
+    r"|\b(?:my|our|his|her|their|your)\s+(?:[\w-]+\s+)?(?:" + WORK_NOUNS + r"|team)\b(?:['’]s)?"
+    r"|\b\w+['’]s\s+(?:[\w-]+\s+)?(?:" + PERSON_NOUNS + "|" + WORK_NOUNS + r")\b"
     r"|\b(?:he|she|they|it|you|everyone|everybody|someone|somebody|nobody|people)\b",
     re.I,
 )
@@ -217,3 +231,39 @@ def past_state(left: str, right: str = "") -> bool:
     (live, be, work as).
     """
     return _PAST_LEFT_RE.search(left) is not None or _PAST_RIGHT_RE.search(right) is not None
+
+
+_STAY_RE = re.compile(
+    r"\bfor\s+(?:a|an|the|one|two|three|four|five|six|few|couple|several|[0-9]+)\b[^.;!?]{0,25}?"
+    r"\b(?:days?|nights?|weeks?|weekend|months?|summer|winter|holidays?|conference|trip|visit|wedding|meeting|work|business)\b"
+    r"|\bfor\s+(?:work|business|pleasure|vacation|holiday|fun|leisure)\b"
+    r"|\bon\s+(?:holiday|vacation|business|leave|(?:a|my|the)\s+(?:[\w-]+\s+)?(?:trip|visit|holiday|vacation|break))\b"
+    r"|\b(?:until|till|through)\b|\b(?:this|next)\s+(?:week|weekend|month)\b|\bover\s+the\s+(?:weekend|holidays?|break|summer)\b"
+    r"|\bvisiting\b",
+    re.I,
+)
+"""After a place, what makes being there a stay, not a home: a length of stay, a holiday or business, an end date."""
+
+
+def stay(right: str) -> bool:
+    """True when what follows a place makes being there a stay, not a home (a trip, a holiday, a visit).
+
+    Args:
+        right: the clause after the place ("for a few days on holiday", "on business until Thursday").
+    """
+    return _STAY_RE.search(right) is not None
+
+
+_SINCE_RE = re.compile(
+    r"^[^.;!?]{0,40}?\b(?:since\b|for\s+(?:the\s+(?:past|last)\s+)?(?:[\w-]+\s+){0,2}(?:years?|months?|decades?)\b|now\b)",
+    re.I,
+)
+
+
+def holds_since(right: str) -> bool:
+    """True when the clause after a perfect ("I've lived in Oslo") says it lasts until now ("since 2019").
+
+    Args:
+        right: the clause after the cue or its place.
+    """
+    return _SINCE_RE.search(right) is not None

@@ -15,14 +15,24 @@ always, usually, normally, a plural day "on Mondays", weekdays, weekends, "stand
 * a **booking or a correction of one**: an object that is one thing ("book it", "make it", "set
   it for", "pick it up", "the/an appointment", "a table", "the car", "tickets", "a ride", "the
   alarm"…), "it should/will be", "how about …", or a reply that opens with "No," / "Actually," and
-  names a time for "it"/"that";
+  names a time for "it"/"that". A booking word inside a standing rule is no booking
+  (`STANDING_BOOKING_RE`: "book my calls only between 9 and 11", "always book client meetings in
+  the afternoon", "book all my dentist appointments in the morning", "don't book anything before
+  10"): the rule names a kind of thing (a plural: "calls", "my 1:1s"), all or only of them, or
+  forbids the booking;
 * a **past event** (was, were, had, did, went, used to, ago, yesterday, "last time/night/week",
-  "…before." at the end) — "was moved/changed to" is a change, not the past, and stays;
+  "…before." at the end) — "was moved/changed to" is a change, not the past, and stays, and the
+  date of a move or change dates that event, not the window ("moved to Vancouver last month and
+  prefers calls after 10am");
 * a **plan or hypothetical** (would, could, might, gonna, going to, hope to, plan to, let's, shall
   we, "if" other than "if possible") — "would like", "would rather", "would prefer" state a
   preference and stay;
 * **someone else's** schedule: the sentence's subject is another person ("My husband works
-  nights", "They always bring me lunch at noon", "Bob's standup is at 10").
+  nights", "My manager prefers meetings before noon", "The user's daughter has swim practice at 5",
+  "They always bring me lunch at noon", "Bob's standup is at 10").
+
+A standing rule also makes a single day recur (`is_rule`): "Never schedule calls on Sunday",
+"Don't book meetings on Friday" forbid every Sunday and Friday.
 """
 
 from __future__ import annotations
@@ -32,7 +42,8 @@ import re
 from writegate.normalizer.clock import TIME_WORDS_RE
 from writegate.normalizer.context import Context
 from writegate.normalizer.entities import is_subject_reference
-from writegate.normalizer.scope import PERSON_NOUNS
+from writegate.normalizer.gates import one_of
+from writegate.normalizer.scope import PERSON_NOUNS, WORK_NOUNS
 
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
 _MONTH = (
@@ -66,13 +77,32 @@ _BOOKING_RE = re.compile(
     r"|call|name)\s+(?:it|that|this|them|(?:another\s+)?one)\b"
     r"|\b(?:it|that)\s+(?:should|will|would|needs?\s+to|has\s+to|must|can)\s+be\b"
     r"|\b(?:how|what)\s+about\b|\banything\s+else\b|\bpick(?:ing)?\s+(?:me\s+)?up\b"
-    r"|\b(?:the|an?|my|that|this|our)\s+(?:[\w-]+\s+)?(?:" + _THING + r")\b",
+    r"|\b(?:the|an?|my|that|this|our|(?:the\s+)?user['’]s)\s+(?:[\w-]+\s+)?(?:" + _THING + r")\b",
 )
 _REQUEST_RE = re.compile(
     r"\b(?:book(?:ing|ed)?|reserv(?:e|ing|ation)|schedul(?:e|ing)\s+(?:me|it|one|an?|the|for|at)|make\s+(?:an?\s+)?appointment"
     r"|add\s+(?:this|it|that)|find\s+me|try(?:ing)?\s+(?:to\s+)?(?:book|schedule|again)|check\s+(?:for|availability)"
-    r"|appointment(?!s)|(?:is|are)\s+there\s+any)\b",
+    r"|appointment(?!s)|(?:is|are)\s+there\s+any"
+    r"|(?:send|e-?mail|forward|share|text)\s+(?:me|us)\s+(?:the|a|an|this|that|those|these|your|his|her)\s+\w+)\b",
 )
+_BOOK_VERB = r"(?:book|schedul(?:e|ing)|put|set\s+up|reserve|plan|accept|take|add)"
+_KINDS = (
+    r"(?:calls|meetings|appointments|syncs|1:1s|one-on-ones|sessions|check-ins|interviews|demos|lessons|classes"
+    r"|reviews|standups|catch-?ups|haircuts|workouts|mtgs)"
+)
+STANDING_BOOKING_RE = re.compile(
+    r"\b(?:only|always|never|whenever|strictly|exclusively|all\s+(?:of\s+)?my|any\s+time\s+you|anytime\s+you"
+    r"|every\s+time\s+you)\b"
+    r"|\b" + _BOOK_VERB + r"\s+(?:(?:my|our|all|any|team|client|the)\s+)?(?:[\w-]+\s+)?" + _KINDS + r"\b"
+    r"|\b(?:don['’]?t|do\s+not|never|please\s+don['’]?t)\s+(?:ever\s+)?" + _BOOK_VERB + r"\b",
+)
+"""A booking word inside a standing rule, lower-cased: all or only of something, a plural kind, a forbidden booking."""
+_RULE_RE = re.compile(
+    r"\b(?:never|(?:don['’]?t|do\s+not|please\s+don['’]?t)\s+(?:ever\s+)?" + _BOOK_VERB + r"|(?:meeting|call)[\s-]free"
+    r"|(?:stop|quit)\s+(?:book|schedul)\w*|declin\w*|only\s+" + _BOOK_VERB + r"|no\s+(?:[\w-]+\s+)?" + _KINDS + r"|"
+    r"(?:free|clear)\s+of\s+(?:any\s+|all\s+)?" + _KINDS + r")\b",
+)
+"""A rule about every occurrence of a day, lower-cased: a forbidden or exclusive booking."""
 _NEGATION_RE = re.compile(r"\b(?:no|not|never|don['’]?t|doesn['’]?t|do\s+not|does\s+not|nothing|avoid\w*)\b|n['’]t\b")
 _CORRECTION_RE = re.compile(r"^\W*(?:no|nope|nah|actually|sorry|wait|oops|instead)\b\s*[,.!-]")
 _PAST_RE = re.compile(
@@ -82,7 +112,8 @@ _PAST_RE = re.compile(
 _PLAN_RE = re.compile(
     r"\b(?:would|could|'d)(?!\s+(?:like|love|prefer|rather|appreciate)\b)|\b(?:might|gonna|going\s+to|hope\s+to|hoping\s+to"
     r"|plan(?:ning)?\s+to|let['’]?s|let\s+us|shall\s+we|should\s+we|why\s+don['’]?t\s+we|someday"
-    r"|(?:will|['’]ll)\s+(?:probably\s+)?be\s+(?:free|available|around|there|back|busy|off|out|away))\b"
+    r"|(?:will|['’]ll)\s+(?:probably\s+)?be\s+(?:free|available|around|there|back|busy|off|out|away)"
+    r"|(?:i|we)(?:['’]ll|\s+will)(?!\s+(?:always|usually|normally|never|only|not|no\s+longer|be\s+(?:on|in)\b)))\b"
     r"|\bif\b(?!\s+(?:possible|you\s+can|that\s+works|it\s+works|at\s+all|needed|necessary))",
 )
 _LEAD_RE = re.compile(
@@ -94,17 +125,29 @@ _LEAD_RE = re.compile(
     re.I,
 )
 _OTHER_START_RE = re.compile(
-    r"(?:my|our|his|her|their|your)\s+(?:[\w-]+\s+){0,2}?(?:" + PERSON_NOUNS + r")\b|(?:he|she|they|you)\b", re.I
+    r"(?:(?:my|our|his|her|their|your|(?:the\s+)?user['’]s|[A-Z][a-z]+['’]s)\s+(?:[\w-]+\s+){0,2}?(?:"
+    + PERSON_NOUNS
+    + "|"
+    + WORK_NOUNS
+    + r")|(?:he|she|they|you))\b",
+    re.I,
 )
 _NAME_START_RE = re.compile(
     r"(?P<name>[A-Z][a-z]+)(?:['’]s\s+\w+\s+(?:is|are)|\s+(?:has|goes|takes|likes|prefers|works|meets|runs|does"
     r"|gets|attends|leaves|starts|picks|drops|needs|wants|is|will|can|always|usually|never))\b"
 )
-_PRONOUN_RE = re.compile(r"^(?:he|she|they)\b", re.I)
+_PRONOUN_RE = re.compile(r"(?:he|she|they)\b", re.I)
+_REPORTED_RE = re.compile(
+    r"(?:his|her|their|(?:the\s+)?user['’]s)\s+(?:[\w-]+\s+){0,2}?(?:" + PERSON_NOUNS + "|" + WORK_NOUNS + r")\s+"
+    r"(?:says|said|mentioned|reports|reported|notes|noted|confirms|confirmed|tells\s+us|told\s+us)(?:\s+that)?\s+",
+    re.I,
+)
+"""Someone close to the subject reporting the subject's preference: "Her assistant says she …"."""
 _KNOWN_WORDS_RE = re.compile(
     r"^(?:lunch|standup|gym|yoga|focus|school|calls?|meetings?|mornings?|afternoons?|evenings?|weekends?|weekdays?"
     r"|nothing|everything|anything|availability|work|dinner|breakfast|retro|review|sync|commute|deploy|email|this"
-    r"|that|it|there|here|what|which|who|when|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|noon)$",
+    r"|that|it|there|here|what|which|who|when|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|noon"
+    r"|tz|timezone|zone|time)$",
     re.I,
 )
 
@@ -114,15 +157,21 @@ def is_recurring(sentence: str) -> bool:
     return RECURRING_RE.search(sentence.lower()) is not None
 
 
+def is_rule(sentence: str) -> bool:
+    """True for a standing rule about every such day or time ("never schedule calls on Sunday")."""
+    return _RULE_RE.search(sentence.lower()) is not None
+
+
 def is_one_off(sentence: str) -> bool:
     """True for a dated, booked or corrected one-time thing ("pick it up at 1 pm on March 10th")."""
     low = sentence.lower()
     if RECURRING_RE.search(low):
         return False
-    if _ONE_OFF_RE.search(low) or _BOOKING_RE.search(low):
+    if _ONE_OFF_RE.search(low):
         return True
-    if _REQUEST_RE.search(low) and _NEGATION_RE.search(low) is None:
-        return True  # "book me for 11 in the morning"; "don't book Sam before 9" is a rule
+    booked = _BOOKING_RE.search(low) or (_REQUEST_RE.search(low) and _NEGATION_RE.search(low) is None)
+    if booked and STANDING_BOOKING_RE.search(low) is None:
+        return True  # "book me for 11 in the morning"; "book my calls only between 9 and 11" is a rule
     return _CORRECTION_RE.search(low) is not None
 
 
@@ -152,6 +201,9 @@ def is_someone_elses(sentence: str, ctx: Context, earlier: str = "") -> bool:
             subject).
     """
     rest = sentence[_LEAD_RE.match(sentence).end() :]  # type: ignore[union-attr]
+    reported = _REPORTED_RE.match(rest)
+    if reported is not None and _PRONOUN_RE.match(rest, reported.end()):
+        return False  # "Her assistant says she refuses afternoon calls": the pronoun is the possessor, the subject
     other = _OTHER_START_RE.match(rest)
     if other is not None:
         if _PRONOUN_RE.match(rest):
@@ -167,6 +219,8 @@ def is_someone_elses(sentence: str, ctx: Context, earlier: str = "") -> bool:
 _EARLIER_OTHER_RE = re.compile(
     r"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:"
     + PERSON_NOUNS
+    + "|"
+    + WORK_NOUNS
     + r")\b|\b(?:a|one|this|that)\s+(?:[\w-]+\s+)?"
     r"(?:couple|guy|man|woman|friend|lady|family)\b",
     re.I,
@@ -182,6 +236,19 @@ def _names_someone(text: str, ctx: Context) -> bool:
     return False
 
 
+_EVENT_DATE_RE = re.compile(
+    r"\b(?:moved|relocated|transferred|switched|started|joined|changed|settled)\b[^,;.]{0,40}?\b(?P<date>"
+    r"last\s+(?:week|month|year|spring|summer|fall|autumn|winter)|yesterday|(?:a|an|[0-9]+|two|three|few)\s+\w+\s+ago"
+    r"|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|december|[0-9]{4}))\b",
+    re.I,
+)
+"""The date of a past move or change ("moved to Vancouver last month"): it dates that event, not the window."""
+_EVENT_GATE_RE = re.compile(
+    one_of(["moved", "relocated", "transferred", "switched", "started", "joined", "changed", "settled"], grouped=False)
+)
+"""A word every match of `_EVENT_DATE_RE` contains (lower-cased text)."""
+
+
 def states_standing_window(sentence: str, ctx: Context, earlier: str = "") -> bool:
     """True when `sentence` may state a standing time window of the subject (see the module docstring).
 
@@ -193,6 +260,11 @@ def states_standing_window(sentence: str, ctx: Context, earlier: str = "") -> bo
     stripped = sentence.rstrip()
     if stripped.endswith("?"):
         return False
-    if is_one_off(sentence) or is_not_current(sentence):
+    dated = sentence
+    if _EVENT_GATE_RE.search(sentence.lower()) is not None:
+        dated = _EVENT_DATE_RE.sub(
+            lambda m: m.group()[: m.start("date") - m.start()] + " " * len(m.group("date")), dated
+        )
+    if is_one_off(dated) or is_not_current(dated):
         return False
     return not is_someone_elses(sentence.lstrip(), ctx, earlier)

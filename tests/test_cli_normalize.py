@@ -85,7 +85,7 @@ def test_input_file_one_output_line_per_input_line_bad_lines_reported(
 
 def test_invalid_utf8_in_a_file_is_reported_not_a_crash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.jsonl"
-    path.write_bytes(b'{"text": "caf\xe9 at 9am"}\n{"text": "Sam is on PST."}\n')
+    path.write_bytes(b'{"text": "caf\xe9 at 9am"}\n{"text": "Sam is on PST.", "subject": "user:sam"}\n')
     code, out, err = _run(capsys, "--input", str(path))
     rows = [json.loads(line) for line in out.splitlines()]
     assert code == 1
@@ -113,14 +113,14 @@ def test_input_file_every_line_answered_blank_lines_included_ids_echoed(
 ) -> None:
     path = tmp_path / "in.jsonl"
     lines = [
-        b'{"id": "a", "text": "Sam is on PST."}',
+        b'{"id": "a", "text": "I am on PST."}',
         b"",
         b'{"id": "b", "text": ""}',
         b"   \t",
-        b'{"id": 7, "text": "Sam is on PST."}',
+        b'{"id": 7, "text": "I am on PST."}',
         b'{"id": "c", "text": "unterminated}',
-        b'{"id": "caf\xe9", "text": "Sam is on PST."}',
-        b'{"text": "Sam is on PST."}',
+        b'{"id": "caf\xe9", "text": "I am on PST."}',
+        b'{"text": "I am on PST."}',
     ]
     path.write_bytes(b"\n".join(lines) + b"\n")
     code, out, err = _run(capsys, "--input", str(path))

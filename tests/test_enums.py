@@ -274,3 +274,57 @@ REAL: list[tuple[str, str, dict[str, str]]] = [
 def test_enum_real_text(text: str, expected: dict[str, str]) -> None:
     records = enums.extract(text, CTX)
     assert {r.enum.attribute.value: r.enum.value for r in records if r.enum} == expected
+
+
+# natural phrasing, both directions (asking for less is concise), the subject's only
+PHRASED: list[tuple[str, str, dict[str, str]]] = [
+    ("less-long-version", "Don't give me the long version, just the answer.", {"verbosity": "concise"}),
+    ("less-just-summary", "I just want the summary.", {"verbosity": "concise"}),
+    ("less-skip-preamble", "Skip the preamble and get to the point.", {"verbosity": "concise"}),
+    ("less-no-need-explain", "No need to explain your reasoning.", {"verbosity": "concise"}),
+    ("less-sentences", "Keep responses under three sentences.", {"verbosity": "concise"}),
+    ("less-detail", "Less detail, please.", {"verbosity": "concise"}),
+    ("less-over-explain", "Don't over-explain things to me.", {"verbosity": "concise"}),
+    ("less-complaint", "User finds long replies overwhelming.", {"verbosity": "concise"}),
+    ("less-essays", "Please stop writing essays.", {"verbosity": "concise"}),
+    ("less-briefly", "Answer briefly.", {"verbosity": "concise"}),
+    ("more-walk-through", "Walk me through it step by step.", {"verbosity": "detailed"}),
+    ("more-full-reasoning", "User wants the full reasoning, not just the answer.", {"verbosity": "detailed"}),
+    ("more-dont-skip", "More detail, please — don't skip steps.", {"verbosity": "detailed"}),
+    ("more-explain-reasoning", "Please explain your reasoning.", {"verbosity": "detailed"}),
+    ("format-checklist", "Format status reports as a checklist.", {"format": "bullets"}),
+    (
+        "format-and-length",
+        "User prefers short bullet-point summaries by email.",
+        {"verbosity": "concise", "format": "bullets", "channel": "email"},
+    ),
+    ("channel-a-text", "Best way to reach me is a text.", {"channel": "sms"}),
+    ("channel-teams-chat", "I never check email; message me on Teams.", {"channel": "sms"}),
+    ("channel-app", "Reach out on Signal, not email.", {"channel": "sms"}),
+    ("channel-mobile", "For anything urgent, ring my mobile.", {"channel": "phone"}),
+    ("formality-stiff", "Please don't be so stiff.", {"formality": "casual"}),
+    ("formality-chatty", "User likes a friendly, chatty tone.", {"formality": "casual"}),
+    ("formality-less", "Less formal please.", {"formality": "casual"}),
+    ("formality-keep-emails", "Keep emails to clients polished and formal.", {"formality": "formal"}),
+    ("language-switch", "Please switch to Dutch when you reply.", {"language": "nl"}),
+    ("language-use", "Use Italian with me.", {"language": "it"}),
+    ("language-variety", "Prefers answers in British English", {"language": "en"}),
+    ("contrast-subject-after", "My team prefers Slack, but email me directly.", {"channel": "email"}),
+    ("contrast-name-first", "Priya likes detailed write-ups, but I just want the summary.", {"verbosity": "concise"}),
+    ("shared", "My manager likes bullet points, and so do I.", {"format": "bullets"}),
+    ("other-manager", "My manager likes his updates as bullet points.", {}),
+    ("other-the-ceo", "The CEO wants everything in a table.", {}),
+    ("other-user-possessive", "User's brother prefers WhatsApp.", {}),
+    ("other-name-possessive", "Sam's boss likes concise updates.", {}),
+    ("plan-not-yet", "User is thinking about switching to Slack.", {}),
+    ("delivery-not-channel", "Please email me the slides after the meeting.", {}),
+    ("not-communication-too-long", "I waited too long to see the dentist.", {}),
+    ("not-communication-song", "I love their song Step by Step.", {}),
+    ("not-communication-venue", "I'd like to go to the Chase Center.", {}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in PHRASED], ids=[i for i, _, _ in PHRASED])
+def test_enum_phrased(text: str, expected: dict[str, str]) -> None:
+    records = enums.extract(text, CTX)
+    assert {r.enum.attribute.value: r.enum.value for r in records if r.enum} == expected

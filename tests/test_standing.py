@@ -74,3 +74,28 @@ def test_pronoun_is_the_subject_without_antecedent() -> None:
 
 def test_question_is_not_a_statement() -> None:
     assert not states_standing_window("Are you free on Mondays at 9?", CTX)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Book my calls only between 9 and 11am.",
+        "Always book client meetings in the afternoon.",
+        "Book all my dentist appointments in the morning.",
+        "Don't book anything before 10am.",
+    ],
+)
+def test_booking_inside_a_standing_rule_is_no_one_off(text: str) -> None:
+    assert not is_one_off(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Book a table for two at 7pm on Friday.", "Book me a haircut next Saturday at 10.", "Email me the slides."]
+)
+def test_one_off_bookings_stay_one_off(text: str) -> None:
+    assert is_one_off(text)
+
+
+def test_reported_preference_is_the_subjects() -> None:
+    assert not is_someone_elses("Her assistant says she refuses afternoon calls.", CTX, "")
+    assert is_someone_elses("My manager prefers meetings before noon.", CTX, "")

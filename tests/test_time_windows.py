@@ -407,3 +407,60 @@ def test_schedule_word_soup_never_raises(text: str) -> None:
 def test_regressions_never_raise(text: str) -> None:
     for rec in time_windows.extract(text, CTX):
         assert rec.time_window is not None
+
+
+# preferences as people state them: the zone of the sentence or clause, "my time", instructions' polarity
+PHX, VAN = "America/Phoenix", "America/Vancouver"
+STATED: list[tuple[str, str, list[Window]]] = [
+    ("zone-after-clock", "Weekly review every Thursday at 3pm Central.", [(M, "0 15 * * 4", 60, CHI, "prefer")]),
+    ("zone-negated-window", "Never schedule anything before 8am Eastern.", [(M, "0 0 * * *", 480, NY, "avoid")]),
+    (
+        "zone-per-clause",
+        "Calls with London 9-10am GMT, with Denver 4-5pm MT.",
+        [(M, "0 9 * * *", 60, "Europe/London", "prefer"), (M, "0 16 * * *", 60, "America/Denver", "prefer")],
+    ),
+    ("my-time-place", "Reach me after 7pm my time; I live in Phoenix.", [(M, "0 19 * * *", 300, PHX, "prefer")]),
+    ("my-time-stated", "I'm on CET. No calls after 6pm my time.", [(M, "0 18 * * *", 360, "Europe/Berlin", "avoid")]),
+    ("my-time-unknown", "Call windows: 9-11am my time.", [(M, "0 9 * * *", 120, None, "prefer")]),
+    (
+        "my-time-move-dated",
+        "User moved to Vancouver last month and prefers calls after 10am their time.",
+        [(M, "0 10 * * *", 840, VAN, "prefer")],
+    ),
+    ("only-between-booking", "Book my calls only between 9 and 11am.", [(M, "0 9 * * *", 120, None, "require")]),
+    ("always-book-plural", "Always book my haircut for Saturday mornings.", [(M, "0 9 * * 6", 180, None, "prefer")]),
+    ("never-one-day", "Never schedule calls on Sunday.", [(M, "0 0 * * 0", 1440, None, "avoid")]),
+    ("listed-days", "No calls on Saturday or Sunday.", [(M, "0 0 * * 0,6", 1440, None, "avoid")]),
+    ("meeting-free", "Meeting-free Wednesdays, please.", [(M, "0 0 * * 3", 1440, None, "avoid")]),
+    ("limit-to", "Limit meetings to 10am–3pm.", [(M, "0 10 * * *", 300, None, "require")]),
+    ("decline", "Decline meetings before 9 on Mondays.", [(M, "0 0 * * 1", 540, None, "avoid")]),
+    (
+        "correction-keeps-restated-polarity",
+        "Team lunch every other... no, every Wednesday at noon.",
+        [("schedule.lunch", "0 12 * * 3", 60, None, "prefer")],
+    ),
+    (
+        "change-from-to",
+        "The daily standup moved from 9:30 to 10am.",
+        [("schedule.standup", "0 10 * * *", 60, None, "prefer")],
+    ),
+    (
+        "pod-then-clock",
+        "Prefers late-afternoon calls, around 4pm Paris time.",
+        [(M, "0 16 * * *", 60, "Europe/Paris", "prefer")],
+    ),
+    (
+        "reported-by-assistant",
+        "Her assistant says she refuses afternoon calls.",
+        [(M, "0 12 * * *", 300, None, "avoid")],
+    ),
+    ("someone-elses-manager", "My manager prefers meetings before noon.", []),
+    ("someone-elses-user-possessive", "User's daughter has swim practice every Tuesday at 5pm.", []),
+    ("one-off-delivery", "Please email me the slides after the 3pm meeting.", []),
+    ("future-action", "I'll call you at 5.", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in STATED], ids=[i for i, _, _ in STATED])
+def test_stated_preferences(text: str, expected: list[Window]) -> None:
+    assert windows(text) == expected

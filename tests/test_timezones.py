@@ -67,7 +67,7 @@ GOLDEN: list[tuple[str, str, list[tuple[str, str]]]] = [
     ("place-accents", "Sam relocated to São Paulo.", [("America/Sao_Paulo", I)]),
     ("place-connector", "Sam moved to Rio de Janeiro.", [("America/Sao_Paulo", I)]),
     ("place-alternate-name", "Sam is based in Bombay.", [("Asia/Kolkata", I)]),
-    ("place-is-in", "Sam's in Tokyo this week.", [("Asia/Tokyo", I)]),
+    ("place-is-in", "Sam's in Tokyo now.", [("Asia/Tokyo", I)]),
     ("move-from-to", "Sam moved from London to Sydney last month.", [("Australia/Sydney", I)]),
     ("switch-from-to", "Sam switched from PST to EST.", [("America/New_York", S)]),
     ("stale-used-to", "Sam used to be on PST, now EST.", [("America/New_York", S)]),
@@ -394,3 +394,50 @@ ZONE_WORDS = (
 def test_zone_word_soup_never_raises(text: str) -> None:
     for rec in timezones.extract(text, CTX):
         assert rec.timezone is not None
+
+
+# zones as people state them beside a preference; stays are not homes; other people's zones are theirs
+STATED_PREFS: list[tuple[str, str, list[tuple[str, str]]]] = [
+    ("region-after-clock", "Weekly review every Thursday at 3pm Central.", [("America/Chicago", S)]),
+    ("region-after-am", "No meetings before 10:30 a.m. Central.", [("America/Chicago", S)]),
+    ("region-after-part-of-day", "Calls from 9 to 11 in the morning, Eastern.", [("America/New_York", S)]),
+    ("region-time-zone", "I'm in the Pacific time zone.", [("America/Los_Angeles", S)]),
+    ("timezone-label-region", "Timezone: Mountain", [("America/Denver", S)]),
+    ("negated-window-keeps-zone", "Never schedule anything before 8am Eastern.", [("America/New_York", S)]),
+    ("perfect-since", "I've lived in Oslo since 2019.", [("Europe/Oslo", I)]),
+    ("perfect-progressive", "I have been living in Paris for six months.", [("Europe/Paris", I)]),
+    ("back-home", "Back home in Denver now after the trip.", [("America/Denver", I)]),
+    ("note-is-based", "Is based in Mexico City", [("America/Mexico_City", I)]),
+    ("the-user-is-in", "The user is in Singapore.", [("Asia/Singapore", I)]),
+    ("home-beside-stay", "Lives in Austin but is in New York for the week.", [("America/Chicago", I)]),
+    (
+        "multiword-place-then-clause",
+        "I live in British Columbia so I'm due for a visit to the states.",
+        [("America/Vancouver", I)],
+    ),
+]
+STATED_PREFS_NONE: list[tuple[str, str]] = [
+    ("stay-holiday", "I'm in Paris for a few days on holiday."),
+    ("stay-conference", "I'm in Tokyo for a conference this week."),
+    ("stay-until", "Sam is in Dubai on business until Thursday."),
+    ("stay-for-work", "I'm currently in Madrid for work."),
+    ("perfect-without-duration", "I've lived in Japan."),
+    ("other-cofounder", "My co-founder is on PST."),
+    ("other-named", "Michael prefers calls after 4pm Eastern."),
+    ("other-possessive", "The user's brother lives in Austin."),
+    ("one-off-event-time", "User's flight lands at 6:40pm Pacific."),
+    ("question-proposal", "Can you move my 3pm Pacific call to 4?"),
+    ("not-a-zone", "Meet me at 3pm Central Park."),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [(t, e) for _, t, e in STATED_PREFS], ids=[i for i, _, _ in STATED_PREFS]
+)
+def test_stated_preferences(text: str, expected: list[tuple[str, str]]) -> None:
+    assert zones(text) == expected
+
+
+@pytest.mark.parametrize("text", [t for _, t in STATED_PREFS_NONE], ids=[i for i, _ in STATED_PREFS_NONE])
+def test_stated_preferences_no_zone(text: str) -> None:
+    assert zones(text) == []
