@@ -25,17 +25,37 @@ the load has stopped for `--settle` s): memory that a load leaves resident shows
 skips overload and recovery; `--max-queue-pairs 0` keeps the server's own (sized) queue bound.
 Loopback only; every phase is bounded in time and in outstanding requests. `--check` (default
 on) exits 1 when an expectation fails.
+
+`--case deadline` (default model: the shipped one, `models/default`) is the overload case of
+clients that set deadlines:
+
+    python bench/load.py --case deadline [--clients 200] [--deadlines 3,10] [--seconds 20] [--max-queue-wait-ms 1500]
+
+For each deadline D, a fresh server with its own sized queue (`--max-queue-wait-ms`) and
+`--clients` closed-loop clients, each sending PrepareWrite of `--k` candidates with a D-second
+deadline, for `--seconds`; after an answer that is not OK a client waits as `writegate.client`'s
+`RetryPolicy` does (full jitter, 50 ms doubling up to 2 s). Printed per D: calls by status, OK
+p50/p99, OK p50 ÷ `--max-queue-wait-ms` (goal ≤ 1.5) and **wasted**: the share of the model's work
+(pairs run, the server's `writegate_pairs_total`) that went to calls not answered OK, that is to
+calls that missed their deadline after their pairs ran (goal < 5%). Then, on the first D's server
+under the same load, SIGTERM after `--sigterm-after` s: the statuses of the calls in flight at the
+signal and of those sent after it (goal: in flight → OK or UNAVAILABLE at once, sent after →
+UNAVAILABLE; no CANCELLED, no DEADLINE_EXCEEDED), and the exit code.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import random
 import re
+import signal
+import socket
 import statistics
 import sys
 import threading
 import time
+import urllib.request
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -45,7 +65,7 @@ import grpc
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serverproc import Server, spawn  # noqa: E402
+from serverproc import ROOT, Server, spawn  # noqa: E402
 
 from writegate.v1 import writegate_pb2 as pb  # noqa: E402
 from writegate.v1 import writegate_pb2_grpc as pb_grpc  # noqa: E402
@@ -255,11 +275,280 @@ def check(phases: list[Phase], seconds: float) -> list[str]:
     return problems
 
 
+# -- the deadline case: closed-loop clients with deadlines, wasted model work, SIGTERM ------------
+
+MAX_BACKOFF_S = 2.0
+"""After an answer that is not OK a client waits as `writegate.client.RetryPolicy` does by default:
+up to `--backoff-ms` (50 ms), doubling after each further refusal up to this, drawn uniformly."""
+
+
+@dataclass
+class DeadlineRun:
+    """One deadline's phase: the answers and the pairs the model ran meanwhile."""
+
+    deadline: float
+    clients: int
+    k: int
+    seconds: float = 0.0
+    codes: Counter = field(default_factory=Counter)
+    ok: list[float] = field(default_factory=list)
+    pairs_run: float = 0.0
+
+    @property
+    def ok_pairs(self) -> int:
+        return len(self.ok) * self.k
+
+    @property
+    def wasted(self) -> float:
+        """The share of the pairs run that went to calls not answered OK (they missed their deadline)."""
+        return max(0.0, self.pairs_run - self.ok_pairs) / self.pairs_run if self.pairs_run else 0.0
+
+
+@dataclass
+class SigtermRun:
+    """Answers around a SIGTERM: (sent, answered, code, details) per call, the signal's time, the exit."""
+
+    calls: list[tuple[float, float, str, str]] = field(default_factory=list)
+    signal_at: float = 0.0
+    exit_code: int | None = None
+    exit_s: float = 0.0
+
+    def in_flight(self) -> list[tuple[float, float, str, str]]:
+        return [c for c in self.calls if c[0] < self.signal_at <= c[1]]
+
+    def sent_after(self) -> list[tuple[float, float, str, str]]:
+        return [c for c in self.calls if c[0] >= self.signal_at]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pairs_total(metrics_port: int) -> float:
+    """The server's `writegate_pairs_total` (pairs its model has run)."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10) as resp:  # noqa: S310 - loopback
+        text = resp.read().decode()
+    found = re.search(r"^writegate_pairs_total ([0-9.e+]+)$", text, re.M)
+    if found is None:
+        raise SystemExit("the server's /metrics has no writegate_pairs_total")
+    return float(found.group(1))
+
+
+def channels_to(target: str, connections: int) -> list[grpc.aio.Channel]:
+    return [
+        grpc.aio.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) for _ in range(connections)
+    ]
+
+
+async def deadline_clients(
+    target: str,
+    clients: int,
+    k: int,
+    deadline: float,
+    connections: int,
+    stop: asyncio.Event,
+    seed: int,
+    backoff_s: float,
+) -> list[tuple[float, float, str, str]]:
+    """`clients` closed-loop clients until `stop`: (sent, answered, code, details) per call."""
+    channels = channels_to(target, connections)
+    requests = [request(i, k) for i in range(64)]
+    calls: list[tuple[float, float, str, str]] = []
+    try:
+        stubs = [pb_grpc.WriteGateStub(c) for c in channels]
+
+        async def client(c: int) -> None:
+            rng = random.Random(seed * 10_000 + c)
+            i, attempt = c, 0
+            while not stop.is_set():
+                sent = time.perf_counter()
+                try:
+                    await stubs[c % len(stubs)].PrepareWrite(requests[i % len(requests)], timeout=deadline)
+                    code, details = "OK", ""
+                except grpc.aio.AioRpcError as exc:
+                    code, details = exc.code().name, exc.details() or ""
+                calls.append((sent, time.perf_counter(), code, details))
+                i += clients
+                if code == "OK":
+                    attempt = 0
+                    continue
+                pause = rng.uniform(0, min(MAX_BACKOFF_S, backoff_s * 2**attempt))
+                attempt += 1
+                try:
+                    await asyncio.wait_for(stop.wait(), pause)
+                except TimeoutError:
+                    pass
+
+        await asyncio.gather(*(client(c) for c in range(clients)))
+    finally:
+        for channel in channels:
+            await channel.close()
+    return calls
+
+
+async def deadline_phase(target: str, args: argparse.Namespace, deadline: float, metrics_port: int) -> DeadlineRun:
+    run = DeadlineRun(deadline, args.clients, args.k)
+    before = await asyncio.to_thread(pairs_total, metrics_port)
+    stop = asyncio.Event()
+    start = time.perf_counter()
+    task = asyncio.ensure_future(
+        deadline_clients(
+            target, args.clients, args.k, deadline, args.connections, stop, int(deadline * 1000), args.backoff_ms / 1000
+        )
+    )
+    await asyncio.sleep(args.seconds)
+    stop.set()  # no new call; the calls in flight end within their deadline
+    calls = await task
+    run.seconds = time.perf_counter() - start
+    run.pairs_run = await asyncio.to_thread(pairs_total, metrics_port) - before
+    for sent, answered, code, _details in calls:
+        run.codes[code] += 1
+        if code == "OK":
+            run.ok.append(answered - sent)
+    return run
+
+
+async def sigterm_phase(server: Server, args: argparse.Namespace, deadline: float) -> SigtermRun:
+    """The deadline load; SIGTERM after `--sigterm-after` s; the clients go on until the server has exited."""
+    out = SigtermRun()
+    stop = asyncio.Event()
+    task = asyncio.ensure_future(
+        deadline_clients(
+            server.target, args.clients, args.k, deadline, args.connections, stop, 7, args.backoff_ms / 1000
+        )
+    )
+    await asyncio.sleep(args.sigterm_after)
+    out.signal_at = time.perf_counter()
+    server.proc.send_signal(signal.SIGTERM)
+    try:
+        out.exit_code = await asyncio.to_thread(server.proc.wait, 60)
+    finally:
+        out.exit_s = time.perf_counter() - out.signal_at
+        stop.set()
+    out.calls = await task
+    return out
+
+
+def report_deadline(runs: list[DeadlineRun], wait_ms: float, model: Path, seconds: float) -> None:
+    print(
+        f"\n{runs[0].clients} closed-loop clients, PrepareWrite of {runs[0].k} candidates, model {model}, "
+        f"--max-queue-wait-ms {wait_ms:.0f} (sized queue), {seconds:.0f} s per deadline"
+    )
+    print(
+        f"{'deadline':>8s} {'calls':>6s} {'OK':>5s} {'DEADLINE_EXC':>12s} {'RES_EXHAUST':>11s} {'UNAVAIL':>7s} "
+        f"{'other':>5s} {'OK/s':>5s} {'model pairs/s':>13s} {'OK p50':>8s} {'OK p99':>8s} {'p50/wait':>8s} {'wasted':>7s}"
+    )
+    for r in runs:
+        known = ("OK", "DEADLINE_EXCEEDED", "RESOURCE_EXHAUSTED", "UNAVAILABLE")
+        other = sum(n for code, n in r.codes.items() if code not in known)
+        print(
+            f"{r.deadline:7.0f}s {sum(r.codes.values()):6d} {r.codes['OK']:5d} {r.codes['DEADLINE_EXCEEDED']:12d} "
+            f"{r.codes['RESOURCE_EXHAUSTED']:11d} {r.codes['UNAVAILABLE']:7d} {other:5d} "
+            f"{len(r.ok) / r.seconds:5.1f} {r.pairs_run / r.seconds:13.0f} {pct(r.ok, 50):6.0f}ms {pct(r.ok, 99):6.0f}ms "
+            f"{pct(r.ok, 50) / wait_ms:8.2f} {100 * r.wasted:6.1f}%"
+        )
+
+
+def report_sigterm(run: SigtermRun, deadline: float) -> None:
+    def summary(calls: list[tuple[float, float, str, str]]) -> str:
+        codes = Counter(code for *_, code, _details in calls)
+        return ", ".join(f"{code} {n}" for code, n in codes.most_common()) or "none"
+
+    flight = run.in_flight()
+    refused = sorted(answered - run.signal_at for _sent, answered, code, _ in flight if code == "UNAVAILABLE")
+    print(f"\nSIGTERM under the {deadline:.0f} s load: exit code {run.exit_code} after {run.exit_s:.1f} s")
+    print(f"  in flight at the signal: {len(flight)}: {summary(flight)}")
+    if refused:
+        print(
+            f"  their UNAVAILABLE answers came {1000 * refused[len(refused) // 2]:.0f} ms (p50) / "
+            f"{1000 * refused[-1]:.0f} ms (max) after the signal"
+        )
+    print(f"  sent after the signal: {len(run.sent_after())}: {summary(run.sent_after())}")
+    answered: defaultdict[tuple[str, str], list[float]] = defaultdict(list)
+    for _sent, at, code, details in flight + run.sent_after():
+        if code != "OK":
+            answered[(code, details)].append(at - run.signal_at)
+    for (code, details), times in sorted(answered.items(), key=lambda kv: -len(kv[1])):
+        print(
+            f"    {code} {details[:70]!r}: {len(times)}, answered {min(times):.2f}-{max(times):.2f} s after the signal"
+        )
+
+
+def check_deadline(runs: list[DeadlineRun], wait_ms: float, term: SigtermRun | None) -> list[str]:
+    """The issue's goals: wasted < 5%, OK p50 ≤ 1.5 × the queue wait; at SIGTERM only OK and UNAVAILABLE."""
+    problems = []
+    for r in runs:
+        if not r.ok:
+            problems.append(f"{r.deadline:.0f} s deadline: no call answered OK")
+            continue
+        if r.wasted >= 0.05:
+            problems.append(
+                f"{r.deadline:.0f} s deadline: {100 * r.wasted:.1f}% of the model's work wasted (goal < 5%)"
+            )
+        if pct(r.ok, 50) > 1.5 * wait_ms:
+            problems.append(
+                f"{r.deadline:.0f} s deadline: OK p50 {pct(r.ok, 50):.0f} ms > 1.5 x {wait_ms:.0f} ms (goal ≤ 1.5x)"
+            )
+    if term is not None:
+        # in flight: a RESOURCE_EXHAUSTED decided before the signal may arrive after it
+        bad = Counter(c[2] for c in term.in_flight() if c[2] not in ("OK", "UNAVAILABLE", "RESOURCE_EXHAUSTED"))
+        bad.update(c[2] for c in term.sent_after() if c[2] != "UNAVAILABLE")
+        if bad:
+            problems.append(f"SIGTERM: calls answered {dict(bad)} (goal: OK or UNAVAILABLE)")
+        if term.exit_code != 0:
+            problems.append(f"SIGTERM: exit code {term.exit_code}")
+    return problems
+
+
+def main_deadline(args: argparse.Namespace) -> int:
+    """The deadline case (`--case deadline`)."""
+    model = args.model or ROOT / "models" / "default"
+    deadlines = [float(d) for d in args.deadlines.split(",") if d.strip()]
+    runs: list[DeadlineRun] = []
+    term: SigtermRun | None = None
+    for n, deadline in enumerate(deadlines):
+        metrics_port = free_port()
+        flags = ["--max-queue-wait-ms", str(args.max_queue_wait_ms), "--metrics-port", str(metrics_port)]
+        flags += ["--log-level", "WARNING"]
+        if args.threads is not None:
+            flags += ["--threads", str(args.threads)]
+        with spawn(model, *flags) as server:
+            asyncio.run(closed_loop(server.target, 8, 2.0, args.k, Phase("warm-up")))
+            runs.append(asyncio.run(deadline_phase(server.target, args, deadline, metrics_port)))
+            print(f"{deadline:.0f} s deadline: {dict(runs[-1].codes)}, wasted {100 * runs[-1].wasted:.1f}%", flush=True)
+            if n == 0 and args.sigterm_after > 0:
+                term = asyncio.run(sigterm_phase(server, args, deadline))
+    report_deadline(runs, args.max_queue_wait_ms, model, args.seconds)
+    if term is not None:
+        report_sigterm(term, deadlines[0])
+    problems = check_deadline(runs, args.max_queue_wait_ms, term)
+    if problems:
+        print("GOALS NOT MET:\n  " + "\n  ".join(problems))
+        return 1 if args.check else 0
+    print("PASSED: wasted work < 5%, OK p50 ≤ 1.5 x the queue wait, SIGTERM answered OK or UNAVAILABLE")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the three phases; 0 when the expectations hold (or --no-check)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", type=Path, default=None, help="model directory (default: a tiny random model)")
-    parser.add_argument("--clients", type=int, default=8, help="closed-loop clients in base and recovery (default 8)")
+    parser.add_argument(
+        "--case",
+        choices=["overload", "deadline"],
+        default="overload",
+        help="overload: base, overload, recovery (default); deadline: clients with deadlines, wasted work, SIGTERM",
+    )
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=None,
+        help="model directory (default: a tiny random model; --case deadline: the shipped models/default)",
+    )
+    parser.add_argument(
+        "--clients", type=int, default=None, help="closed-loop clients (default 8; --case deadline: 200)"
+    )
     parser.add_argument("--seconds", type=float, default=10.0, help="per phase (default 10)")
     parser.add_argument("--k", type=int, default=16, help="candidates per PrepareWrite (default 16)")
     parser.add_argument(
@@ -273,7 +562,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--max-concurrent-rpcs", type=int, default=48, help="the server's RPC bound (default 48)")
     parser.add_argument("--max-outstanding", type=int, default=2000, help="cap on this process's outstanding requests")
-    parser.add_argument("--threads", type=int, default=1, help="the server's backend threads (default 1)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="the server's backend threads (default 1; --case deadline: the server's)",
+    )
     parser.add_argument(
         "--overload-by",
         choices=["pairs", "rate"],
@@ -290,8 +584,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--settle", type=float, default=3.0, help="seconds without load before the 'after' RSS (default 3)"
     )
+    parser.add_argument(
+        "--deadlines", default="3,10", help="--case deadline: the clients' deadlines, seconds (default 3,10)"
+    )
+    parser.add_argument(
+        "--max-queue-wait-ms", type=float, default=1500.0, help="--case deadline: the server's (default 1500)"
+    )
+    parser.add_argument(
+        "--sigterm-after",
+        type=float,
+        default=5.0,
+        help="--case deadline: SIGTERM this long into a second load of the first deadline (default 5; 0 = none)",
+    )
+    parser.add_argument(
+        "--backoff-ms",
+        type=float,
+        default=50.0,
+        help="--case deadline: a client's first wait after an answer that is not OK, doubled after each further "
+        "one up to 2 s, drawn uniformly (default 50; 0 = send again at once)",
+    )
     parser.add_argument("--no-check", dest="check", action="store_false")
     args = parser.parse_args(argv)
+    if args.clients is None:
+        args.clients = 200 if args.case == "deadline" else 8
+    if args.case == "deadline":
+        if args.seconds > 600 or args.clients > 1024:
+            parser.error("bounded: --seconds ≤ 600, --clients ≤ 1024")
+        return main_deadline(args)
+    if args.threads is None:
+        args.threads = 1
     if args.seconds > 600 or args.clients > 1024 or not 1 <= args.base_runs <= 10:
         parser.error("bounded: --seconds ≤ 600, --clients ≤ 1024, 1 ≤ --base-runs ≤ 10")
     flags = (

@@ -6,12 +6,16 @@ reflection and the WriteGate service (UNAVAILABLE until ready); load the model o
 loop (with `normalize_workers` N > 0, meanwhile start the normalize pool: a `Feeder` whose worker
 processes normalize the requests' cache misses, its N workers started by N small tasks sent at
 once); start the batcher; run the warm-up (one cold batch, then a load that measures pairs/s and
-sizes the queue: `ServerConfig.queue_pairs`), release its memory; only then health says SERVING.
+sizes the queue: `Batcher.max_queue_pairs` from `ServerConfig.queue_settings`), release its
+memory; only then health says SERVING.
 Shutdown (SIGTERM or SIGINT): every new RPC is answered UNAVAILABLE ("shutting down": clients
-retry elsewhere), health NOT_SERVING; every accepted WriteGate RPC (`DrainInterceptor`) is
-answered — within `grace_s`, after which what still waits for the batcher is answered
-UNAVAILABLE; gRPC stops once calls stop arriving (`QUIET_S`), the batcher stops, the normalize
-pool's worker processes stop, exit 0.
+retry elsewhere), health NOT_SERVING; the accepted calls none of whose pairs has reached the
+model are answered UNAVAILABLE at once (`Batcher.shed`, `QUEUED_AT_SHUTDOWN`); those on the model
+finish — within `grace_s`, after which what is left is answered UNAVAILABLE; then new calls are
+held unanswered until gRPC's stop has begun (`DrainInterceptor.hold_new`), so that a client that
+sends again at once cannot keep a call waiting inside gRPC, which gRPC's stop would cancel; gRPC
+stops once calls stop arriving (`QUIET_S`), the held calls are answered UNAVAILABLE, the batcher
+stops, the normalize pool's worker processes stop, exit 0.
 
 Interceptors (built on `security.ServiceInterceptor` / `security.rebuild_handler`), outermost
 first: metrics, logging (request shape only; texts only with
@@ -45,7 +49,7 @@ from writegate.classifier.feeder import Feeder
 from writegate.classifier.modeldir import read_meta
 from writegate.classifier.types import Pair, Side
 from writegate.normalizer.errors import InputError
-from writegate.server.config import MAX_SIZED_QUEUE_PAIRS, ServerConfig
+from writegate.server.config import ServerConfig
 from writegate.server.metrics import Metrics
 from writegate.server.privacy import TextRedactor, describe
 from writegate.server.security import (
@@ -61,7 +65,7 @@ from writegate.server.security import (
     server_credentials,
     service_of,
 )
-from writegate.server.service import RELABEL_DEPTH, WriteGateService, memory_item, normalize_texts
+from writegate.server.service import WriteGateService, memory_item, normalize_texts
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
@@ -77,7 +81,14 @@ QUIET_S = 0.05
 """After the drain, gRPC is stopped only once no call has arrived for this long: calls a client
 sent before the signal but gRPC had not handed over yet are refused UNAVAILABLE (retried
 elsewhere), not killed unanswered (CANCELLED) by gRPC's stop."""
+HOLD_S = 2 * FINAL_GRACE_S + QUIET_S
+"""The longest `DrainInterceptor.hold_new` holds a call before its UNAVAILABLE (the lingering and
+gRPC's stop take at most 2 × `FINAL_GRACE_S`)."""
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
+SHUTTING_DOWN = "the server is shutting down"
+"""UNAVAILABLE's message for a call that arrives once the drain began."""
+QUEUED_AT_SHUTDOWN = "the server is shutting down; this call had not reached the model (retry it)"
+"""UNAVAILABLE's message for an accepted call that was still queued at the signal."""
 
 Loader = Callable[[], Any]
 """Returns a loaded classifier (`Classifier.load(...)`); runs in a worker thread."""
@@ -284,6 +295,10 @@ class DrainInterceptor(grpc.aio.ServerInterceptor):
     service) gets UNAVAILABLE "shutting down" — a code clients retry elsewhere — while every
     accepted one is answered.
 
+    After `hold_new()`, a new RPC is held before its UNAVAILABLE until `release_held()` (at most
+    `HOLD_S`): a client that sends again as soon as it is refused then has its call waiting here,
+    where it is answered, and not inside gRPC, where gRPC's stop would drop it (CANCELLED).
+
     An RPC is accepted when its call passes this interceptor before `refuse_new()`: it is counted
     from that moment, before gRPC has even read its request (for a unary call, gRPC awaits the
     request message between the interceptors and the handler; an RPC counted only once its
@@ -293,6 +308,8 @@ class DrainInterceptor(grpc.aio.ServerInterceptor):
 
     def __init__(self) -> None:
         self.draining = False
+        self.holding = False
+        """True after `hold_new()`: new RPCs wait for `release_held()` before their UNAVAILABLE."""
         self.in_flight = 0
         self.accepted = 0
         """WriteGate RPCs accepted so far."""
@@ -300,11 +317,21 @@ class DrainInterceptor(grpc.aio.ServerInterceptor):
         """RPCs refused since `refuse_new()`."""
         self._idle = asyncio.Event()
         self._idle.set()
+        self._released = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def refuse_new(self) -> None:
         """From now on, refuse every new RPC."""
         self.draining = True
+
+    def hold_new(self) -> None:
+        """From now on, hold every new RPC until `release_held()` (at most `HOLD_S`), then refuse it."""
+        self.refuse_new()
+        self.holding = True
+
+    def release_held(self) -> None:
+        """Answer the held RPCs (UNAVAILABLE), and every later one at once."""
+        self._released.set()
 
     def _enter(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -353,10 +380,13 @@ class DrainInterceptor(grpc.aio.ServerInterceptor):
         name = handler_call_details.method
         if self.draining:
             self.refused += 1
+            if self.holding and not self._released.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._released.wait(), HOLD_S)
             handler = await continuation(handler_call_details)
             if handler is None:
                 return handler
-            return refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, "the server is shutting down")
+            return refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
         if service_of(name) != SERVICE_NAME:
             return await continuation(handler_call_details)
         call = _Accepted(self)  # before any await: accepted = seen here before refuse_new()
@@ -530,12 +560,9 @@ class WriteGateServer:
             classifier,
             max_batch_tokens=cfg.max_batch_tokens,
             max_wait_ms=cfg.max_wait_ms,
-            max_queue_pairs=cfg.queue_pairs(None),  # until the warm-up measured the speed
             workers=cfg.effective_batch_workers,
             observer=self.metrics,
-            queue_wait_ms=None if cfg.max_queue_pairs is not None else cfg.max_queue_wait_ms,
-            queue_floor=cfg.max_candidates,
-            queue_ceiling=MAX_SIZED_QUEUE_PAIRS,
+            **cfg.queue_settings,  # the bound follows the speed the warm-up (then the load) measures
         )
         await batcher.start()
         self.batcher = batcher
@@ -547,29 +574,27 @@ class WriteGateServer:
             except Exception as exc:  # noqa: BLE001 - a model that cannot run one batch is a bad --model
                 raise InputError("model", f"the warm-up batch failed: {exc}") from exc
             await batcher.release_memory()  # start SERVING at the idle footprint
-        batcher.max_queue_pairs = cfg.queue_pairs(speed)
         if cfg.max_queue_pairs is not None:
             log.info("max_queue_pairs %d (set)", batcher.max_queue_pairs)
         else:
             log.info(
-                "max_queue_pairs %d: %s pairs/s measured by the warm-up x %.0f ms max queue wait "
-                "(it follows the speed measured under load)",
+                "max_queue_pairs %d: %s pairs/s measured by the warm-up x (%.0f ms max queue wait less a "
+                "batch of %.0f ms) (it follows the speed measured under load)",
                 batcher.max_queue_pairs,
                 "?" if speed is None else f"{speed:.0f}",
                 cfg.max_queue_wait_ms,
+                cfg.queue_settings["batch_ms"],
             )
-        if speed and cfg.grace_s < batcher.max_queue_pairs / speed:
+        two_batches_s = 2 * cfg.queue_settings["batch_ms"] / 1000  # what a call on the model typically still needs
+        if cfg.grace_s < two_batches_s:
             log.warning(
-                "--grace-s %.1f is shorter than the ~%.1f s a full queue takes: a shutdown under full load "
-                "answers what is still queued UNAVAILABLE",
+                "--grace-s %.2f is shorter than two batches (~%.2f s): a shutdown under load may answer calls "
+                "already on the model UNAVAILABLE",
                 cfg.grace_s,
-                batcher.max_queue_pairs / speed,
+                two_batches_s,
             )
         self.service.feeder = self.feeder
         self.service.attach(batcher, classifier.info)
-        # the sized bound follows the speed, but never below what one Relabel stream keeps queued
-        batcher.queue_floor = max(batcher.queue_floor, (RELABEL_DEPTH + 2) * self.service.relabel_window)
-        batcher.queue_ceiling = max(batcher.queue_floor, batcher.queue_ceiling)
         await self._set_health(SERVING)
         self.ready.set()
         info = classifier.info
@@ -584,12 +609,18 @@ class WriteGateServer:
     async def stop(self, grace: float | None = None) -> None:
         """Refuse new RPCs (UNAVAILABLE), answer every accepted one, stop the batcher.
 
-        The accepted RPCs (`DrainInterceptor`) get up to `grace` s. Whatever still waits for the
-        batcher after that is answered UNAVAILABLE (the batcher closes first; clients retry it
-        elsewhere) instead of being cancelled by gRPC's stop.
+        The accepted calls none of whose pairs has reached the model are answered UNAVAILABLE at once
+        (`Batcher.shed`: clients retry them elsewhere); those on the model (`DrainInterceptor`) get up
+        to `grace` s. Whatever still waits for the batcher after that is answered UNAVAILABLE (the
+        batcher closes first) instead of being cancelled by gRPC's stop; so are the calls that arrive
+        until gRPC has stopped (`DrainInterceptor.hold_new`).
         """
         grace = self.config.grace_s if grace is None else grace
         self.drain.refuse_new()
+        if self.batcher is not None:
+            shed = self.batcher.shed(QUEUED_AT_SHUTDOWN)
+            if shed:
+                log.info("shutting down: %d queued calls answered UNAVAILABLE (not run)", shed)
         await self.health.enter_graceful_shutdown()
         if self._load_task is not None and not self._load_task.done():
             self._load_task.cancel()
@@ -603,9 +634,13 @@ class WriteGateServer:
                 if self.batcher is not None:
                     await self.batcher.close()
                 await self.drain.wait_idle(FINAL_GRACE_S)
+            self.drain.hold_new()  # a client that sends again at once now waits here, not inside gRPC
             await self.drain.wait_quiet(QUIET_S, FINAL_GRACE_S)
-            # what is left: refusals being answered, health watches, reflection
-            await self.server.stop(FINAL_GRACE_S)
+            # what is left: held refusals, health watches, reflection
+            stopping = asyncio.ensure_future(self.server.stop(FINAL_GRACE_S))
+            await asyncio.sleep(QUIET_S)  # gRPC's stop has begun: no new call reaches a handler
+            self.drain.release_held()
+            await stopping
         if self._load_task is not None:
             try:
                 await self._load_task

@@ -22,12 +22,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from pydantic.fields import FieldInfo
 
-from writegate.classifier.batcher import queue_pairs_for
 from writegate.classifier.modeldir import default_model_dir
 from writegate.normalizer.errors import InputError, first_error
 from writegate.normalizer.schema import MAX_TEXT_BYTES
@@ -40,6 +39,18 @@ FALLBACK_QUEUE_PAIRS = 1024
 """The sized queue bound when no speed was measured (no warm-up pairs)."""
 MAX_SIZED_QUEUE_PAIRS = 65_536
 """A measured speed never sizes the queue beyond this (set `max_queue_pairs` for more)."""
+BATCH_SHARE_OF_QUEUE_WAIT = 1 / 8
+"""A batch holds at most the pairs one worker runs in this share of `max_queue_wait_ms`, and the sized
+queue bound is the speed × the rest: a call admitted to a full queue ends about `max_queue_wait_ms` later."""
+
+
+class QueueSettings(TypedDict):
+    """`ServerConfig.queue_settings`: the `Batcher` arguments that size its queue and batches."""
+
+    max_queue_pairs: int
+    queue_wait_ms: float | None
+    queue_ceiling: int
+    batch_ms: float
 
 
 class BackendName(str, Enum):
@@ -60,8 +71,7 @@ class ServerConfig(BaseModel):
     port: int = Field(default=50051, ge=0, le=65535, description="gRPC port (0 = any free port).")
     model: Path = Field(
         default_factory=lambda: default_model_dir({}),  # {}: WRITEGATE_MODEL is read as this field's env variable
-        description="Model directory (the default is models/default of the project writegate is installed from; "
-        "a regular install ships none).",
+        description="Model directory (the default is the shipped models/default, which the package carries).",
     )
     backend: BackendName = Field(default=BackendName.ONNX, description="onnx (CPU, int8), torch or vllm.")
     device: str | None = Field(
@@ -103,7 +113,8 @@ class ServerConfig(BaseModel):
         default=1500.0,
         ge=1,
         le=600_000,
-        description="Sizes the default queue: the pairs the measured speed runs in this long (below typical deadlines).",
+        description="Sizes the default queue: the pairs the measured speed runs in this long, its own batch included "
+        "(below typical deadlines); a batch takes at most 1/8 of it.",
     )
     max_candidates: int = Field(default=256, ge=1, le=100_000, description="Candidates per request.")
     max_text_bytes: int = Field(default=MAX_TEXT_BYTES, ge=1, le=MAX_TEXT_BYTES, description="UTF-8 bytes per text.")
@@ -174,20 +185,24 @@ class ServerConfig(BaseModel):
             return self.threads
         return 1 if self.effective_batch_workers > 1 else None
 
-    def queue_pairs(self, pairs_per_s: float | None) -> int:
-        """The queue bound: `max_queue_pairs` when set, else what `pairs_per_s` runs in
-        `max_queue_wait_ms` — never less than one request's `max_candidates`.
+    @property
+    def queue_settings(self) -> QueueSettings:
+        """The batcher's queue settings (`Batcher(..., **config.queue_settings)`); the bound itself is
+        computed in one place, `Batcher.max_queue_pairs`.
 
-        Args:
-            pairs_per_s: the speed measured by the warm-up (None: unknown, `FALLBACK_QUEUE_PAIRS`).
+        `max_queue_pairs` when set is the bound; unset, the bound follows the measured speed: what it
+        runs in `max_queue_wait_ms` less one batch (`FALLBACK_QUEUE_PAIRS` until a speed is known), and a
+        request larger than it is taken when nothing else is queued. Either way a batch holds at most
+        the pairs one worker runs in `BATCH_SHARE_OF_QUEUE_WAIT` of `max_queue_wait_ms`.
         """
-        if self.max_queue_pairs is not None:
-            return self.max_queue_pairs
-        floor = self.max_candidates
-        if pairs_per_s is None:
-            return max(floor, FALLBACK_QUEUE_PAIRS)
-        return queue_pairs_for(
-            pairs_per_s, self.max_queue_wait_ms, floor=floor, ceiling=max(floor, MAX_SIZED_QUEUE_PAIRS)
+        sized = self.max_queue_pairs is None
+        return QueueSettings(
+            max_queue_pairs=max(self.max_candidates, FALLBACK_QUEUE_PAIRS)
+            if self.max_queue_pairs is None
+            else self.max_queue_pairs,
+            queue_wait_ms=self.max_queue_wait_ms if sized else None,
+            queue_ceiling=MAX_SIZED_QUEUE_PAIRS,
+            batch_ms=self.max_queue_wait_ms * BATCH_SHARE_OF_QUEUE_WAIT,
         )
 
     @property

@@ -10,9 +10,13 @@ Errors are mapped to gRPC status codes in ONE place, `status_for`:
 | `NotReady`, `BatcherClosed` | UNAVAILABLE |
 | `BatchFailed`, anything else | INTERNAL |
 
-Order of work in Classify and PrepareWrite: validate (INVALID_ARGUMENT), then admission (the
-batcher's queue must take the candidates now, else RESOURCE_EXHAUSTED "server busy"), then
-normalize and classify — so a request that can never succeed is never told to retry later.
+Order of work in Classify and PrepareWrite: validate (INVALID_ARGUMENT), then admission
+(`Batcher.check_admission`: the server is not shutting down, else UNAVAILABLE; the batcher's queue
+must take the candidates now, else RESOURCE_EXHAUSTED "server busy"; the pairs queued ahead must
+be done before the deadline, else DEADLINE_EXCEEDED), then normalize and classify — so a request
+that can never succeed is never told to retry later, and none that cannot be answered in time is
+normalized. A request whose own batch cannot end by its deadline is dropped, before the model
+runs it, when its batch is formed (DEADLINE_EXCEEDED).
 
 Normalize once: the servicer normalizes the new memory and each candidate once (`RecordCache`
 keeps the records of recent memories: store candidates recur across writes) and hands the
@@ -265,12 +269,14 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     def attach(self, batcher: Batcher, info: ModelInfo) -> None:
         """Serve with this batcher and model.
 
-        The limits are fitted to its queue: at most `max_queue_pairs` candidates per request
-        (`validate.limits_for_queue`) and Relabel windows that fit it (`relabel_window_for`), so
-        that no valid request alone is ever "server busy".
+        The limits are fitted to its queue: with a set bound (`--max-queue-pairs`), at most
+        `max_queue_pairs` candidates per request (`validate.limits_for_queue`); Relabel windows that
+        fit it (`relabel_window_for`). A bound that follows the speed takes any request alone
+        (`Batcher.check_admission`): no valid request alone is ever "server busy".
         """
         queue = batcher.max_queue_pairs
-        limits = validate.limits_for_queue(self.limits, queue)
+        sized = batcher.queue_wait_ms is not None
+        limits = self.limits if sized else validate.limits_for_queue(self.limits, queue)
         if limits.max_candidates != self.limits.max_candidates:
             log.warning(
                 "max_candidates %d is more than max_queue_pairs %d can ever hold: requests are limited to %d candidates",
@@ -389,19 +395,21 @@ class WriteGateService(pb_grpc.WriteGateServicer):
             Pair(existing=side(c, r), new=new) for c, r in zip(candidates, candidate_records, strict=True)
         ]
 
-    def _admit(self, n: int) -> None:
-        """Admission, after validation and before any work: the batcher's own rule (QueueFull)."""
-        self.batcher.check_admission(n)
+    def _admit(self, n: int, deadline: float | None) -> None:
+        """Admission, after validation and before any work: the batcher's own rule (BatcherClosed,
+        QueueFull, DeadlineExceeded)."""
+        self.batcher.check_admission(n, deadline)
 
     async def _classified(
         self, request: pb.ClassifyRequest | pb.PrepareWriteRequest, context: grpc.aio.ServicerContext
     ) -> tuple[Memory, tuple[Record, ...], list[prepare.Relation]]:
         """A validated request, admitted: its new memory, that memory's records and one relation per candidate."""
-        self._admit(len(request.candidates))
+        deadline = self._deadline(context)
+        self._admit(len(request.candidates), deadline)
         mem = convert.memory_from_proto(request.memory)
         candidates = self._candidates(request.candidates)
         records, pairs = await self._pairs(mem, candidates)
-        preds = await self.batcher.submit(pairs, deadline=self._deadline(context))
+        preds = await self.batcher.submit(pairs, deadline=deadline)
         return mem, records, prepare.relations([c.id for c in candidates], preds)
 
     @staticmethod

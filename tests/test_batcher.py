@@ -22,6 +22,7 @@ from writegate.classifier.batcher import (
     DeadlineExceeded,
     QueueFull,
     cut_batches,
+    plan_finish,
     queue_pairs_for,
     split_for_idle,
 )
@@ -131,6 +132,16 @@ async def test_full_queue_answers_at_once() -> None:
         gate.set()
         assert len(await held) == 3
         assert len(await batcher.submit([pair("d"), pair("e")])) == 2  # room again
+
+
+async def test_a_request_larger_than_the_bound_is_taken_when_nothing_is_queued() -> None:
+    async with gated_batcher(max_queue_pairs=4) as (batcher, fake, gate):
+        big = asyncio.ensure_future(batcher.submit([pair(f"big {i}") for i in range(6)]))  # alone: taken
+        await until(lambda: batcher.queue_depth == 6 or fake.entered.is_set())
+        with pytest.raises(QueueFull, match="limit of 4"):
+            await batcher.submit([pair("small")])  # not alone: the bound holds
+        gate.set()
+        assert len(await big) == 6
 
 
 async def test_expired_pairs_are_dropped_before_they_run() -> None:
@@ -369,19 +380,21 @@ async def test_measure_fills_a_batch_per_worker_and_is_not_traffic(workers: int,
 
 
 @pytest.mark.parametrize(
-    ("pairs_per_s", "queued", "n", "remaining", "refused"),
+    ("pairs_per_s", "queued", "n", "remaining", "refused", "runs"),
     [
-        (None, 30, 10, 0.01, False),
-        (100.0, 30, 10, 0.4, False),
-        (100.0, 30, 10, 0.2, True),
-        (100.0, 0, 10, 0.01, False),
-        (1000.0, 30, 10, 0.05, False),
+        (None, 30, 10, 0.01, False, True),
+        (100.0, 30, 10, 0.45, False, True),
+        (100.0, 30, 10, 0.2, True, False),
+        (100.0, 0, 10, 0.01, False, False),
+        (1000.0, 30, 10, 0.05, False, True),
     ],
     ids=["speed-unknown", "fits", "queue-ahead-too-long", "empty-queue-own-pairs-not-counted", "fast-enough"],
 )
 async def test_a_deadline_the_queue_cannot_meet_is_refused_at_once(
-    pairs_per_s: float | None, queued: int, n: int, remaining: float, refused: bool
+    pairs_per_s: float | None, queued: int, n: int, remaining: float, refused: bool, runs: bool
 ) -> None:
+    """Admission counts the pairs queued ahead only; the request's own batch is checked when it is
+    formed (`runs` False: admitted, then dropped there — its 10 pairs take 0.1 s, it has 0.01 s)."""
     clock = FakeClock()
     async with gated_batcher(clock=clock) as (batcher, fake, gate):
         batcher.pairs_per_s = pairs_per_s
@@ -402,8 +415,12 @@ async def test_a_deadline_the_queue_cannot_meet_is_refused_at_once(
         await held
         if ahead is not None:
             await ahead
-        if not refused:
+        if runs:
             assert len(await submitted) == n
+        elif not refused:
+            with pytest.raises(DeadlineExceeded, match="need to run: not run"):
+                await submitted
+            assert not any(k.split("|")[1].startswith("n") for batch in fake.batches for k in batch)
 
 
 class ReleasingFake(FakeClassifier):
@@ -513,3 +530,205 @@ async def test_speed_under_load_resizes_the_queue(together: bool, speed: float |
     finally:
         fake.gate.set()
         await batcher.close()
+
+
+# -- overload: deadlines checked when a batch is formed, batches sized by time, shedding ---------
+
+
+@pytest.mark.parametrize(
+    ("lengths", "budget", "max_pairs", "expected"),
+    [
+        ([5] * 16, 4096, None, [list(range(16))]),
+        ([5] * 16, 4096, 10, [list(range(8)), list(range(8, 16))]),
+        ([5] * 7, 4096, 3, [[0, 1, 2], [3, 4], [5, 6]]),
+        ([5] * 6, 15, 4, [[0, 1, 2], [3, 4, 5]]),
+        ([5, 50, 5], 4096, 1, [[0], [2], [1]]),
+    ],
+    ids=["no-cap", "even-halves", "near-equal-parts", "tokens-bind-first", "one-each-by-length"],
+)
+def test_cut_batches_caps_pairs_per_batch(
+    lengths: list[int], budget: int, max_pairs: int | None, expected: list[list[int]]
+) -> None:
+    assert cut_batches(lengths, budget, max_pairs) == expected
+
+
+@pytest.mark.parametrize(
+    ("sizes", "slots", "rate", "expected"),
+    [
+        ([10], [0.0], 10.0, [1.0]),
+        ([10, 10], [0.0], 10.0, [1.0, 2.0]),
+        ([10, 10], [0.0, 0.0], 10.0, [1.0, 1.0]),
+        ([10, 10], [0.0, 0.5], 10.0, [1.0, 1.5]),
+        ([10, 10, 5], [0.0, 0.5], 10.0, [1.0, 1.5, 1.5]),
+    ],
+    ids=["one", "queued-behind", "side-by-side", "busy-slot-later", "earliest-free-slot"],
+)
+def test_plan_finish(sizes: list[int], slots: list[float], rate: float, expected: list[float]) -> None:
+    assert plan_finish(sizes, slots, rate) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    ("wait_ms", "batch_ms", "speed", "expected"),
+    [(1500.0, None, 400.0, 600), (1500.0, 500.0, 400.0, 400), (1000.0, 125.0, 100.0, 88), (1500.0, 187.5, None, 77)],
+    ids=["no-batch-share", "less-one-batch", "rounds-up", "speed-unknown-given-bound"],
+)
+def test_the_sized_bound_is_the_queue_wait_less_one_batch(
+    wait_ms: float, batch_ms: float | None, speed: float | None, expected: int
+) -> None:
+    batcher = Batcher(FakeClassifier(), max_queue_pairs=77, queue_wait_ms=wait_ms, batch_ms=batch_ms, queue_floor=1)
+    batcher.pairs_per_s = speed
+    assert batcher.max_queue_pairs == expected
+
+
+async def test_a_request_whose_batch_cannot_end_by_its_deadline_is_dropped_before_it_runs() -> None:
+    clock = FakeClock()
+    async with gated_batcher(clock=clock) as (batcher, fake, gate):
+        batcher.pairs_per_s = 10.0  # one worker: 0.1 s a pair
+        first = asyncio.ensure_future(batcher.submit([pair("hold")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        doomed = asyncio.ensure_future(batcher.submit([pair("doomed one"), pair("doomed two")], deadline=clock.t + 1))
+        kept = asyncio.ensure_future(batcher.submit([pair("kept")], deadline=clock.t + 50))
+        await until(lambda: len(batcher._pending) == 3)
+        clock.t += 0.8  # 0.2 s left: not expired, but its batch (3 pairs: 0.3 s) would end after it
+        gate.set()
+        await first
+        with pytest.raises(DeadlineExceeded, match="its 2 pairs need to run: not run"):
+            await doomed
+        assert len(await kept) == 1
+        ran = [k for batch in fake.batches for k in batch]
+        assert not any("doomed" in k for k in ran)
+        assert batcher.queue_depth == 0
+
+
+async def test_a_request_is_dropped_whole_when_its_last_batch_would_end_too_late() -> None:
+    clock = FakeClock()
+    async with gated_batcher(clock=clock, max_batch_tokens=8) as (batcher, fake, gate):  # one pair per batch
+        batcher.pairs_per_s = 10.0
+        first = asyncio.ensure_future(batcher.submit([pair("hold")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        kept = asyncio.ensure_future(batcher.submit([pair("kept")], deadline=clock.t + 50))
+        # its batches would end 0.2 s and 0.3 s after the window is formed: the first in time, the second not
+        split = asyncio.ensure_future(batcher.submit([pair("split a"), pair("split b")], deadline=clock.t + 0.25))
+        await until(lambda: len(batcher._pending) == 3)
+        gate.set()
+        await first
+        with pytest.raises(DeadlineExceeded, match="not run"):
+            await split
+        assert len(await kept) == 1
+        assert not any("split" in k for batch in fake.batches for k in batch)  # neither half ran
+
+
+class PerPairFake(FakeClassifier):
+    """Each batch takes `per_pair` s a pair on the fake clock; `done_at` is when each pair's batch ended."""
+
+    def __init__(self, clock: FakeClock, per_pair: float) -> None:
+        super().__init__()
+        self.clock, self.per_pair = clock, per_pair
+        self.done_at: dict[str, float] = {}
+
+    def _run(self, batch: Any) -> Any:
+        out = super()._run(batch)
+        self.clock.t += batch.size * self.per_pair
+        return out
+
+    def decode(self, items: Any, logits: Any) -> Any:
+        for it in items:
+            self.done_at[it.key] = self.clock.t
+        return super().decode(items, logits)
+
+
+@pytest.mark.parametrize("deadline", [None, 0.6], ids=["no-deadline", "deadline-under-the-queue-wait"])
+async def test_under_overload_accepted_requests_end_near_the_queue_wait_and_no_late_pair_runs(
+    deadline: float | None,
+) -> None:
+    """40 closed-loop clients of 4-pair requests against 100 pairs/s (fake clock), queue wait 1 s.
+
+    Accepted requests end within 1.25 × the queue wait (their own batch included); with a deadline
+    under it, every request either ends in time or is refused or dropped with none of its pairs run.
+    """
+    clock = FakeClock()
+    fake = PerPairFake(clock, 0.01)
+    batcher = Batcher(
+        fake, max_batch_tokens=4096, max_wait_ms=0, clock=clock, queue_wait_ms=1000, batch_ms=125, queue_floor=4
+    )
+    await batcher.start()
+    batcher.pairs_per_s = 100.0
+    latencies: list[float] = []
+    failed: list[str] = []  # keys' prefixes of requests not answered
+    outcomes: list[str] = []
+    done = asyncio.Event()
+
+    async def client(c: int) -> None:
+        i = 0
+        while not done.is_set():
+            name = f"r{c}-{i}"
+            i += 1
+            start = clock()
+            try:
+                await batcher.submit(
+                    [pair(f"{name} p{j}") for j in range(4)], deadline=None if deadline is None else start + deadline
+                )
+            except QueueFull:
+                await asyncio.sleep(0)
+                continue
+            except DeadlineExceeded:
+                failed.append(name)
+                outcomes.append("late")
+                await asyncio.sleep(0)
+                continue
+            latencies.append(max(fake.done_at[f"e|{name} p{j}"] for j in range(4)) - start)
+            outcomes.append("ok")
+            if len(latencies) >= 150:
+                done.set()
+
+    try:
+        await asyncio.wait_for(asyncio.gather(*(client(c) for c in range(40))), 30)
+    finally:
+        await batcher.close()
+    assert max(latencies) <= 1.25, sorted(latencies)[-5:]
+    if deadline is not None:
+        assert max(latencies) <= deadline
+        ran = {k.split("|")[1].rsplit(" ", 1)[0] for batch in fake.batches for k in batch}
+        assert ran.isdisjoint(failed)  # no work for a request that missed its deadline
+
+
+async def test_batches_hold_what_one_worker_runs_in_batch_ms() -> None:
+    fake = FakeClassifier()
+    batcher = Batcher(fake, max_batch_tokens=4096, max_wait_ms=0, workers=1, batch_ms=100)
+    await batcher.start()
+    try:
+        batcher.pairs_per_s = 50.0  # 100 ms: 5 pairs
+        assert batcher.batch_pairs == 5
+        await batcher.submit([pair(f"fact {i}") for i in range(12)])
+        assert sorted(n for n, _ in fake.batch_shapes) == [4, 4, 4]  # 12 pairs in near-equal batches of ≤ 5
+    finally:
+        await batcher.close()
+
+
+async def test_shed_fails_queued_requests_at_once_and_lets_running_ones_finish() -> None:
+    async with gated_batcher(max_batch_tokens=8) as (batcher, fake, gate):  # one pair per batch
+        running = asyncio.ensure_future(batcher.submit([pair("running")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        queued = asyncio.ensure_future(batcher.submit([pair("queued a"), pair("queued b")]))
+        await until(lambda: len(batcher._pending) == 2)
+        assert batcher.shed("shutting down: not run") == 1
+        with pytest.raises(BatcherClosed, match="shutting down: not run"):
+            await asyncio.wait_for(queued, 5)  # at once: the running batch still holds the gate
+        assert not running.done()
+        with pytest.raises(BatcherClosed, match="shutting down: not run"):
+            await batcher.submit([pair("new")])
+        with pytest.raises(BatcherClosed, match="shutting down: not run"):
+            batcher.check_admission(1)
+        assert batcher.queue_depth == 0
+        gate.set()
+        assert len(await running) == 1
+        assert not any("queued" in k or "new" in k for batch in fake.batches for k in batch)
+
+
+async def test_shed_lets_a_request_with_pairs_on_the_model_finish() -> None:
+    async with gated_batcher(max_batch_tokens=8, lookahead_batches=1) as (batcher, fake, gate):  # 1 pair/batch
+        started = asyncio.ensure_future(batcher.submit([pair("part a"), pair("part b")]))
+        assert await asyncio.to_thread(fake.entered.wait, 5)  # "part a" runs; "part b" waits for the slot
+        assert batcher.shed("shutting down") == 0
+        gate.set()
+        assert len(await started) == 2

@@ -118,18 +118,19 @@ def test_sigterm_under_load_drains_in_flight_refuses_new_and_exits_0(tiny_model_
                 stub = pb_grpc.WriteGateStub(channel)
                 calls = [asyncio.ensure_future(stub.PrepareWrite(_heavy_request(i), timeout=60)) for i in range(16)]
                 await asyncio.wait(calls, return_when=asyncio.FIRST_COMPLETED)  # the server is busy
+                running = [not c.done() for c in calls]
                 proc.send_signal(signal.SIGTERM)
                 assert await asyncio.to_thread(shutting_down.wait, 20), "".join(stderr)
                 with pytest.raises(grpc.aio.AioRpcError) as refused:
                     await stub.PrepareWrite(_heavy_request(99, k=1), timeout=10)
-                running = [not c.done() for c in calls]
                 results = await asyncio.gather(*calls, return_exceptions=True)
                 drained = [r for r, was_running in zip(results, running, strict=True) if was_running]
                 return results, drained, refused.value
 
         results, drained, refused = asyncio.run(scenario())
         assert refused.code() == grpc.StatusCode.UNAVAILABLE, refused.details()
-        # a request the server had not started before SIGTERM is new: refused, never failed otherwise
+        # a request the server had not started before SIGTERM is new: refused, never failed otherwise;
+        # one still queued at SIGTERM is answered UNAVAILABLE at once (retry it); one on the model finishes
         outcomes = [
             "OK"
             if isinstance(r, pb.PrepareWriteResponse) and len(r.relations) == 128
@@ -138,9 +139,13 @@ def test_sigterm_under_load_drains_in_flight_refuses_new_and_exits_0(tiny_model_
             else repr(r)
             for r in results
         ]
-        assert set(outcomes) <= {"OK", "UNAVAILABLE: the server is shutting down"}, outcomes
+        assert set(outcomes) <= {
+            "OK",
+            "UNAVAILABLE: the server is shutting down",
+            "UNAVAILABLE: the server is shutting down; this call had not reached the model (retry it)",
+        }, outcomes
         assert any(isinstance(r, pb.PrepareWriteResponse) for r in drained), (
-            "no request still running at the refusal completed afterwards: no drain was observed"
+            "no request still running at SIGTERM completed afterwards: no drain was observed"
         )
         assert proc.wait(timeout=60) == 0
         assert "Traceback" not in "".join(stderr)

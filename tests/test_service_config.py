@@ -249,31 +249,43 @@ def test_batch_workers_must_be_positive() -> None:
 @pytest.mark.parametrize(
     ("settings", "env", "pairs_per_s", "expected"),
     [
-        ({}, {}, 400.0, 600),
-        ({"max_queue_wait_ms": 1000}, {}, 400.0, 400),
-        ({}, {"WRITEGATE_MAX_QUEUE_WAIT_MS": "500"}, 400.0, 256),
-        ({"max_candidates": 64}, {"WRITEGATE_MAX_QUEUE_WAIT_MS": "500"}, 400.0, 200),
+        ({}, {}, 400.0, 525),
+        ({"max_queue_wait_ms": 1000}, {}, 400.0, 350),
+        ({}, {"WRITEGATE_MAX_QUEUE_WAIT_MS": "500"}, 400.0, 175),
+        ({"max_candidates": 64}, {"WRITEGATE_MAX_QUEUE_WAIT_MS": "500"}, 400.0, 175),
         ({"max_queue_pairs": 77}, {}, 400.0, 77),
         ({}, {"WRITEGATE_MAX_QUEUE_PAIRS": "5000"}, 400.0, 5000),
         ({}, {}, None, 1024),
         ({}, {}, 1e9, 65_536),
+        ({}, {}, 100.0, 132),
     ],
     ids=[
-        "default-1.5s",
+        "default-1.5s-less-a-batch",
         "flag",
-        "env-floored-at-max-candidates",
+        "env-below-max-candidates",
         "env",
         "explicit-wins",
         "explicit-env-wins",
         "speed-unknown",
         "capped",
+        "slow-machine-not-floored",
     ],
 )
 def test_queue_is_sized_from_the_measured_speed(
     settings: dict[str, object], env: dict[str, str], pairs_per_s: float | None, expected: int
 ) -> None:
+    """The bound is the batcher's (`Batcher.max_queue_pairs`, from `ServerConfig.queue_settings`):
+    what the speed runs in `max_queue_wait_ms` less one batch (1/8 of it), even below
+    `max_candidates` (a request alone always fits)."""
+    from server_fakes import FakeClassifier
+
+    from writegate.classifier.batcher import Batcher
+
     cfg = load_config(settings, env=env)
-    assert cfg.queue_pairs(pairs_per_s) == expected
+    batcher = Batcher(FakeClassifier(), **cfg.queue_settings)
+    batcher.pairs_per_s = pairs_per_s
+    assert batcher.max_queue_pairs == expected
+    assert batcher.batch_ms == cfg.max_queue_wait_ms / 8
 
 
 @pytest.mark.parametrize(
@@ -284,15 +296,20 @@ async def test_the_server_sizes_its_queue_after_the_warm_up_and_logs_it(
 ) -> None:
     from server_fakes import running_server
 
-    from writegate.server.service import RELABEL_DEPTH
-
     caplog.set_level("INFO", logger="writegate.server")
     async with running_server(**settings) as (app, _target):
         batcher = app.batcher
         assert batcher is not None and batcher.pairs_per_s is not None and batcher.pairs_per_s > 0
-        assert batcher.max_queue_pairs == app.config.queue_pairs(batcher.pairs_per_s)
-        # resized under load, it never drops below one request or one Relabel stream's windows in flight
-        assert batcher.queue_floor == max(app.config.max_candidates, (RELABEL_DEPTH + 2) * app.service.relabel_window)
+        if sized:
+            from writegate.classifier.batcher import queue_pairs_for
+
+            wait_ms = app.config.max_queue_wait_ms * 7 / 8  # less one batch
+            floor, ceiling = batcher.queue_floor, batcher.queue_ceiling
+            assert batcher.max_queue_pairs == queue_pairs_for(
+                batcher.pairs_per_s, wait_ms, floor=floor, ceiling=ceiling
+            )
+        else:
+            assert batcher.max_queue_pairs == 300
         assert batcher.queue_wait_ms == (app.config.max_queue_wait_ms if sized else None)
         expected = f"max_queue_pairs {batcher.max_queue_pairs}: " if sized else "max_queue_pairs 300 (set)"
         assert any(expected in r.getMessage() for r in caplog.records), [r.getMessage() for r in caplog.records]

@@ -172,6 +172,7 @@ def test_cli_vllm_without_vllm_is_a_clear_error(tiny_model_dir: Path) -> None:
 # -- shutdown under load: every accepted call is answered, every later one is UNAVAILABLE ---------
 
 SHUTTING_DOWN = "the server is shutting down"
+QUEUED = "the server is shutting down; this call had not reached the model (retry it)"
 
 
 async def _until(cond: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -196,7 +197,8 @@ LOAD_SEEDS = range(20)
 @pytest.mark.parametrize("seed", LOAD_SEEDS, ids=[f"seed{s}" for s in LOAD_SEEDS])
 async def test_sigterm_under_load_answers_every_accepted_call(seed: int) -> None:
     """16 closed-loop clients; SIGTERM after a seeded number of answers. Every call the server
-    accepted is answered OK; every other one is refused UNAVAILABLE — none CANCELLED or lost."""
+    accepted is answered: OK when it had reached the model, else UNAVAILABLE at once (queued);
+    every other one is refused UNAVAILABLE — none CANCELLED or lost."""
     rng = random.Random(seed)
     signal_after = rng.randint(1, 60)  # answers before the signal
     fake = FakeClassifier()
@@ -230,9 +232,10 @@ async def test_sigterm_under_load_answers_every_accepted_call(seed: int) -> None
         await asyncio.wait_for(asyncio.gather(*clients), 20)
         assert await asyncio.wait_for(server, 20) == 0
     codes = Counter((code, details) for _late, code, details in answers)
-    assert set(codes) <= {("OK", ""), ("UNAVAILABLE", SHUTTING_DOWN)}, codes
-    assert codes[("OK", "")] == app.drain.accepted  # each accepted call answered, and only those
-    assert codes[("UNAVAILABLE", SHUTTING_DOWN)] == 16  # each client's first call after the signal
+    assert set(codes) <= {("OK", ""), ("UNAVAILABLE", SHUTTING_DOWN), ("UNAVAILABLE", QUEUED)}, codes
+    # each accepted call answered, and only those: OK, or UNAVAILABLE when it was still queued
+    assert codes[("OK", "")] + codes[("UNAVAILABLE", QUEUED)] == app.drain.accepted
+    assert codes[("UNAVAILABLE", SHUTTING_DOWN)] + codes[("UNAVAILABLE", QUEUED)] == 16  # each client's last
     assert all(code != "OK" for late, code, _ in answers if late)  # nothing new ran after the drain began
 
 
@@ -252,6 +255,8 @@ class _HoldInterceptor(grpc.aio.ServerInterceptor):
 
 
 async def test_a_call_accepted_just_before_the_drain_is_counted_and_answered() -> None:
+    """A call gRPC handed over before the drain but had not run yet is counted in flight (the drain
+    waits for it) and answered: UNAVAILABLE, as every call that had not reached the model."""
     from writegate.server.app import WriteGateServer
 
     hold = _HoldInterceptor()
@@ -274,11 +279,12 @@ async def test_a_call_accepted_just_before_the_drain_is_counted_and_answered() -
         with pytest.raises(grpc.aio.AioRpcError) as refused:
             await stub.PrepareWrite(req, timeout=10)
         assert (refused.value.code(), refused.value.details()) == (grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
-        assert not stopping.done()
+        assert not stopping.done()  # the drain waits for it
         hold.release.set()
-        resp = await asyncio.wait_for(accepted, 10)
+        with pytest.raises(grpc.aio.AioRpcError) as answered:  # answered, not cancelled: it never reached the model
+            await asyncio.wait_for(accepted, 10)
         await asyncio.wait_for(stopping, 10)
-    assert resp.relations[0].label == pb.LABEL_SUPERSEDES
+    assert (answered.value.code(), answered.value.details()) == (grpc.StatusCode.UNAVAILABLE, QUEUED)
     assert app.drain.in_flight == 0
 
 
@@ -300,5 +306,67 @@ async def test_calls_still_queued_after_the_grace_are_answered_unavailable_not_c
         await app.stop(0)
         results = await asyncio.gather(running, queued, return_exceptions=True)
     assert [(r.code(), r.details()) for r in results] == [  # type: ignore[union-attr]
-        (grpc.StatusCode.UNAVAILABLE, "the batcher is shutting down")
-    ] * 2
+        (grpc.StatusCode.UNAVAILABLE, "the batcher is shutting down"),  # on the model past the grace
+        (grpc.StatusCode.UNAVAILABLE, QUEUED),  # queued: at the signal
+    ]
+
+
+async def test_sigterm_answers_queued_calls_unavailable_at_once_and_lets_running_ones_finish() -> None:
+    """At the signal a queued call is answered UNAVAILABLE at once (not when the model is free, nor
+    at its deadline); the call on the model finishes OK; a new call is refused UNAVAILABLE."""
+    from server_fakes import running_server
+
+    fake = FakeClassifier.gated()
+    running_req = pb.PrepareWriteRequest(memory=memory("n", "she moved"), candidates=[memory("c")])
+    queued_req = pb.PrepareWriteRequest(memory=memory("q", "never said that"), candidates=[memory("c")])
+    async with running_server(fake) as (app, target), grpc.aio.insecure_channel(target) as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        fake.hold()
+        running = asyncio.ensure_future(stub.PrepareWrite(running_req, timeout=30))
+        assert await asyncio.to_thread(fake.entered.wait, 5)
+        queued = asyncio.ensure_future(stub.PrepareWrite(queued_req, timeout=30))
+        await _until(lambda: app.batcher is not None and app.batcher.queue_depth == 1)
+        stopping = asyncio.ensure_future(app.stop(30))
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await asyncio.wait_for(queued, 10)  # while the model still holds the running call
+        assert (info.value.code(), info.value.details()) == (grpc.StatusCode.UNAVAILABLE, QUEUED)
+        assert not running.done() and not stopping.done()
+        with pytest.raises(grpc.aio.AioRpcError) as refused:
+            await stub.PrepareWrite(queued_req, timeout=10)
+        assert (refused.value.code(), refused.value.details()) == (grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
+        fake.release()
+        assert (await running).relations[0].label == pb.LABEL_SUPERSEDES
+        await asyncio.wait_for(stopping, 20)
+    assert not any("never said that" in k for batch in fake.batches for k in batch)
+
+
+async def test_clients_that_send_again_at_once_are_never_cancelled_at_shutdown() -> None:
+    """32 clients send their next call as soon as one is answered, refusals included, until the
+    server has stopped: every answer is OK or UNAVAILABLE — gRPC's own stop cancels none."""
+    fake = FakeClassifier()
+    stop = asyncio.Event()
+    ready: asyncio.Future = asyncio.get_running_loop().create_future()
+    config = ServerConfig(port=0, max_wait_ms=0, grace_s=10, batch_workers=2)
+    server = asyncio.ensure_future(serve(config, loader=lambda: fake, stop_event=stop, on_ready=ready.set_result))
+    app = await asyncio.wait_for(ready, 10)
+    codes: Counter[str] = Counter()
+
+    async def client(stub: pb_grpc.WriteGateStub, c: int) -> None:
+        req = pb.PrepareWriteRequest(memory=memory(f"n{c}", "she moved"), candidates=[memory("c0"), memory("c1")])
+        while not server.done():
+            try:
+                await stub.PrepareWrite(req, timeout=10)
+                codes["OK"] += 1
+            except grpc.aio.AioRpcError as exc:
+                codes[exc.code().name] += 1
+                await asyncio.sleep(0)  # at once, but let the server's loop run
+
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{app.port}") as channel:
+        stub = pb_grpc.WriteGateStub(channel)
+        clients = [asyncio.ensure_future(client(stub, c)) for c in range(32)]
+        await _until(lambda: codes["OK"] >= 50)
+        _sigterm_or_set(stop)
+        assert await asyncio.wait_for(server, 30) == 0
+        await asyncio.wait_for(asyncio.gather(*clients), 30)
+    assert set(codes) <= {"OK", "UNAVAILABLE"}, codes
+    assert codes["UNAVAILABLE"] >= 32

@@ -255,6 +255,34 @@ async def test_full_queue_is_resource_exhausted() -> None:
         assert len((await held).relations) == 3
 
 
+async def test_a_sized_queue_below_max_candidates_still_serves_a_full_request() -> None:
+    """On a slow machine the bound that follows the speed is smaller than `max_candidates`: a full
+    request is still valid, and served when nothing else is queued."""
+    fake = FakeClassifier()
+    async with serving(fake, max_candidates=64) as (app, _channel, stub):
+        app.batcher.pairs_per_s = 10.0  # 10 pairs/s x 1.3 s: a bound of 14 pairs
+        assert app.batcher.max_queue_pairs < 64
+        resp = await stub.PrepareWrite(request(*(f"fact {i}" for i in range(64))), timeout=10)
+        assert len(resp.relations) == 64
+
+
+async def test_a_call_whose_batch_cannot_end_by_its_deadline_is_never_run() -> None:
+    """At the measured speed (set here to 2 pairs/s) a 4-candidate call needs 2 s on the model: with a
+    1 s deadline it is answered DEADLINE_EXCEEDED at once and its pairs never reach the model; the
+    same call with 10 s is served."""
+    fake = FakeClassifier()
+    async with serving(fake) as (app, _channel, stub):
+        app.batcher.pairs_per_s = 2.0
+        before = len(fake.batches)
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await stub.PrepareWrite(request("a", "b", "c", "d", new_text="too slow"), timeout=1)
+        assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        assert "not run" in info.value.details()
+        assert fake.batches[before:] == []
+        resp = await stub.PrepareWrite(request("a", "b", "c", "d", new_text="in time"), timeout=10)
+        assert len(resp.relations) == 4
+
+
 async def test_health_goes_from_not_serving_to_serving_after_warm_up() -> None:
     release = threading.Event()
     fake = FakeClassifier()
