@@ -207,17 +207,18 @@ def compare(a: Record, b: Record) -> SlotComparison:
     """
     if a.kind is RecordKind.TEXT or a.kind is not b.kind or a.subject != b.subject or a.slot != b.slot:
         return SlotComparison(same_slot=False)
-    if a.kind is RecordKind.TIME_WINDOW:
+    # a record's kind names its one value field (schema.Record checks it); the None tests narrow the types
+    if a.kind is RecordKind.TIME_WINDOW and a.time_window is not None and b.time_window is not None:
         relation, overlap = _windows(a.time_window, b.time_window)
         return SlotComparison(same_slot=True, slot=a.slot, relation=relation, overlap=overlap)
-    if a.kind is RecordKind.EDGE:
+    if a.kind is RecordKind.EDGE and a.edge is not None and b.edge is not None:
         return SlotComparison(
             same_slot=True,
             slot=a.slot,
             relation=_edges(a.edge, b.edge),
             single_valued=a.edge.type in SINGLE_VALUED_EDGES,
         )
-    if a.kind is RecordKind.TIMEZONE:
+    if a.kind is RecordKind.TIMEZONE and a.timezone is not None and b.timezone is not None:
         relation = _timezones(a.timezone.timezone, b.timezone.timezone)
     else:
         relation = ValueRelation.EQUAL if a.enum == b.enum else ValueRelation.INCOMPATIBLE

@@ -876,7 +876,7 @@ def _conflicts_bytes(plan: Plan, lines: Iterable[str]) -> Iterator[bytes]:
 def _roles_bytes(plan: Plan, tally: _Tally) -> Iterator[bytes]:
     """Each record's state role and the records that superseded it (canonical order, one line each)."""
     for r in plan.records:
-        line = {"id": r.id, "subject": r.subject, "role": tally.role(r.id).value}
+        line: dict[str, str | list[str]] = {"id": r.id, "subject": r.subject, "role": tally.role(r.id).value}
         if r.id in tally.superseded_by:
             line["superseded_by"] = tally.superseded_by[r.id]
         yield (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
