@@ -81,6 +81,7 @@ class PackageInputs(BaseModel):
     started: float = Field(description="time.monotonic() when the whole run began.")
     drop_fp32_onnx: bool = False
     onnx: bool = Field(default=True, description="Export ONNX fp32/int8 and evaluate int8; False: torch only.")
+    smooth_alpha: float | Literal["auto"] | None = Field(default="auto", description="See Preset.smooth_alpha.")
     quiet: bool = False
 
 
@@ -147,7 +148,7 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
         metrics={},
     )
     modeldir.write_meta(out, meta)
-    exported = export_onnx(out) if inp.onnx else None
+    exported = export_onnx(out, smooth_alpha=inp.smooth_alpha) if inp.onnx else None
 
     # 3. evaluate the served model (int8 ONNX; torch fp32 without an export)
     clf = Classifier.load(out, "onnx" if inp.onnx else "torch", threads=inp.threads)

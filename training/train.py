@@ -24,9 +24,9 @@ import json
 import os
 import random
 import shutil
-import tempfile
 import time
 from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +39,17 @@ from writegate.normalizer.errors import InputError
 from writegate.training.bases import resolve_base
 from writegate.training.datafile import Example, read_examples
 from writegate.training.inputs import input_names
-from writegate.training.package import FusionChoice, PackageInputs, PairDataset, encode_examples, package
+from writegate.training.package import (
+    FusionChoice,
+    Packaged,
+    PackageInputs,
+    PairDataset,
+    encode_examples,
+    package,
+)
 from writegate.training.presets import Preset
 from writegate.training.soup import MemberRecord
+from writegate.training.staging import TEMP_PREFIXES, staged_output, temp_dir
 
 DEV_SHARE = 0.1
 WEIGHT_FILES: tuple[str, ...] = ("model.safetensors", "pytorch_model.bin")  # a base/init dir's weights, either one
@@ -306,9 +314,15 @@ def check_member(member: int | None, preset: Preset, work_dir: Path | None) -> N
 
 
 class _Setup:
-    """Steps 1–4 up to training: validated splits, the encoded pairs and a member fitter."""
+    """Steps 1–4 up to training: validated splits, the encoded pairs and a member fitter.
 
-    def __init__(self, cfg: TrainConfig) -> None:
+    Args:
+        cfg: the run.
+        out: where the model dir is being written (the tokenizer goes there); None for a member alone.
+        work: the work dir (checkpoints, members).
+    """
+
+    def __init__(self, cfg: TrainConfig, out: Path | None, work: Path) -> None:
         self.t0 = time.monotonic()
         from rich.console import Console
 
@@ -353,8 +367,8 @@ class _Setup:
         _seed_everything(p.seed)
 
         # a member alone is no model dir: its tokenizer goes to the work dir, not to --out
-        self.work = cfg.work_dir or Path(tempfile.mkdtemp(prefix="writegate-train-"))
-        tok_dir = cfg.out if cfg.member is None else self.work / "tokenizer"
+        self.work = work
+        tok_dir = out if out is not None else self.work / "tokenizer"
         tok_dir.mkdir(parents=True, exist_ok=True)
         save_tokenizer(src, tok_dir)
         encoder = features.PairEncoder.from_file(tok_dir / modeldir.TOKENIZER, p.max_length)
@@ -381,6 +395,7 @@ class _Setup:
             dev_sub=dev_sub,
             work=self.work,
             threads=self.threads,
+            console=console,
         )
 
 
@@ -393,7 +408,16 @@ def train(cfg: TrainConfig) -> TrainResult:
     """
     if cfg.member is not None:
         raise InputError("member", "trains one member only: call train_member")
-    setup = _Setup(cfg)
+    with ExitStack() as stack:  # the model dir appears whole or not at all; a temporary work dir goes
+        stage = stack.enter_context(staged_output(cfg.out))
+        work = cfg.work_dir or stack.enter_context(temp_dir(TEMP_PREFIXES[0]))
+        setup = _Setup(cfg, stage, work)
+        done, steps, train_seconds = _train_and_package(cfg, setup, stage)
+    return TrainResult(**(done.model_dump() | {"out": cfg.out}), steps=steps, train_seconds=train_seconds)
+
+
+def _train_and_package(cfg: TrainConfig, setup: _Setup, out: Path) -> tuple[Packaged, int, float]:
+    """Steps 4–8 into `out`: fit (or the soup), then calibrate, save, export, evaluate, document."""
     p, fitter, console = cfg.preset, setup.fitter, setup.console
     if p.soup:
         trainer, members = _fit_soup(fitter, console)
@@ -411,7 +435,7 @@ def train(cfg: TrainConfig) -> TrainResult:
         trainer.model,
         dev_logits,
         PackageInputs(
-            out=cfg.out,
+            out=out,
             name=cfg.name,
             version=cfg.version,
             max_length=p.max_length,
@@ -432,12 +456,11 @@ def train(cfg: TrainConfig) -> TrainResult:
             started=setup.t0,
             drop_fp32_onnx=cfg.drop_fp32_onnx,
             onnx=cfg.onnx,
+            smooth_alpha=p.smooth_alpha,
             quiet=cfg.quiet,
         ),
     )
-    if cfg.work_dir is None:
-        shutil.rmtree(setup.work, ignore_errors=True)
-    return TrainResult(**done.model_dump(), steps=steps, train_seconds=train_seconds)
+    return done, steps, train_seconds
 
 
 def train_member(cfg: TrainConfig) -> MemberRecord:
@@ -455,7 +478,9 @@ def train_member(cfg: TrainConfig) -> MemberRecord:
     """
     if cfg.member is None:
         raise InputError("member", "is missing: train_member trains one soup member (use train for a whole run)")
-    setup = _Setup(cfg)
+    if cfg.work_dir is None:
+        raise InputError("member", "needs --work-dir: the member is saved there for a later run to reuse")
+    setup = _Setup(cfg, None, cfg.work_dir)
     return _fit_or_reuse(setup.fitter, cfg.member, setup.console)[1]
 
 
@@ -475,6 +500,57 @@ def _run_record(path: Path, key: str, before: float, started: float) -> Any:
             os.replace(tmp, path)
 
     return RunRecord()
+
+
+def estimate_line(trainer: Any, rows: Sequence[dict[str, Any]], dev_pairs: int) -> str:
+    """How long the run will train, from two timed steps (forward + backward) on its first batch.
+
+    The weights do not change (no optimizer step, gradients cleared) and every random state is put
+    back, so the run is the same with or without the estimate.
+    """
+    import torch
+
+    args = trainer.args
+    batch_size = args.per_device_train_batch_size
+    per_epoch = -(-len(rows) // batch_size)
+    steps = round(per_epoch * args.num_train_epochs)
+    steps = min(steps, args.max_steps) if args.max_steps > 0 else steps
+    model = trainer.model
+    device = next(model.parameters()).device
+    batch = {k: v.to(device) for k, v in trainer.data_collator(list(rows[:batch_size])).items()}
+    states = (random.getstate(), np.random.get_state(), torch.get_rng_state())
+    cuda = torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
+    was_training = model.training
+    model.train()
+    try:
+        seconds = 0.0
+        for _ in range(2):  # the first one warms up
+            t0 = time.perf_counter()
+            model(**batch).loss.backward()
+            if device.type == "cuda":
+                torch.cuda.synchronize()
+            seconds = time.perf_counter() - t0
+        model.zero_grad(set_to_none=True)
+    finally:
+        model.train(was_training)
+        random.setstate(states[0])
+        np.random.set_state(states[1])
+        torch.set_rng_state(states[2])
+        if cuda is not None:
+            torch.cuda.set_rng_state_all(cuda)
+    rate = len(batch["input_ids"]) / max(seconds, 1e-9)
+    train_s = steps * batch_size / rate
+    evals = steps // max(1, args.eval_steps)
+    eval_s = evals * dev_pairs / (3 * rate)  # a forward alone costs about a third of forward + backward
+    return (
+        f"estimate: {steps} steps × {batch_size} pairs at {rate:,.1f} pairs/s (measured on the first batch) ≈ "
+        f"{_minutes(train_s)} of training + {_minutes(eval_s)} for {evals} dev evaluations of {dev_pairs} pairs; "
+        "then calibration, export and evaluation"
+    )
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
 def _collator(pad: Any, names: Sequence[str]) -> Any:
@@ -500,8 +576,11 @@ class _Fitter:
         dev_sub: PairDataset,
         work: Path,
         threads: int,
+        console: Any,
     ) -> None:
         import torch
+
+        self.console = console
 
         self.cfg, self.src, self.hf_tok, self.train_rows, self.dev_sub, self.work = (
             cfg,
@@ -617,6 +696,8 @@ class _Fitter:
                 )
             before = float(kept.get("seconds", 0.0))
         where.mkdir(parents=True, exist_ok=True)
+        if last is None:
+            self.console.print(estimate_line(trainer, self.train_rows, len(self.dev_sub)))
         t_train = time.monotonic()
         trainer.add_callback(_run_record(record, key, before, t_train))
         state = trainer.train(resume_from_checkpoint=last)

@@ -14,9 +14,10 @@ import argparse
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
-import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,18 @@ from writegate.normalizer.errors import InputError, first_error
 
 if TYPE_CHECKING:
     from writegate.training.presets import Preset
+
+
+PRESET_FLAGS: dict[str, type] = {
+    "--epochs": float,
+    "--batch-size": int,
+    "--lr": float,
+    "--label-smoothing": float,
+    "--max-steps": int,
+    "--eval-steps": int,
+    "--seed": int,
+}
+"""The flags that override a preset's field of the same name; their help comes from the field."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -53,18 +66,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--out", type=Path, help="output model dir (default models/custom; models/default for --preset default)"
     )
-    p.add_argument("--preset", help="named settings: default, generated, smoke (flags below override them)")
-    p.add_argument("--epochs", type=float)
-    p.add_argument("--batch-size", type=int)
-    p.add_argument("--lr", type=float)
-    p.add_argument("--label-smoothing", type=float)
-    p.add_argument("--max-steps", type=int)
-    p.add_argument("--eval-steps", type=int)
-    p.add_argument("--seed", type=int)
+    from writegate.training.presets import PRESETS, Preset
+
+    p.add_argument(
+        "--preset",
+        metavar="|".join(sorted(PRESETS)),
+        help="named settings (training/presets.py; the flags below override them); without one, the defaults shown",
+    )
+    for flag, kind in PRESET_FLAGS.items():
+        field = Preset.model_fields[flag.removeprefix("--").replace("-", "_")]
+        p.add_argument(flag, type=kind, help=f"{field.description or ''} (default {field.default})".lstrip())
     p.add_argument(
         "--data-seed",
         type=int,
-        help="shuffle the training pairs with this seed (same initialisation as --seed, another data order)",
+        help="shuffle the training pairs with this seed (same initialisation as --seed, another data order; "
+        "default: none, the file order)",
     )
     p.add_argument(
         "--soup",
@@ -177,8 +193,26 @@ def _with_overrides(preset: Preset, overrides: dict[str, object]) -> Preset:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the command; returns the exit code."""
+    """Run the command; returns the exit code.
+
+    SIGTERM ends it as Ctrl-C does: the partial model folder and the temporary folders are removed
+    on the way out (`training/staging.py`).
+    """
+
+    def terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        with ExitStack() as stack:
+            return _run(args, stack)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace, stack: ExitStack) -> int:
     from writegate.training.presets import Preset, get_preset
+    from writegate.training.staging import TEMP_PREFIXES, temp_dir
     from writegate.training.train import TrainConfig, check_member, train, train_member
 
     preset = get_preset(args.preset) if args.preset else Preset()
@@ -202,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
     if data is None:
         if args.preset is None:
             raise InputError("data", "is missing: give --data FILE.jsonl, or --preset default to generate the data")
-        work = args.work_dir or Path(tempfile.mkdtemp(prefix="writegate-data-"))
+        work = args.work_dir or stack.enter_context(temp_dir(TEMP_PREFIXES[1]))
         gen = _generate(work, preset.seed, preset.generate_n)
         data, dev, test = gen / "train.jsonl", dev or gen / "dev.jsonl", test or gen / "test.jsonl"
         if (gen / "manifest.json").is_file():
