@@ -42,6 +42,10 @@ request none of whose pairs has started with `BatcherClosed`, at once; batches a
 finish. Once nothing has been queued or running for `idle_release_s`, the model's free working
 memory is handed back to the OS (`model.release_memory()` when it has one — onnxruntime's arena —
 then glibc's `malloc_trim`): the peak of a load does not stay resident after it.
+
+`submit(..., timeline=Timeline())` also records when the request's pairs joined the queue and when
+each of its batches ran (wall clock, for the server's trace spans); without a timeline nothing is
+recorded.
 """
 
 from __future__ import annotations
@@ -123,6 +127,32 @@ class _NoObserver:
         pass
 
 
+@dataclass(frozen=True)
+class BatchRun:
+    """One batch that carried pairs of a timed request (`Timeline.batches`)."""
+
+    start_ns: int
+    """`time.time_ns()` when the batch went to its run thread."""
+    end_ns: int
+    """`time.time_ns()` when its predictions (or its failure) came back."""
+    pairs: int
+    """The request's pairs in it."""
+    batch_pairs: int
+    """All the pairs in it, other requests' included."""
+
+
+@dataclass
+class Timeline:
+    """One request's way through the batcher, filled in by `submit(..., timeline=...)`."""
+
+    pairs_ahead: int | None = None
+    """Pairs admitted before this request (the queue it joined)."""
+    queued_ns: int | None = None
+    """`time.time_ns()` once its pairs were encoded and joined the queue (None: they never did)."""
+    batches: list[BatchRun] = field(default_factory=list)
+    """The batches that ran its pairs, in the order they ended."""
+
+
 @dataclass(eq=False)
 class _Request:
     """One `submit`'s pairs: they run together or not at all."""
@@ -130,6 +160,7 @@ class _Request:
     deadline: float | None
     items: list[_Item] = field(default_factory=list)
     started: bool = False  # some pair of it is (or was) on the model
+    timeline: Timeline | None = None
 
 
 @dataclass(eq=False)
@@ -324,6 +355,7 @@ class Batcher:
         self._runs: dict[asyncio.Task[None], float] = {}  # run → when it should end (its start + expected time)
         self._slots = asyncio.Semaphore(workers)
         self._busy = 0  # run slots held
+        self._timed = 0  # queued requests with a timeline: batches are timed only while there are some
         self._encode_pool: ThreadPoolExecutor | None = None
         self._run_pool: ThreadPoolExecutor | None = None
 
@@ -440,12 +472,16 @@ class Batcher:
         if n:
             self._refuse_if_too_late(n, deadline)
 
-    async def submit(self, pairs: Sequence[Pair], *, deadline: float | None = None) -> list[Prediction]:
+    async def submit(
+        self, pairs: Sequence[Pair], *, deadline: float | None = None, timeline: Timeline | None = None
+    ) -> list[Prediction]:
         """Label `pairs` (in order), batched with everyone else's.
 
         Args:
             pairs: the request's pairs.
             deadline: absolute `clock()` time after which the request is worthless.
+            timeline: when given, filled in with the queue it joined, when it joined it and when
+                each of its batches ran (also when the request fails).
 
         Raises:
             QueueFull: the queue cannot take the pairs now.
@@ -459,6 +495,8 @@ class Batcher:
         if n == 0:
             return []
         self.check_admission(n, deadline)
+        if timeline is not None:
+            timeline.pairs_ahead = self._admitted
         self._admitted += n
         self.observer.queue_depth(self._admitted)
         queued = False
@@ -474,12 +512,15 @@ class Batcher:
             now = self.clock()
             if deadline is not None and now >= deadline:
                 raise DeadlineExceeded("the deadline passed before the pairs were queued")
-            request = _Request(deadline)
+            request = _Request(deadline, timeline=timeline)
             items = [_Item(e, loop.create_future(), request, now) for e in encoded]
             request.items = items
             self._pending.extend(items)
             self._pending_tokens += sum(it.n_tokens for it in items)
             queued = True
+            if timeline is not None:
+                timeline.queued_ns = time.time_ns()
+                self._timed += 1
         finally:
             if not queued:
                 self._admitted -= n
@@ -504,6 +545,8 @@ class Batcher:
                 elif not fut.cancelled():
                     fut.exception()  # mark retrieved: one failure is reported, not each
             self._uncount(items)  # those still queued no longer count: the worker skips them
+            if timeline is not None:
+                self._timed -= 1
 
     def expected_wait(self) -> float | None:
         """Seconds until the pairs queued now have run (None: speed unknown)."""
@@ -756,15 +799,20 @@ class Batcher:
         if run is not None and run in self._runs:  # when it should end: the next window's plan counts on it
             self._runs[run] = now + (len(live) * self.workers / self.pairs_per_s if self.pairs_per_s else 0.0)
         loop = asyncio.get_running_loop()
+        start_ns = time.time_ns() if self._timed else 0
         try:
             preds = await loop.run_in_executor(self._run_pool, self._infer, [it.encoded for it in live])
         except Exception as exc:  # noqa: BLE001 - one failed batch must not kill the worker
+            if self._timed:
+                _record_batch(live, start_ns)
             log.exception("a batch of %d pairs failed", len(live))
             failure = BatchFailed(f"the batch of {len(live)} pairs failed: {type(exc).__name__}: {exc}")
             for it in live:
                 if not it.future.done():
                     it.future.set_exception(failure)
             return
+        if self._timed:
+            _record_batch(live, start_ns)
         for it, pred in zip(live, preds, strict=True):
             if not it.future.done():
                 it.future.set_result(pred)
@@ -780,6 +828,18 @@ class Batcher:
             raise RuntimeError(f"decode returned {len(preds)} predictions for {len(encoded)} pairs")
         self.observer.batch_done(len(encoded), batch.n_tokens, time.perf_counter() - start)
         return preds
+
+
+def _record_batch(live: Sequence[_Item], start_ns: int) -> None:
+    """Add the batch of `live` pairs, begun at `start_ns` and ending now, to its requests' timelines."""
+    end_ns = time.time_ns()
+    counts: dict[_Request, int] = {}
+    for it in live:
+        if it.request.timeline is not None:
+            counts[it.request] = counts.get(it.request, 0) + 1
+    for request, pairs in counts.items():
+        assert request.timeline is not None
+        request.timeline.batches.append(BatchRun(start_ns, end_ns, pairs, len(live)))
 
 
 def _too_late(request: _Request, needs: float, now: float) -> DeadlineExceeded:

@@ -18,11 +18,11 @@ stops once calls stop arriving (`QUIET_S`), the held calls are answered UNAVAILA
 stops, the normalize pool's worker processes stop, exit 0.
 
 Interceptors (built on `security.ServiceInterceptor` / `security.rebuild_handler`), outermost
-first: metrics, logging (request shape only; texts only with
-`--log-text`; texts of in-flight requests redacted from every log record), drain, bearer-token
-auth (when tokens are configured), decode guard (undecodable bytes → INVALID_ARGUMENT). Admission
-to the batcher's queue is the servicer's, after validation (a bad request is never "server
-busy"), before any normalize or model work. TLS / mTLS and the token set are loaded, with clear
+first: tracing (only with an `--otel-exporter` other than none: `start_tracing`), metrics,
+logging (request shape only; texts only with `--log-text`; texts of in-flight requests redacted
+from every log record), drain, bearer-token auth (when tokens are configured), decode guard
+(undecodable bytes → INVALID_ARGUMENT). Admission to the batcher's queue is the servicer's, after
+validation (a bad request is never "server busy"), before any normalize or model work. TLS / mTLS and the token set are loaded, with clear
 errors, before the port is bound; see docs/serving.md, 'Running it safely'.
 """
 
@@ -92,6 +92,8 @@ QUEUED_AT_SHUTDOWN = "the server is shutting down; this call had not reached the
 
 Loader = Callable[[], Any]
 """Returns a loaded classifier (`Classifier.load(...)`); runs in a worker thread."""
+OTEL_EXTRA = "pip install 'writegate[otel]'"
+"""How to install what `--otel-exporter` needs."""
 
 
 def warmup_pairs() -> list[Pair]:
@@ -146,7 +148,7 @@ Begin = Callable[[str, Any], CallObserver]
 """`begin(method, request)` (request None for a stream) → the call's observer."""
 
 
-def _wrap_handler(handler: grpc.RpcMethodHandler, method: str, begin: Begin) -> grpc.RpcMethodHandler:
+def wrap_handler(handler: grpc.RpcMethodHandler, method: str, begin: Begin) -> grpc.RpcMethodHandler:
     """Wrap a WriteGate handler so an observer sees the call (and its streamed requests) end to end."""
 
     @contextlib.contextmanager
@@ -186,7 +188,7 @@ def _wrap_handler(handler: grpc.RpcMethodHandler, method: str, begin: Begin) -> 
     return rebuild_handler(handler, {"unary_unary": unary, "stream_stream": stream})
 
 
-class _WriteGateInterceptor(ServiceInterceptor):
+class WriteGateInterceptor(ServiceInterceptor):
     """Wraps the WriteGate methods (not health or reflection) with `begin`'s observers."""
 
     def begin(self, method: str, request: Any) -> CallObserver:
@@ -196,7 +198,7 @@ class _WriteGateInterceptor(ServiceInterceptor):
         return service == SERVICE_NAME
 
     def intercept(self, handler: grpc.RpcMethodHandler, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
-        return _wrap_handler(handler, method_of(details.method), self.begin)
+        return wrap_handler(handler, method_of(details.method), self.begin)
 
 
 @dataclass
@@ -211,7 +213,7 @@ class _MetricsCall:
         self.metrics.rpc_done(self.method, status, seconds)
 
 
-class MetricsInterceptor(_WriteGateInterceptor):
+class MetricsInterceptor(WriteGateInterceptor):
     """Request counts by status and latency histograms per RPC (labels: method, code — never text)."""
 
     def __init__(self, metrics: Metrics) -> None:
@@ -256,7 +258,7 @@ class _LoggedCall:
             self._stack.close()
 
 
-class LoggingInterceptor(_WriteGateInterceptor):
+class LoggingInterceptor(WriteGateInterceptor):
     """One log line per RPC: DEBUG when OK, WARNING for server-side failures, INFO otherwise.
 
     The line holds the request's shape; its memory texts only when `log_text`. While the RPC runs,
@@ -398,7 +400,7 @@ class DrainInterceptor(grpc.aio.ServerInterceptor):
         if handler is None:
             call.done()
             return handler
-        return _wrap_handler(handler, method_of(name), lambda _method, _request: call)
+        return wrap_handler(handler, method_of(name), lambda _method, _request: call)
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
@@ -411,6 +413,32 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 # -- the server --------------------------------------------------------------------------------
 
 
+def start_tracing(config: ServerConfig, tracer_provider: Any = None) -> Any:
+    """The server's `writegate.server.tracing.Tracing`, or None when tracing is off
+    (`--otel-exporter none` and no `tracer_provider`): then OpenTelemetry is not imported.
+
+    Args:
+        config: the server config (`otel_*`).
+        tracer_provider: an OpenTelemetry SDK `TracerProvider` to trace with (tests: an in-memory
+            exporter); None = the one the config describes.
+
+    Raises:
+        InputError: naming `otel_exporter` when OpenTelemetry is not installed, or `otel_endpoint`.
+    """
+    if tracer_provider is None and config.otel_exporter == "none":
+        return None
+    try:
+        from writegate.server.tracing import Tracing
+
+        return Tracing.start(config, tracer_provider)
+    except ModuleNotFoundError as exc:
+        if not (exc.name or "").startswith("opentelemetry"):
+            raise
+        raise InputError(
+            "otel_exporter", f"{config.otel_exporter} needs OpenTelemetry ({exc.name} is missing): {OTEL_EXTRA}"
+        ) from None
+
+
 class WriteGateServer:
     """One gRPC server: health, reflection, WriteGate; the model loads after the port is bound.
 
@@ -419,6 +447,11 @@ class WriteGateServer:
         loader: builds the classifier (default: `Classifier.load` from the config).
         metrics: the metrics (default: a fresh registry).
         warmup: the warm-up pairs run before SERVING.
+        tracer_provider: an OpenTelemetry `TracerProvider` to trace with (default: the one
+            `config.otel_exporter` describes; none when that is `none`): `start_tracing`.
+
+    Raises:
+        InputError: tracing is asked for and OpenTelemetry is not installed.
     """
 
     def __init__(
@@ -428,14 +461,18 @@ class WriteGateServer:
         loader: Loader | None = None,
         metrics: Metrics | None = None,
         warmup: Sequence[Pair] | None = None,
+        tracer_provider: Any = None,
     ) -> None:
         self.config = config
+        self.tracing = start_tracing(config, tracer_provider)
+        """`writegate.server.tracing.Tracing`, or None (tracing off)."""
         self.checks_model = loader is None
         """True when the model directory is checked first thing in `start` (the default loader)."""
         self.loader: Loader = loader or (lambda: load_classifier(config))
         self.metrics = metrics or Metrics()
         self.warmup = list(warmup) if warmup is not None else warmup_pairs()
-        self.service = WriteGateService(limits=config.limits, relabel_window=config.relabel_window)
+        service = WriteGateService if self.tracing is None else self.tracing.service
+        self.service: WriteGateService = service(limits=config.limits, relabel_window=config.relabel_window)
         self.health = health.aio.HealthServicer()
         self.server: grpc.aio.Server | None = None
         self.batcher: Batcher | None = None
@@ -451,8 +488,9 @@ class WriteGateServer:
         )
 
     def _interceptors(self) -> list[grpc.aio.ServerInterceptor]:
-        """Outermost first: metrics and logs see every answer (UNAUTHENTICATED included)."""
-        interceptors: list[grpc.aio.ServerInterceptor] = [
+        """Outermost first: traces, metrics and logs see every answer (UNAUTHENTICATED included)."""
+        interceptors: list[grpc.aio.ServerInterceptor] = [] if self.tracing is None else [self.tracing.interceptor()]
+        interceptors += [
             MetricsInterceptor(self.metrics),
             LoggingInterceptor(log_text=self.config.log_text, redactor=self.redactor),
             self.drain,
@@ -656,6 +694,8 @@ class WriteGateServer:
             self._metrics_http.shutdown()
             self._metrics_http.server_close()
             self._metrics_http = None
+        if self.tracing is not None:
+            await asyncio.to_thread(self.tracing.shutdown)  # the spans still batched are exported
         if self.server is not None:
             log.info("stopped")
         if self.redactor is not None:

@@ -153,6 +153,23 @@ class ServerConfig(BaseModel):
         description="Bearer tokens clients send as 'authorization: Bearer <token>': a file (one per line, blank/# "
         "lines ignored) or, in a config file, a list (unset: no token needed).",
     )
+    otel_exporter: Literal["none", "console", "otlp"] = Field(
+        default="none",
+        description="OpenTelemetry traces of each RPC and its stages, joined to the caller's traceparent: none (off; "
+        "OpenTelemetry is not imported), console (stdout) or otlp (gRPC; pip install 'writegate[otel]').",
+    )
+    otel_endpoint: str | None = Field(
+        default=None,
+        description="otlp: the collector, e.g. http://collector:4317 (unset: OTEL_EXPORTER_OTLP_ENDPOINT, else "
+        "localhost:4317).",
+    )
+    otel_service_name: str = Field(default="writegate", min_length=1, description="service.name of the traces.")
+    otel_sample_ratio: float = Field(
+        default=1.0,
+        ge=0,
+        le=1,
+        description="Share of the traces begun here that are kept; a caller's traceparent decides for its own.",
+    )
 
     @property
     def address(self) -> str:

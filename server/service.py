@@ -28,6 +28,10 @@ real `normalize`, else in a worker thread. Either way the results are cached and
 errors that name the field (`candidates[2].text: …`) by the same code (`_kept`). A Relabel stream
 normalizes its windows in a worker thread (`_records`, the same cache and messages).
 
+Each RPC runs its stages through methods of the servicer (`_validate`, `_records_of`, `_labels`,
+`_prepared`), which `writegate.server.tracing.TracedWriteGateService` wraps in trace spans; the
+servicer itself knows nothing of tracing.
+
 Relabel answers every pair: its relation, or a `PairError` with the code and message
 `status_for` gives its error (a bad request, a full queue, a failed batch), and the stream goes
 on. Only `STREAM_ERRORS` (not ready, shutting down, the deadline) and the request stream itself
@@ -395,6 +399,20 @@ class WriteGateService(pb_grpc.WriteGateServicer):
             Pair(existing=side(c, r), new=new) for c, r in zip(candidates, candidate_records, strict=True)
         ]
 
+    def _validate(self, check: Callable[..., None], request: Any) -> None:
+        """Validate `request` with `check` (one of `validate`'s, against the clock and the limits)."""
+        check(request, now=self.now(), limits=self.limits)
+
+    async def _labels(self, pairs: list[Pair], deadline: float | None) -> list[Prediction]:
+        """The pairs' predictions, from the batcher."""
+        return await self.batcher.submit(pairs, deadline=deadline)
+
+    def _prepared(
+        self, new_id: str, records: Sequence[Record], relations: Sequence[prepare.Relation]
+    ) -> pb.PrepareWriteResponse:
+        """What the store should record: the roles and edges of `prepare.prepare_write`, as a response."""
+        return convert.prepare_write_to_proto(prepare.prepare_write(new_id, records, relations))
+
     def _admit(self, n: int, deadline: float | None) -> None:
         """Admission, after validation and before any work: the batcher's own rule (BatcherClosed,
         QueueFull, DeadlineExceeded)."""
@@ -409,7 +427,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         mem = convert.memory_from_proto(request.memory)
         candidates = self._candidates(request.candidates)
         records, pairs = await self._pairs(mem, candidates)
-        preds = await self.batcher.submit(pairs, deadline=deadline)
+        preds = await self._labels(pairs, deadline)
         return mem, records, prepare.relations([c.id for c in candidates], preds)
 
     @staticmethod
@@ -420,7 +438,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     @_unary
     async def Normalize(self, request: pb.NormalizeRequest, context: grpc.aio.ServicerContext) -> pb.NormalizeResponse:  # noqa: N802
         """Raw memory text → typed records."""
-        validate.validate_normalize(request, now=self.now(), limits=self.limits)
+        self._validate(validate.validate_normalize, request)
         mem = convert.memory_from_proto(request.memory)
         (records,) = await self._records_of([mem], ["memory"])
         return pb.NormalizeResponse(records=convert.records_to_proto(records))
@@ -428,7 +446,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     @_unary
     async def Classify(self, request: pb.ClassifyRequest, context: grpc.aio.ServicerContext) -> pb.ClassifyResponse:  # noqa: N802
         """One relation per candidate, in candidate order."""
-        validate.validate_classify(request, now=self.now(), limits=self.limits)
+        self._validate(validate.validate_classify, request)
         _, _, rels = await self._classified(request, context)
         return pb.ClassifyResponse(relations=convert.relations_to_proto(rels))
 
@@ -437,9 +455,9 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         self, request: pb.PrepareWriteRequest, context: grpc.aio.ServicerContext
     ) -> pb.PrepareWriteResponse:
         """Normalize + classify + the roles and edges the store should record."""
-        validate.validate_prepare_write(request, now=self.now(), limits=self.limits)
+        self._validate(validate.validate_prepare_write, request)
         mem, records, rels = await self._classified(request, context)
-        return convert.prepare_write_to_proto(prepare.prepare_write(mem.id, records, rels))
+        return self._prepared(mem.id, records, rels)
 
     @_unary
     async def GetModelInfo(  # noqa: N802

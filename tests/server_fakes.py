@@ -185,16 +185,17 @@ async def running_server(
     *,
     loader: Callable[[], Any] | None = None,
     ready: bool = True,
+    tracer_provider: Any = None,
     **config: Any,
 ) -> AsyncIterator[tuple[WriteGateServer, str]]:
     """A WriteGateServer on 127.0.0.1:<free port>; yields (server, target).
 
     One batch worker unless `batch_workers` is given: tests that hold a batch at the gate count on
-    the next pairs waiting for it.
+    the next pairs waiting for it. `tracer_provider`: an OpenTelemetry one to trace with.
     """
     fake = fake or FakeClassifier()
     settings = {"port": 0, "max_wait_ms": 0, "grace_s": 1.0, "batch_workers": 1, **config}
-    app = WriteGateServer(ServerConfig(**settings), loader=loader or (lambda: fake))
+    app = WriteGateServer(ServerConfig(**settings), loader=loader or (lambda: fake), tracer_provider=tracer_provider)
     port = await app.start()
     try:
         if ready:

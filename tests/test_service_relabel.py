@@ -13,7 +13,7 @@ import pytest
 from server_fakes import BOOM, FakeClassifier, memory, serving, until
 
 from writegate.server import validate
-from writegate.server.app import LoggingInterceptor, MetricsInterceptor, _wrap_handler
+from writegate.server.app import LoggingInterceptor, MetricsInterceptor, wrap_handler
 from writegate.server.metrics import Metrics
 from writegate.server.service import RELABEL_DEPTH, relabel_window_for
 from writegate.v1 import writegate_pb2 as pb
@@ -153,7 +153,7 @@ async def test_a_stream_closed_by_a_client_cancel_counts_as_cancelled(
     metrics = Metrics()
     logger = logging.getLogger("test.writegate.cancel")
     interceptor = MetricsInterceptor(metrics) if observer == "metrics" else LoggingInterceptor(logger)
-    wrapped = _wrap_handler(grpc.stream_stream_rpc_method_handler(handler), "Relabel", interceptor.begin)
+    wrapped = wrap_handler(grpc.stream_stream_rpc_method_handler(handler), "Relabel", interceptor.begin)
     stream = wrapped.stream_stream(requests(), _Context())
     with caplog.at_level(logging.DEBUG, logger=logger.name):
         assert (await stream.__anext__()).pair_id == "p0"
