@@ -33,8 +33,8 @@ clients that set deadlines:
 
 For each deadline D, a fresh server with its own sized queue (`--max-queue-wait-ms`) and
 `--clients` closed-loop clients, each sending PrepareWrite of `--k` candidates with a D-second
-deadline, for `--seconds`; after an answer that is not OK a client waits as `writegate.client`'s
-`RetryPolicy` does (full jitter, 50 ms doubling up to 2 s). Printed per D: calls by status, OK
+deadline, for `--seconds`; after an answer that is not OK a client tries again after a pause drawn
+uniformly up to 50 ms, doubling after each further refusal up to 2 s (`--backoff-ms`). Printed per D: calls by status, OK
 p50/p99, OK p50 ÷ `--max-queue-wait-ms` (goal ≤ 1.5) and **wasted**: the share of the model's work
 (pairs run, the server's `writegate_pairs_total`) that went to calls not answered OK, that is to
 calls that missed their deadline after their pairs ran (goal < 5%). Then, on the first D's server
@@ -278,8 +278,8 @@ def check(phases: list[Phase], seconds: float) -> list[str]:
 # -- the deadline case: closed-loop clients with deadlines, wasted model work, SIGTERM ------------
 
 MAX_BACKOFF_S = 2.0
-"""After an answer that is not OK a client waits as `writegate.client.RetryPolicy` does by default:
-up to `--backoff-ms` (50 ms), doubling after each further refusal up to this, drawn uniformly."""
+"""After an answer that is not OK a client tries again after a pause drawn uniformly up to
+`--backoff-ms` (50 ms), doubling after each further refusal up to this."""
 
 
 @dataclass

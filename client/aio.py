@@ -1,15 +1,12 @@
 """`AsyncClient`: the asyncio WriteGate client (typed: pydantic in, pydantic out).
 
-The one implementation of the calls, deadlines and retries; the blocking `Client` runs it on an
-event loop of its own.
+The one implementation of the calls and deadlines (gRPC retries them: `RetryPolicy`); the blocking
+`Client` runs it on an event loop of its own.
 """
 
 from __future__ import annotations
 
-import asyncio
-import itertools
-import time
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Iterable, Sequence
 from typing import Any
 
 import grpc
@@ -44,21 +41,21 @@ class AsyncClient:
     Args:
         target: `host:port` of the server.
         timeout: default deadline per call in seconds (retries included); None = no deadline.
-        retry: retries on UNAVAILABLE (backoff with jitter).
-        channel: an existing channel (then `target` and the TLS options are ignored and `close()`
-            leaves it open).
+        retry: how the channel the client opens retries UNAVAILABLE (None: `RetryPolicy()`, 3 retries).
+        channel: an existing channel (then `target`, `retry` and the TLS options are not used and
+            `close()` leaves it open); it retries as its own options say (`RetryPolicy.channel_options()`).
         tls: use TLS with the system's root CAs (implied by any of the next three).
         tls_ca: the CA (PEM path or bytes) that signed the server's certificate.
         tls_cert: the client certificate (PEM) for mutual TLS, with `tls_key`.
         tls_key: the client certificate's private key (PEM).
         tls_server_name: the name to check the server certificate against, when not the target's host.
         token: bearer token sent as `authorization: Bearer <token>` on every call.
-        sleep: the sleep awaited between retries (tests pass a fake).
 
-    Raises (from every call):
-        InputError: INVALID_ARGUMENT, with the field the server named.
-        grpc.RpcError: any other failure (DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL, UNAVAILABLE
-            after the last retry), as `grpc.aio.AioRpcError`.
+    Raises:
+        ValueError: (here) both `channel` and `retry` are given.
+        InputError: (from every call) INVALID_ARGUMENT, with the field the server named.
+        grpc.RpcError: (from every call) any other failure (DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED,
+            INTERNAL, UNAVAILABLE after the last retry), as `grpc.aio.AioRpcError`.
     """
 
     def __init__(
@@ -66,7 +63,7 @@ class AsyncClient:
         target: str = DEFAULT_TARGET,
         *,
         timeout: float | None = 10.0,
-        retry: RetryPolicy = RetryPolicy(),  # noqa: B008 - frozen
+        retry: RetryPolicy | None = None,
         channel: grpc.aio.Channel | None = None,
         tls: bool = False,
         tls_ca: PemSource | None = None,
@@ -74,13 +71,17 @@ class AsyncClient:
         tls_key: PemSource | None = None,
         tls_server_name: str | None = None,
         token: str | None = None,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
+        if channel is not None and retry is not None:
+            raise ValueError(
+                "retry applies to the channel the client opens: make yours with RetryPolicy.channel_options()"
+            )
         self._own_channel = channel is None
         self.metadata = auth_metadata(token)
+        self._retry = None if channel is not None else retry or RetryPolicy()
         if channel is None:
             creds = channel_credentials(tls=tls, tls_ca=tls_ca, tls_cert=tls_cert, tls_key=tls_key)
-            options = channel_options(tls_server_name)
+            options = channel_options(tls_server_name, self._retry)
             channel = (
                 grpc.aio.insecure_channel(target, options=options)
                 if creds is None
@@ -89,8 +90,6 @@ class AsyncClient:
         self.channel = channel
         self.stub = pb_grpc.WriteGateStub(self.channel)
         self.timeout = timeout
-        self.retry = retry
-        self._sleep = sleep
 
     async def __aenter__(self) -> AsyncClient:
         return self
@@ -98,25 +97,21 @@ class AsyncClient:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
+    @property
+    def retry(self) -> RetryPolicy | None:
+        """The retry policy of the channel the client opened (None on a channel of the caller's)."""
+        return self._retry
+
     async def close(self) -> None:
         """Close the channel (if this client opened it); closing again does nothing."""
         if self._own_channel:
             await self.channel.close()
 
     async def _call(self, method: Callable[..., Any], request: Any, timeout: float | None) -> Any:
-        timeout = self.timeout if timeout is None else timeout
-        deadline = None if timeout is None else time.monotonic() + timeout
-        attempt = 0
-        while True:
-            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-            try:
-                return await method(request, timeout=remaining, metadata=self.metadata)
-            except grpc.RpcError as exc:
-                wait = self.retry.retry_after(exc, attempt, deadline, time.monotonic())
-                if wait is None:
-                    raise_typed(exc)
-                await self._sleep(wait)
-                attempt += 1
+        try:
+            return await method(request, timeout=self.timeout if timeout is None else timeout, metadata=self.metadata)
+        except grpc.RpcError as exc:
+            raise_typed(exc)
 
     async def normalize(self, memory: Memory | dict, *, timeout: float | None = None) -> list[Record]:
         """The memory's records."""
@@ -149,11 +144,10 @@ class AsyncClient:
 
         Each result holds the pair's `relation`, or its own `error` (a bad pair, a full queue, a
         failed batch: `result.ok` is False) and the stream goes on. Only stream-level failures
-        raise (UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED). UNAVAILABLE is retried (`retry`) only
-        before the first result and only when `pairs` is a sequence (sent again from the start);
-        an iterator is not replayable. `timeout` bounds the whole stream, retries included; None
-        = no deadline (the client default does not apply). Leaving the iteration early cancels
-        the stream.
+        raise (UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED). gRPC retries UNAVAILABLE (`retry`) only
+        before the first result, sending the pairs again from its buffer (see `RetryPolicy`).
+        `timeout` bounds the whole stream, retries included; None = no deadline (the client
+        default does not apply). Leaving the iteration early cancels the stream.
         """
 
         async def requests() -> AsyncIterator[pb.RelabelRequest]:
@@ -164,26 +158,11 @@ class AsyncClient:
                 for p in pairs:
                     yield relabel_request(p)
 
-        replayable = isinstance(pairs, Sequence)
-        deadline = None if timeout is None else time.monotonic() + timeout
-        for attempt in itertools.count():
-            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-            call = self.stub.Relabel(requests(), timeout=remaining, metadata=self.metadata)
-            answered = False
-            try:
-                async for msg in call:
-                    answered = True
-                    yield relabel_result(msg)
-                return
-            except grpc.RpcError as exc:
-                wait = (
-                    None
-                    if answered or not replayable
-                    else self.retry.retry_after(exc, attempt, deadline, time.monotonic())
-                )
-                if wait is None:
-                    raise_typed(exc)
-                await self._sleep(wait)
-            finally:
-                if hasattr(call, "cancel"):  # a stream left early (or failed) ends here, not at garbage collection
-                    call.cancel()
+        call = self.stub.Relabel(requests(), timeout=timeout, metadata=self.metadata)
+        try:
+            async for msg in call:
+                yield relabel_result(msg)
+        except grpc.RpcError as exc:
+            raise_typed(exc)
+        finally:
+            call.cancel()  # a stream left early (or failed) ends here, not at garbage collection

@@ -1,9 +1,10 @@
 """`Client`: the blocking WriteGate client, a thin wrapper over `AsyncClient`.
 
 Each `Client` runs an `AsyncClient` on a private event loop in a daemon thread; a call submits the
-async call to that loop and waits for its result, so calls, deadlines, retries and error mapping
-have one implementation. The wrapper is usable from any thread (several at once) and from inside
-a running event loop of the caller's own (the call blocks that loop, as any blocking call does).
+async call to that loop and waits for its result, so calls, deadlines and error mapping have one
+implementation (gRPC itself retries: `RetryPolicy`). The wrapper is usable from any thread (several
+at once) and from inside a running event loop of the caller's own (the call blocks that loop, as
+any blocking call does).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
-import time
 import weakref
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Iterator, Sequence
 from typing import Any, TypeVar, Unpack
@@ -89,17 +89,6 @@ class _LoopThread:
             self.thread.join()
 
 
-def _async_sleep(sleep: Callable[[float], None]) -> Callable[[float], Awaitable[None]]:
-    """The retry sleep for the loop: `time.sleep` becomes `asyncio.sleep`; any other runs in a worker thread."""
-    if sleep is time.sleep:
-        return asyncio.sleep
-
-    async def call(delay: float) -> None:
-        await asyncio.to_thread(sleep, delay)
-
-    return call
-
-
 async def _pulled(items: Iterator[_T]) -> AsyncIterator[_T]:
     """An iterator's items, each `next` in a worker thread (a blocking iterator never blocks the loop)."""
     while (item := await asyncio.to_thread(next, items, _END)) is not _END:
@@ -127,17 +116,16 @@ class Client:
         target: `host:port` of the server.
         **options: `timeout`, `retry`, `tls`, `tls_ca`, `tls_cert`, `tls_key`, `tls_server_name`,
             `token`: as for `AsyncClient` (`ClientOptions`).
-        channel: a function returning the `grpc.aio.Channel` to use (then `target` and the TLS
-            options are ignored). It is called on the client's own event loop, since an asyncio
-            channel belongs to the loop it was made on; `close()` closes it with that loop.
-        sleep: the sleep used between retries (tests pass a fake); `time.sleep` waits on the loop
-            without blocking it, any other function runs in a worker thread.
+        channel: a function returning the `grpc.aio.Channel` to use (then `target`, `retry` and
+            the TLS options are not used; the channel retries as its options say:
+            `RetryPolicy.channel_options()`). It is called on the client's own event loop, since an
+            asyncio channel belongs to the loop it was made on; `close()` closes it with that loop.
 
-    Raises (from every call):
-        InputError: INVALID_ARGUMENT, with the field the server named.
-        grpc.RpcError: any other failure (DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, INTERNAL, UNAVAILABLE
-            after the last retry), as `grpc.aio.AioRpcError`.
-        ValueError: the client is closed.
+    Raises:
+        ValueError: (here) both `channel` and `retry` are given; (from every call) the client is closed.
+        InputError: (from every call) INVALID_ARGUMENT, with the field the server named.
+        grpc.RpcError: (from every call) any other failure (DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED,
+            INTERNAL, UNAVAILABLE after the last retry), as `grpc.aio.AioRpcError`.
     """
 
     def __init__(
@@ -145,16 +133,13 @@ class Client:
         target: str = DEFAULT_TARGET,
         *,
         channel: Callable[[], grpc.aio.Channel] | None = None,
-        sleep: Callable[[float], None] = time.sleep,
         **options: Unpack[ClientOptions],
     ) -> None:
         if channel is not None and not callable(channel):
             raise TypeError("channel must be a function returning a grpc.aio.Channel (made on the client's loop)")
 
         async def make() -> AsyncClient:
-            return AsyncClient(
-                target, channel=None if channel is None else channel(), sleep=_async_sleep(sleep), **options
-            )
+            return AsyncClient(target, channel=None if channel is None else channel(), **options)
 
         self._runner = _LoopThread()
         try:
@@ -189,13 +174,9 @@ class Client:
         self._aio.timeout = value
 
     @property
-    def retry(self) -> RetryPolicy:
-        """The retry policy (settable)."""
+    def retry(self) -> RetryPolicy | None:
+        """The retry policy of the channel the client opened (None on a channel of the caller's)."""
         return self._aio.retry
-
-    @retry.setter
-    def retry(self, value: RetryPolicy) -> None:
-        self._aio.retry = value
 
     @property
     def metadata(self) -> tuple[tuple[str, str], ...]:
@@ -226,8 +207,8 @@ class Client:
         """Stream pairs in, one result per pair out in the same order (see `AsyncClient.relabel`).
 
         Each result holds the pair's `relation` or its own `error` (`result.ok` is False); only
-        stream-level failures raise. UNAVAILABLE is retried only before the first result and only
-        when `pairs` is a sequence. An iterator of pairs is read in a worker thread, so it may
+        stream-level failures raise. gRPC retries UNAVAILABLE only before the first result (see
+        `RetryPolicy`). An iterator of pairs is read in a worker thread, so it may
         block (read a file, wait on a queue). `timeout` bounds the whole stream; None = no
         deadline. Leaving the loop early (or closing the iterator) cancels the stream.
         """

@@ -1,4 +1,4 @@
-"""`writegate.client`: typed sync and async clients, deadlines, retries on UNAVAILABLE."""
+"""`writegate.client`: typed sync and async clients, deadlines, gRPC's retries on UNAVAILABLE (over loopback servers)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import concurrent.futures
 import contextlib
 import gc
 import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 import grpc
 import pytest
-from server_fakes import T0, FakeClassifier, running_server
+from server_fakes import T0, FakeClassifier, running_server, until
 
 from writegate.api.prepare import PrepareWriteResult, StateRole
 from writegate.classifier.labels import Label
@@ -22,6 +23,7 @@ from writegate.client.common import relabel_result
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory, Record
 from writegate.v1 import writegate_pb2 as pb
+from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 
 def mem(id: str, text: str, days: int = 0) -> Memory:
@@ -148,62 +150,18 @@ async def test_sync_invalid_argument() -> None:
     assert (info.value.field, info.value.message) == ("memory.id", "is required")
 
 
-async def test_async_retries_unavailable_until_the_model_is_ready() -> None:
-    release = threading.Event()
-    fake = FakeClassifier()
-    attempts: list[float] = []
-
-    def loader() -> FakeClassifier:
-        assert release.wait(20)
-        return fake
-
-    async with running_server(fake, loader=loader, ready=False) as (app, target):
-
-        async def sleep(delay: float) -> None:  # the retry wait: let the model finish loading
-            attempts.append(delay)
-            release.set()
-            await asyncio.wait_for(app.wait_ready(), 10)
-
-        async with AsyncClient(target, timeout=10, retry=RetryPolicy(retries=3, backoff_s=0.01), sleep=sleep) as client:
-            info = await client.model_info()
-    assert info.name == "fake-model"
-    assert len(attempts) == 1  # one UNAVAILABLE (still loading), then success
-    assert 0 <= attempts[0] <= 0.01
-
-
-def test_sync_gives_up_after_the_retries() -> None:
-    delays: list[float] = []
-    with (
-        socket_free_port() as port,
-        Client(
-            f"127.0.0.1:{port}",
-            timeout=5,
-            retry=RetryPolicy(retries=2, backoff_s=0.1, max_backoff_s=0.15),
-            sleep=delays.append,
-        ) as client,
-    ):
-        with pytest.raises(grpc.RpcError) as info:
-            client.model_info()
-    assert info.value.code() == grpc.StatusCode.UNAVAILABLE
-    assert len(delays) == 2 and 0 <= delays[0] <= 0.1 and 0 <= delays[1] <= 0.15
-
-
 async def test_deadline_is_not_retried() -> None:
     gate = threading.Event()
     gate.set()
     fake = FakeClassifier(gate=gate)
-    slept: list[float] = []
-
-    async def sleep(delay: float) -> None:
-        slept.append(delay)
-
-    async with running_server(fake) as (_app, target), AsyncClient(target, timeout=0.3, sleep=sleep) as client:
+    async with running_server(fake) as (app, target), AsyncClient(target, timeout=0.3) as client:
         gate.clear()
         with pytest.raises(grpc.aio.AioRpcError) as info:
             await client.classify(NEW, CANDIDATES)
         gate.set()
+        await asyncio.wait_for(until(lambda: _answered(app, "Classify") > 0), 10)
     assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
-    assert slept == []
+    assert _answered(app, "Classify") == 1  # one attempt reached the server
 
 
 class socket_free_port:  # noqa: N801 - a context manager: a port nobody listens on
@@ -218,18 +176,248 @@ class socket_free_port:  # noqa: N801 - a context manager: a port nobody listens
         self.sock.close()
 
 
-# -- retries: UNAVAILABLE only, within the deadline; a Relabel stream only before its first result --
+# -- retries: gRPC's retry policy; UNAVAILABLE only, within the deadline, a stream only before its first result --
+
+U = grpc.StatusCode.UNAVAILABLE
 
 
-class FakeRpcError(grpc.RpcError):
-    def __init__(self, code: grpc.StatusCode) -> None:
-        self._code = code
+def _answered(app: Any, method: str, code: str | None = None) -> int:
+    """RPCs of `method` the server answered (with `code`, or any), from its own request counter."""
+    return int(
+        sum(
+            sample.value
+            for metric in app.metrics.registry.collect()
+            for sample in metric.samples
+            if sample.name == "writegate_requests_total"
+            and sample.labels["method"] == method
+            and (code is None or sample.labels["code"] == code)
+        )
+    )
 
-    def code(self) -> grpc.StatusCode:
-        return self._code
 
-    def details(self) -> str:
-        return self._code.name
+def _relation_response(pair_id: str = "") -> Any:
+    relation = pb.Relation(
+        candidate_id="c1", label=pb.LABEL_SUPERSEDES, evidence=pb.EVIDENCE_MODEL, scores={"supersedes": 1.0}
+    )
+    return (
+        pb.RelabelResponse(pair_id=pair_id, relation=relation) if pair_id else pb.ClassifyResponse(relations=[relation])
+    )
+
+
+class Scripted(pb_grpc.WriteGateServicer):
+    """A servicer that ends each call with the next scripted status code, and answers once none is left.
+
+    Args:
+        codes: the status of each call in turn (an abort with the message `request: scripted <CODE>`).
+        results_first: a Relabel stream answers this many pairs before its scripted status.
+    """
+
+    def __init__(self, *codes: grpc.StatusCode, results_first: int = 0) -> None:
+        self.codes = list(codes)
+        self.results_first = results_first
+        self.attempts: list[int] = []  # gRPC's grpc-previous-rpc-attempts of each call that arrived (0: none)
+        self.arrived: list[float] = []
+        self.received: list[list[str]] = []  # each Relabel call's pair ids
+
+    def _arrive(self, context: grpc.aio.ServicerContext) -> None:
+        self.arrived.append(time.monotonic())
+        self.attempts.append(int(dict(context.invocation_metadata()).get("grpc-previous-rpc-attempts", 0)))
+
+    async def _end(self, context: grpc.aio.ServicerContext) -> None:
+        if self.codes:
+            code = self.codes.pop(0)
+            await context.abort(code, f"request: scripted {code.name}")
+
+    async def Classify(self, request: pb.ClassifyRequest, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+        self._arrive(context)
+        await self._end(context)
+        return _relation_response()
+
+    async def Relabel(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+        self._arrive(context)
+        ids = [r.pair_id async for r in request_iterator]
+        self.received.append(ids)
+        for pair_id in ids if not self.codes else ids[: self.results_first]:
+            yield _relation_response(pair_id)
+        await self._end(context)
+
+
+@contextlib.asynccontextmanager
+async def scripted(servicer: Scripted) -> Any:
+    """A gRPC server on 127.0.0.1:<free port> with `servicer`; yields its target."""
+    server = grpc.aio.server()
+    pb_grpc.add_WriteGateServicer_to_server(servicer, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        await server.stop(0)
+
+
+WAYS = pytest.mark.parametrize("way", ["async", "sync"])
+
+
+async def _classify(way: str, target: str, **options: Any) -> list[str]:
+    """`classify(NEW, CANDIDATES)` with a new AsyncClient or Client: the candidate ids of the answer."""
+    if way == "sync":
+
+        def call() -> list[str]:
+            with Client(target, **options) as client:
+                return [r.candidate_id for r in client.classify(NEW, CANDIDATES)]
+
+        return await asyncio.to_thread(call)
+    async with AsyncClient(target, **options) as client:
+        return [r.candidate_id for r in await client.classify(NEW, CANDIDATES)]
+
+
+async def _relabel(way: str, target: str, pairs: Any, **options: Any) -> tuple[list[str], grpc.RpcError | None]:
+    """The pair ids a Relabel stream of `pairs` yields before it ends, and the error that ended it."""
+    got: list[str] = []
+    if way == "sync":
+
+        def call() -> grpc.RpcError | None:
+            with Client(target, **options) as client:
+                try:
+                    got.extend(r.pair_id for r in client.relabel(pairs))
+                except grpc.RpcError as exc:
+                    return exc
+            return None
+
+        return got, await asyncio.to_thread(call)
+    async with AsyncClient(target, **options) as client:
+        try:
+            async for r in client.relabel(pairs):
+                got.append(r.pair_id)
+        except grpc.RpcError as exc:
+            return got, exc
+    return got, None
+
+
+def _pairs(kind: str) -> Any:
+    pairs = [RelabelPair(pair_id=f"p{i}", existing=CANDIDATES[i], new=NEW) for i in range(2)]
+    return pairs if kind == "list" else (p for p in pairs)
+
+
+FAST = RetryPolicy(retries=3, backoff_s=0.01, max_backoff_s=0.02)
+
+
+@WAYS
+async def test_unavailable_twice_then_ok_is_one_successful_call(way: str) -> None:
+    servicer = Scripted(U, U)
+    async with scripted(servicer) as target:
+        assert await _classify(way, target, timeout=10, retry=FAST) == ["c1"]
+    assert servicer.attempts == [0, 1, 2]  # three attempts, gRPC's own
+
+
+@WAYS
+@pytest.mark.parametrize(
+    "code",
+    [
+        grpc.StatusCode.RESOURCE_EXHAUSTED,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.UNAUTHENTICATED,
+        grpc.StatusCode.INVALID_ARGUMENT,
+    ],
+    ids=lambda code: code.name.lower(),
+)
+async def test_only_unavailable_is_retried(way: str, code: grpc.StatusCode) -> None:
+    servicer = Scripted(code, code)
+    async with scripted(servicer) as target:
+        with pytest.raises((grpc.RpcError, InputError)) as info:
+            await _classify(way, target, timeout=10, retry=FAST)
+    if code is grpc.StatusCode.INVALID_ARGUMENT:
+        assert isinstance(info.value, InputError) and (info.value.field, info.value.message) == (
+            "request",
+            "scripted INVALID_ARGUMENT",
+        )
+    else:
+        assert isinstance(info.value, grpc.aio.AioRpcError) and info.value.code() == code  # e.g. a full queue
+    assert servicer.attempts == [0]
+
+
+@WAYS
+@pytest.mark.parametrize("retries", [0, 2, 4])
+async def test_unavailable_is_raised_after_the_last_retry(way: str, retries: int) -> None:
+    servicer = Scripted(*[U] * 6)
+    async with scripted(servicer) as target:
+        with pytest.raises(grpc.RpcError) as info:
+            await _classify(way, target, timeout=10, retry=RetryPolicy(retries=retries, backoff_s=0.01))
+    assert info.value.code() == U and info.value.details() == "request: scripted UNAVAILABLE"
+    assert servicer.attempts == list(range(retries + 1))
+
+
+async def test_the_wait_before_each_retry_doubles_from_backoff_s() -> None:
+    servicer = Scripted(U, U, U)
+    async with scripted(servicer) as target:
+        policy = RetryPolicy(retries=3, backoff_s=0.1, max_backoff_s=0.2)
+        assert await _classify("async", target, timeout=10, retry=policy) == ["c1"]
+    gaps = [b - a for a, b in zip(servicer.arrived, servicer.arrived[1:], strict=False)]
+    # 0.1 s, then 0.2 s twice (capped), each within ±20%: lower bounds only (a busy machine adds, never takes)
+    assert len(gaps) == 3 and gaps[0] >= 0.07 and gaps[1] >= 0.15 and gaps[2] >= 0.15, gaps
+
+
+async def test_no_retry_past_the_deadline() -> None:
+    servicer = Scripted(*[U] * 5)
+    async with scripted(servicer) as target:
+        started = time.monotonic()
+        with pytest.raises(grpc.RpcError) as info:
+            await _classify("async", target, timeout=0.3, retry=RetryPolicy(retries=4, backoff_s=5, max_backoff_s=5))
+        elapsed = time.monotonic() - started
+    # the wait before the first retry (4 to 6 s) outlasts the deadline: the call ends at the deadline
+    assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert servicer.attempts == [0] and elapsed < 3.5
+
+
+@WAYS
+@pytest.mark.parametrize("kind", ["list", "generator"])
+async def test_relabel_refused_before_its_first_result_is_sent_again(way: str, kind: str) -> None:
+    servicer = Scripted(U)
+    async with scripted(servicer) as target:
+        got, error = await _relabel(way, target, _pairs(kind), retry=FAST)
+    assert (got, error) == (["p0", "p1"], None)
+    assert servicer.attempts == [0, 1] and servicer.received == [["p0", "p1"]] * 2  # gRPC sent the pairs again
+
+
+@WAYS
+async def test_relabel_is_never_retried_after_a_result(way: str) -> None:
+    servicer = Scripted(U, results_first=1)
+    async with scripted(servicer) as target:
+        got, error = await _relabel(way, target, _pairs("list"), retry=FAST)
+    assert got == ["p0"] and error is not None and error.code() == U
+    assert servicer.attempts == [0]
+
+
+async def test_the_real_server_is_retried_until_its_model_is_ready() -> None:
+    release = threading.Event()
+    fake = FakeClassifier()
+
+    def loader() -> FakeClassifier:
+        assert release.wait(20)
+        return fake
+
+    async with running_server(fake, loader=loader, ready=False) as (app, target):
+        policy = RetryPolicy(retries=4, backoff_s=0.2)
+        async with AsyncClient(target, timeout=10, retry=policy) as client:
+            info = asyncio.create_task(client.model_info())
+            relabelled = asyncio.create_task(_relabel("async", target, _pairs("generator"), retry=policy))
+            refused = lambda: _answered(app, "GetModelInfo", "UNAVAILABLE") + _answered(app, "Relabel", "UNAVAILABLE")  # noqa: E731
+            await asyncio.wait_for(until(lambda: refused() >= 2), 10)  # "the model is still loading"
+            release.set()
+            assert (await info).name == "fake-model"
+            assert await relabelled == (["p0", "p1"], None)
+
+
+async def test_the_real_server_shutting_down_is_retried_then_raised() -> None:
+    async with running_server() as (app, target):
+        app.drain.refuse_new()
+        with pytest.raises(grpc.RpcError) as info:
+            await _classify("async", target, timeout=10, retry=RetryPolicy(retries=2, backoff_s=0.01))
+        refused = lambda: _answered(app, "Classify", "UNAVAILABLE")  # noqa: E731 - counted once the status is sent
+        await asyncio.wait_for(until(lambda: refused() >= 3), 10)
+        assert refused() == 3  # the call and its two retries
+    assert info.value.code() == U and "shutting down" in info.value.details()
 
 
 @pytest.mark.parametrize(
@@ -237,140 +425,59 @@ class FakeRpcError(grpc.RpcError):
     [
         ({}, True),
         ({"retries": 0}, True),
+        ({"retries": 4}, True),
+        ({"retries": 5}, False),
         ({"retries": -1}, False),
-        ({"backoff_s": -0.1}, False),
+        ({"backoff_s": 0.005}, False),
         ({"backoff_s": 3.0, "max_backoff_s": 2.0}, False),
     ],
-    ids=["default", "no-retries", "negative-retries", "negative-backoff", "backoff-over-cap"],
+    ids=[
+        "default",
+        "no-retries",
+        "four-retries",
+        "five-retries",
+        "negative-retries",
+        "under-10-ms",
+        "backoff-over-cap",
+    ],
 )
 def test_retry_policy_settings(kwargs: dict[str, float], ok: bool) -> None:
     if ok:
-        assert RetryPolicy(**kwargs).retries == kwargs.get("retries", 3)
+        assert RetryPolicy(**kwargs).retries == kwargs.get("retries", 3)  # type: ignore[arg-type]
     else:
-        with pytest.raises(ValueError, match="retries >= 0"):
-            RetryPolicy(**kwargs)
+        with pytest.raises(ValueError, match="0 <= retries <= 4"):
+            RetryPolicy(**kwargs)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(
-    ("code", "attempt", "deadline", "retried"),
-    [
-        (grpc.StatusCode.UNAVAILABLE, 0, None, True),
-        (grpc.StatusCode.UNAVAILABLE, 2, 100.0, True),
-        (grpc.StatusCode.UNAVAILABLE, 3, None, False),
-        (grpc.StatusCode.UNAVAILABLE, 0, 10.0, False),
-        (grpc.StatusCode.RESOURCE_EXHAUSTED, 0, None, False),
-        (grpc.StatusCode.DEADLINE_EXCEEDED, 0, None, False),
-        (grpc.StatusCode.INTERNAL, 0, None, False),
-    ],
-    ids=["unavailable", "third-retry", "retries-spent", "past-the-deadline", "busy", "deadline", "internal"],
-)
-def test_retry_after(code: grpc.StatusCode, attempt: int, deadline: float | None, retried: bool) -> None:
-    policy = RetryPolicy(retries=3, backoff_s=0.05, max_backoff_s=0.15)
-    wait = policy.retry_after(FakeRpcError(code), attempt, deadline, now=10.0)
-    if retried:
-        assert wait is not None and 0 <= wait <= min(0.15, 0.05 * 2**attempt)
-    else:
-        assert wait is None
+def test_retry_policy_is_a_grpc_service_config() -> None:
+    assert RetryPolicy(retries=2, backoff_s=0.05, max_backoff_s=1.5).service_config() == {
+        "methodConfig": [
+            {
+                "name": [{"service": pb.DESCRIPTOR.services_by_name["WriteGate"].full_name}],
+                "retryPolicy": {
+                    "maxAttempts": 3,
+                    "initialBackoff": "0.050000000s",
+                    "maxBackoff": "1.500000000s",
+                    "backoffMultiplier": 2,
+                    "retryableStatusCodes": ["UNAVAILABLE"],
+                },
+            }
+        ]
+    }
+    assert RetryPolicy(retries=0).service_config() == {}
 
 
-def _response(pair_id: str) -> Any:
-    from writegate.v1 import writegate_pb2 as pb
-
-    relation = pb.Relation(
-        candidate_id="c1",
-        label=pb.LABEL_SUPERSEDES,
-        evidence=pb.EVIDENCE_MODEL,
-        scores={"supersedes": 0.9, "unrelated": 0.1},
-    )
-    return pb.RelabelResponse(pair_id=pair_id, relation=relation)
-
-
-class FlakyRelabel:
-    """A Relabel stub method: each call answers `per_call[i]` results, then fails UNAVAILABLE (or ends)."""
-
-    def __init__(self, per_call: list[tuple[int, bool]]) -> None:
-        self.per_call, self.calls = per_call, 0
-
-    def __call__(self, requests: Any, **_kwargs: Any) -> Any:
-        async def stream() -> Any:
-            sent = [r.pair_id async for r in requests]  # the stream's requests, consumed as gRPC would
-            answered, fails = self.per_call[min(self.calls, len(self.per_call) - 1)]
-            self.calls += 1
-            for pair_id in sent[:answered]:
-                yield _response(pair_id)
-            if fails:
-                raise FakeRpcError(grpc.StatusCode.UNAVAILABLE)
-
-        return stream()
-
-
-RELABEL_RETRY_CASES = [
-    ("list-fails-first", "list", [(0, True), (2, False)], 2, ["p0", "p1"], False),
-    ("list-fails-after-a-result", "list", [(1, True), (2, False)], 1, ["p0"], True),
-    ("generator-fails-first", "generator", [(0, True), (2, False)], 1, [], True),
-    ("list-always-fails", "list", [(0, True)], 3, [], True),
-]
-
-
-@pytest.mark.parametrize(
-    ("kind", "per_call", "calls", "results", "raises"),
-    [case[1:] for case in RELABEL_RETRY_CASES],
-    ids=[case[0] for case in RELABEL_RETRY_CASES],
-)
-async def test_relabel_is_retried_only_before_its_first_result_and_when_replayable(
-    kind: str, per_call: list[tuple[int, bool]], calls: int, results: list[str], raises: bool
-) -> None:
-    pairs = [RelabelPair(pair_id=f"p{i}", existing=CANDIDATES[i], new=NEW) for i in range(2)]
-    policy = RetryPolicy(retries=2, backoff_s=0.01)
-
-    def source() -> Any:
-        return list(pairs) if kind == "list" else (p for p in pairs)
-
-    sync_client = Client("127.0.0.1:1", retry=policy, sleep=lambda _s: None)
-    sync_client._aio.stub = type("Stub", (), {"Relabel": FlakyRelabel(per_call)})()  # the wrapped async client's
-    got: list[str] = []
-    with pytest.raises(grpc.RpcError) if raises else contextlib.nullcontext():
-        got.extend(r.pair_id for r in sync_client.relabel(source()))
-    sync_client.close()
-    assert (sync_client._aio.stub.Relabel.calls, got) == (calls, results)
-
-    async def no_sleep(_s: float) -> None:
-        pass
-
-    async with AsyncClient("127.0.0.1:1", retry=policy, sleep=no_sleep) as async_client:
-        async_client.stub = type("Stub", (), {"Relabel": FlakyRelabel(per_call)})()
-        got = []
-        with pytest.raises(grpc.RpcError) if raises else contextlib.nullcontext():
-            async for r in async_client.relabel(source()):
-                got.append(r.pair_id)
-        assert (async_client.stub.Relabel.calls, got) == (calls, results)
-
-
-async def test_a_refusal_while_the_server_shuts_down_is_retried() -> None:
-    """UNAVAILABLE 'shutting down' is retried: here the retry waits for the accepted call to
-    finish and reaches a second server on the same port."""
-    async with running_server() as (app, target):
-        port = int(target.rsplit(":", 1)[1])
-        app.drain.refuse_new()
-        waits: list[float] = []
-        second: list[Any] = []
-
-        async def sleep(wait: float) -> None:  # the retry wait: the old server goes, a new one comes
-            waits.append(wait)
-            await app.stop(0)
-            second.append(running_server(port=port))
-            await second[0].__aenter__()
-
-        try:
-            async with AsyncClient(
-                target, timeout=10, retry=RetryPolicy(retries=1, backoff_s=0.01), sleep=sleep
-            ) as client:
-                relations = await client.classify(NEW, CANDIDATES)
-        finally:
-            if second:
-                await second[0].__aexit__(None, None, None)
-    assert [r.candidate_id for r in relations] == ["c1", "c2"]
-    assert len(waits) == 1
+async def test_a_channel_of_the_callers_retries_as_its_own_options_say() -> None:
+    servicer = Scripted(U)
+    async with scripted(servicer) as target:
+        options = RetryPolicy(retries=1, backoff_s=0.01).channel_options()
+        async with grpc.aio.insecure_channel(target, options=options) as channel:
+            client = AsyncClient(channel=channel, timeout=5)
+            assert client.retry is None
+            assert [r.candidate_id for r in await client.classify(NEW, CANDIDATES)] == ["c1"]
+            with pytest.raises(ValueError, match=r"RetryPolicy\.channel_options"):
+                AsyncClient(channel=channel, retry=RetryPolicy())
+    assert servicer.attempts == [0, 1]
 
 
 # -- the sync Client: the AsyncClient on an event loop of its own, in a thread ----------------------
@@ -395,11 +502,10 @@ async def test_sync_client_keeps_the_error_types_of_the_async_core() -> None:
     gate = threading.Event()
     gate.set()
     fake = FakeClassifier(gate=gate)
-    slept: list[float] = []
     async with running_server(fake) as (_app, target):
 
         def call() -> None:
-            with Client(target, timeout=0.3, sleep=slept.append) as client:
+            with Client(target, timeout=0.3) as client:
                 gate.clear()
                 try:
                     client.classify(NEW, CANDIDATES)
@@ -410,7 +516,6 @@ async def test_sync_client_keeps_the_error_types_of_the_async_core() -> None:
             await asyncio.to_thread(call)
     assert isinstance(info.value, grpc.aio.AioRpcError)
     assert info.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
-    assert slept == []
 
 
 def test_sync_close_twice_and_calls_after_close() -> None:

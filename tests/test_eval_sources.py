@@ -14,11 +14,10 @@ from writegate.cli.main import main
 from writegate.normalizer.errors import InputError
 from writegate.training.breakdown import confident_errors
 from writegate.training.datafile import Example, parse_example
-from writegate.training.metrics import confusion_matrix, report
+from writegate.training.metrics import macro_f1, macro_f1_score, report
 from writegate.training.paired import compare_sources
 from writegate.training.sources import (
     SourceScore,
-    gold_macro_f1,
     harm_counts,
     mean_score,
     score_source,
@@ -49,12 +48,23 @@ def _row(i: int, label: str, existing_date: str = "2026-03-01") -> dict[str, obj
     }
 
 
+@pytest.fixture
+def stats() -> None:
+    """scikit-learn and scipy compute the metrics (the `train` extra): the test is skipped without them."""
+    pytest.importorskip("sklearn", reason="the metrics need scikit-learn (the `train` extra)")
+    pytest.importorskip("scipy", reason="McNemar's test needs scipy (the `train` extra)")
+
+
+needs_stats = pytest.mark.usefixtures("stats")
+
+
 def _write(path: Path, labels: list[str]) -> Path:
     path.write_text("".join(json.dumps(_row(i, lab)) + "\n" for i, lab in enumerate(labels)), encoding="utf-8")
     return path
 
 
 # -- per-source macro-F1 and conflict slice (pure) --------------------------------------------------
+@needs_stats
 @pytest.mark.parametrize(
     ("gold", "pred", "labels", "f1", "conflict"),
     [
@@ -77,20 +87,36 @@ def test_score_source(
     assert s.conflict_pairs == sum(g in (SUP, CON) for g in gold)
 
 
+@needs_stats
 def test_source_macro_f1_differs_from_the_pooled_definition() -> None:
     gold, pred = [SUP, SUP, UNR, UNR], [SUP, CON, UNR, UNR]
     assert report(gold, pred).macro_f1 == pytest.approx((2 / 3 + 1 + 0) / 3)  # also counts the predicted `con`
     assert score_source("s", gold, pred).macro_f1 == pytest.approx((2 / 3 + 1) / 2)
 
 
-def test_gold_macro_f1_of_a_stack_matches_one_at_a_time() -> None:
+@needs_stats
+def test_report_of_no_pairs() -> None:
+    rep = report([], [])
+    assert (rep.n, rep.accuracy, rep.macro_f1, rep.conflict.n, rep.conflict.accuracy) == (0, 0.0, 0.0, 0, 0.0)
+    assert rep.confusion == [[0] * 5] * 5 and all(s.f1 == 0.0 and s.support == 0 for s in rep.per_label.values())
+
+
+@needs_stats
+@pytest.mark.parametrize("gold_only", [True, False], ids=["gold-labels", "gold-or-predicted-labels"])
+def test_the_bootstrap_statistic_is_sklearns_macro_f1(gold_only: bool) -> None:
+    from sklearn.metrics import confusion_matrix
+
     rng = np.random.default_rng(3)
     gold, pred = rng.integers(0, 5, size=(7, 30)), rng.integers(0, 5, size=(7, 30))
-    stack = stacked_confusion(gold, pred)
-    assert [m.tolist() for m in stack] == [confusion_matrix(g, p).tolist() for g, p in zip(gold, pred, strict=True)]
-    one_by_one = [float(gold_macro_f1(confusion_matrix(g, p))) for g, p in zip(gold, pred, strict=True)]
-    assert gold_macro_f1(stack).tolist() == pytest.approx(one_by_one)
-    assert float(gold_macro_f1(np.zeros((5, 5), dtype=int))) == 0.0
+    gold[0], gold[1] = SUP, rng.integers(0, 2, 30)  # one gold label; labels predicted that gold never holds
+    stack = stacked_confusion(gold, pred)  # the resamples' confusion matrices at once
+    assert [m.tolist() for m in stack] == [
+        confusion_matrix(g, p, labels=range(5)).tolist() for g, p in zip(gold, pred, strict=True)
+    ]
+    one_by_one = [macro_f1_score(g, p, gold_only=gold_only) for g, p in zip(gold, pred, strict=True)]
+    assert macro_f1(stack, gold_only=gold_only).tolist() == pytest.approx(one_by_one, abs=1e-12)
+    assert len(set(one_by_one)) == len(one_by_one)  # seven different draws
+    assert float(macro_f1(np.zeros((5, 5), dtype=int), gold_only=gold_only)) == 0.0
 
 
 def test_score_source_rejects_mismatched_lengths() -> None:
@@ -131,6 +157,7 @@ def test_mean_score_of_nothing() -> None:
 
 
 # -- paired bootstrap over sources (pure) -----------------------------------------------------------
+@needs_stats
 def test_compare_sources_resamples_within_each_source() -> None:
     # `a` has one pair: a pooled bootstrap would often leave it out, a per-source one always keeps it
     cmp = compare_sources(
@@ -155,6 +182,7 @@ def test_compare_sources_resamples_within_each_source() -> None:
     assert (cmp.model_only_right, cmp.baseline_only_right, cmp.mcnemar_p, cmp.significant) == (1, 0, 1.0, True)
 
 
+@needs_stats
 def test_compare_sources_identical_models() -> None:
     gold, pred = [[SUP, CON, UNR, ELA], [COR, UNR]], [[SUP, SUP, UNR, COR], [COR, COR]]
     cmp = compare_sources(["a", "b"], gold, pred, pred, resamples=200)
@@ -166,6 +194,7 @@ def test_compare_sources_identical_models() -> None:
     assert (cmp.model_only_right, cmp.baseline_only_right, cmp.mcnemar_p, cmp.significant) == (0, 0, 1.0, False)
 
 
+@needs_stats
 def test_compare_sources_is_deterministic_per_seed() -> None:
     rng = np.random.default_rng(0)
     gold = [rng.integers(0, 5, 40).tolist(), rng.integers(0, 5, 25).tolist()]
@@ -326,6 +355,7 @@ def _flat(text: str) -> str:
     return " ".join(text.split())  # rich wraps at the console width
 
 
+@needs_stats
 def test_eval_cli_several_sources(
     tiny_model_dir: Path, real_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -370,6 +400,7 @@ def test_eval_cli_several_sources(
     assert f"mean of 3 12 {mean['macro_f1']:.3f} {mean['conflict_accuracy']:.3f} {harm}" in text and "of 2" in text
 
 
+@needs_stats
 def test_eval_cli_several_sources_with_a_baseline(
     tiny_model_dir: Path, real_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -384,6 +415,7 @@ def test_eval_cli_several_sources_with_a_baseline(
     assert [s["macro_f1"]["delta"] for s in cmp["sources"]] == [0, 0] and cmp["mean_macro_f1"]["delta"] == 0
 
 
+@needs_stats
 def test_eval_cli_one_file_keeps_todays_report(
     tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -405,6 +437,7 @@ def test_eval_cli_one_file_keeps_todays_report(
     assert ("most confident mistakes: up to 2 per gold → predicted cell" if wrong else "no mistakes") in text
 
 
+@needs_stats
 def test_eval_cli_a_directory_with_one_source_is_a_single_source(
     tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -440,6 +473,7 @@ def test_eval_cli_bad_input_fails_before_loading_a_model(
 U, COR, ELA, CON, SUP = (LABEL2ID[x] for x in ("unrelated", "corroborates", "elaborates", "contradicts", "supersedes"))
 
 
+@needs_stats
 def test_harm_counts_and_rates() -> None:
     gold = [U, COR, ELA, ELA, CON, SUP, SUP]
     pred = [SUP, COR, CON, ELA, CON, CON, SUP]
@@ -455,6 +489,7 @@ def test_harm_counts_and_rates() -> None:
     assert mean.false_invalidation_rate == 3 / 8 and mean.retiring_precision == 2 / 6  # pooled, not averaged
 
 
+@needs_stats
 def test_compare_sources_harm_intervals() -> None:
     gold = [[U] * 50 + [SUP] * 50, [COR] * 40 + [CON] * 10]
     better = [[U] * 50 + [SUP] * 50, [COR] * 40 + [CON] * 10]

@@ -11,6 +11,17 @@ from writegate.training.paired import compare_predictions, mcnemar_exact
 SUP, CON, UNR, COR = (LABEL2ID[x] for x in ("supersedes", "contradicts", "unrelated", "corroborates"))
 
 
+@pytest.fixture
+def stats() -> None:
+    """scikit-learn and scipy compute the comparison (the `train` extra): the test is skipped without them."""
+    pytest.importorskip("sklearn", reason="macro-F1 needs scikit-learn (the `train` extra)")
+    pytest.importorskip("scipy", reason="McNemar's test needs scipy (the `train` extra)")
+
+
+needs_stats = pytest.mark.usefixtures("stats")
+
+
+@needs_stats
 @pytest.mark.parametrize(
     ("b", "c", "p"),
     [
@@ -31,6 +42,7 @@ def test_mcnemar_exact(b: int, c: int, p: float | None) -> None:
         assert got == pytest.approx(p)
 
 
+@needs_stats
 def test_identical_predictions_differ_by_nothing() -> None:
     gold = [SUP, CON, UNR, COR] * 10
     pred = [SUP, SUP, UNR, UNR] * 10
@@ -40,6 +52,7 @@ def test_identical_predictions_differ_by_nothing() -> None:
     assert not cmp.significant
 
 
+@needs_stats
 def test_a_clearly_better_model_has_an_interval_above_zero() -> None:
     gold = [SUP, CON, UNR, COR] * 50
     worse = [UNR if i % 3 == 0 else g for i, g in enumerate(gold)]  # a third of the pairs wrong
@@ -50,6 +63,7 @@ def test_a_clearly_better_model_has_an_interval_above_zero() -> None:
     assert cmp.baseline_only_right == 0 and cmp.mcnemar_p < 1e-6
 
 
+@needs_stats
 def test_resampling_whole_groups_widens_the_interval_when_errors_cluster() -> None:
     """All of the baseline's errors in two of twenty families: pairs look independent, families do not."""
     gold = [SUP, CON, UNR, COR, SUP] * 40
@@ -62,11 +76,13 @@ def test_resampling_whole_groups_widens_the_interval_when_errors_cluster() -> No
     assert by_family.macro_f1.high - by_family.macro_f1.low > 1.5 * (by_pair.macro_f1.high - by_pair.macro_f1.low)
 
 
+@needs_stats
 def test_no_conflict_pairs_means_no_conflict_interval() -> None:
     cmp = compare_predictions([UNR, COR, UNR], [UNR, COR, COR], [UNR, UNR, UNR], resamples=50)
     assert cmp.conflict_accuracy is None
 
 
+@needs_stats
 def test_same_seed_same_interval() -> None:
     gold = [SUP, CON, UNR, COR] * 20
     a = [g if i % 5 else UNR for i, g in enumerate(gold)]

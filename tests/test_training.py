@@ -104,6 +104,7 @@ def test_fit_temperature_empty() -> None:
 
 
 def test_report_conflict_slice() -> None:
+    pytest.importorskip("sklearn", reason="the metrics need scikit-learn (the `train` extra)")
     sup, con, ela, unr = (LABEL2ID[x] for x in ("supersedes", "contradicts", "elaborates", "unrelated"))
     gold = [sup, sup, sup, con, con, ela, unr, unr]
     pred = [sup, con, ela, con, sup, ela, unr, ela]

@@ -1,4 +1,9 @@
-"""Classification metrics for the five labels, with the conflict slice reported on its own."""
+"""Classification metrics for the five labels, with the conflict slice reported on its own.
+
+scikit-learn computes the confusion matrix, the per-label scores and macro-F1 of a set of predictions
+(the `train` extra installs it; imported where used, so the package imports without it);
+`macro_f1` scores a stack of confusion matrices at once for the paired bootstrap.
+"""
 
 from __future__ import annotations
 
@@ -56,47 +61,72 @@ class Report(BaseModel):
         return {k: round(v, 4) for k, v in out.items()}
 
 
-def confusion_matrix(
-    gold: Sequence[int] | np.ndarray, pred: Sequence[int] | np.ndarray, k: int = len(LABELS)
-) -> np.ndarray:
-    """[k, k] counts, rows gold, columns predicted (vectorised: the paired bootstrap calls it thousands of times)."""
+def macro_f1_score(
+    gold: Sequence[int] | np.ndarray, pred: Sequence[int] | np.ndarray, gold_only: bool = False
+) -> float:
+    """Macro-F1 of one set of label indices (`sklearn.metrics.f1_score`, average="macro").
+
+    Args:
+        gold: gold label indices.
+        pred: predicted label indices, one per gold label.
+        gold_only: average over the labels with gold support (`training/sources.py`); otherwise
+            over the labels present in gold or predictions (an absent label would count as F1 = 0
+            on small sets).
+
+    Returns:
+        The macro-F1; 0.0 without pairs.
+    """
+    from sklearn.metrics import f1_score
+
     g, p = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
-    if g.shape != p.shape:
-        raise ValueError(f"gold and pred differ in length: {g.size} and {p.size}")
-    if g.size and (min(g.min(), p.min()) < 0 or max(g.max(), p.max()) >= k):
-        raise IndexError(f"label indices must be in [0, {k})")
-    return np.bincount(g * k + p, minlength=k * k).reshape(k, k)
+    if g.size == 0:
+        return 0.0
+    labels = np.unique(g) if gold_only else None
+    return float(f1_score(g, p, labels=labels, average="macro", zero_division=0))
 
 
-def _f1s(cm: np.ndarray) -> list[tuple[float, float, float, bool]]:
-    """(precision, recall, F1, present in gold or predictions) per label of a confusion matrix."""
-    out = []
-    for i in range(cm.shape[0]):
-        tp = int(cm[i, i])
-        p_den, r_den = int(cm[:, i].sum()), int(cm[i, :].sum())
-        prec = tp / p_den if p_den else 0.0
-        rec = tp / r_den if r_den else 0.0
-        out.append((prec, rec, 2 * prec * rec / (prec + rec) if prec + rec else 0.0, bool(p_den or r_den)))
-    return out
+def macro_f1(cm: np.ndarray, gold_only: bool = False) -> np.ndarray:
+    """Macro-F1 of a confusion matrix or of a stack of them: the paired bootstrap's statistic.
 
+    The bootstrap scores thousands of resamples at once; `sklearn.metrics.f1_score` scores one set
+    per call (about 3 ms on 6,000 pairs, against 0.05 ms here). Same definition as
+    `macro_f1_score`: per-label F1 = 2·TP / (gold + predicted), averaged over the labels present in
+    gold or predictions, or (`gold_only`) over those with gold support.
 
-def macro_f1(cm: np.ndarray) -> float:
-    """Macro-F1 of a confusion matrix over the labels present in gold or predictions."""
-    f1s = [f1 for _, _, f1, present in _f1s(cm) if present]
-    return float(np.mean(f1s)) if f1s else 0.0
+    Args:
+        cm: counts `[..., k, k]`, rows gold, columns predicted.
+        gold_only: average over the labels with gold support only.
+
+    Returns:
+        An array of shape `cm.shape[:-2]`; 0.0 where no label counts.
+    """
+    cm = np.asarray(cm)
+    support, predicted = cm.sum(axis=-1), cm.sum(axis=-2)
+    tp = np.diagonal(cm, axis1=-2, axis2=-1)
+    present = support > 0 if gold_only else support + predicted > 0
+    f1 = np.where(present, 2 * tp / np.maximum(support + predicted, 1), 0.0)
+    return f1.sum(axis=-1) / np.maximum(present.sum(axis=-1), 1)
 
 
 def report(gold: Sequence[int], pred: Sequence[int]) -> Report:
-    """All metrics for label indices `gold` vs `pred`.
+    """All metrics for label indices `gold` vs `pred` (scikit-learn's confusion matrix and scores).
 
     Macro-F1 averages over the labels present in gold or predictions (an absent label would
     otherwise count as F1 = 0 on small sets).
     """
-    cm = confusion_matrix(gold, pred)
+    from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
+
+    g, p = np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)
+    ids = np.arange(len(LABELS))
+    if g.size == 0:
+        cm, scores = np.zeros((len(ids), len(ids)), dtype=np.int64), np.zeros((3, len(ids)))
+    else:
+        cm = confusion_matrix(g, p, labels=ids)
+        scores = np.asarray(precision_recall_fscore_support(g, p, labels=ids, zero_division=0)[:3])
     n = int(cm.sum())
     per = {
         name: LabelScore(precision=prec, recall=rec, f1=f1, support=int(cm[i, :].sum()))
-        for i, (name, (prec, rec, f1, _)) in enumerate(zip(LABELS, _f1s(cm), strict=True))
+        for i, (name, prec, rec, f1) in enumerate(zip(LABELS, *scores.tolist(), strict=True))
     }
     slice_n = int(cm[_SUP].sum() + cm[_CON].sum())
     right = int(cm[_SUP, _SUP] + cm[_CON, _CON])
@@ -112,7 +142,7 @@ def report(gold: Sequence[int], pred: Sequence[int]) -> Report:
     return Report(
         n=n,
         accuracy=float(np.trace(cm) / n) if n else 0.0,
-        macro_f1=macro_f1(cm),
+        macro_f1=macro_f1_score(g, p),
         per_label=per,
         confusion=cm.tolist(),
         conflict=conflict,

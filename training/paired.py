@@ -16,25 +16,29 @@ helps needs several runs per recipe.
 Several sources (`compare_sources`): the bootstrap resamples pairs within each source and compares
 the mean over sources of their macro-F1 (`training/sources.py`), so a large source does not drown a
 small one.
+
+McNemar's test is scipy's exact binomial test. The resampling is numpy's, not
+`scipy.stats.bootstrap`: that one resamples single observations (not whole template families),
+needs two or more per sample (a source may hold one pair), gives a NaN interval when some draw
+has no conflict pair (those draws are left out here), and has no way to average draw j over the
+sources or to pool the harm counts across them. Each draw's statistics are vectorised numpy
+(`metrics.macro_f1`, `sources.stacked_confusion`), as scikit-learn scores one set per call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
-from math import comb
 
 import numpy as np
 from pydantic import BaseModel, Field
 
 from writegate.classifier.labels import LABEL2ID, Label
 from writegate.normalizer.errors import InputError
-from writegate.training.metrics import confusion_matrix, macro_f1
+from writegate.training.metrics import macro_f1, macro_f1_score
 from writegate.training.sources import (
     CONFLICT_IDS,
     SAFE_IDS,
     conflict_accuracy,
-    gold_macro_f1,
     harm_counts,
     stacked_confusion,
 )
@@ -80,7 +84,7 @@ class PairedComparison(BaseModel):
 
 
 def mcnemar_exact(b: int, c: int) -> float:
-    """Two-sided exact McNemar p-value for `b` and `c` discordant pairs (binomial, p = 1/2).
+    """Two-sided exact McNemar p-value for `b` and `c` discordant pairs (`scipy.stats.binomtest`, p = 1/2).
 
     Args:
         b: pairs only the first model gets right.
@@ -88,18 +92,22 @@ def mcnemar_exact(b: int, c: int) -> float:
 
     Returns:
         min(1, 2·P[X ≤ min(b, c)]) for X ~ Binomial(b + c, 1/2); 1.0 when there is no discordant pair.
+
+    Raises:
+        InputError: a negative count.
     """
     if b < 0 or c < 0:
         raise InputError("discordant", f"counts must be non-negative, got {b} and {c}")
-    n = b + c
-    if n == 0:
+    if b + c == 0:
         return 1.0
-    tail = Fraction(sum(comb(n, k) for k in range(min(b, c) + 1)), 2**n)  # exact: no underflow at large n
-    return float(min(Fraction(1), 2 * tail))
+    from scipy.stats import binomtest
+
+    return float(binomtest(min(b, c), b + c, 0.5).pvalue)
 
 
 def _macro_f1_of(gold: np.ndarray, pred: np.ndarray) -> float:
-    return macro_f1(confusion_matrix(gold, pred))
+    """Macro-F1 of one bootstrap draw (labels present in gold or predictions)."""
+    return float(macro_f1(stacked_confusion(gold, pred))[0])
 
 
 def _interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
@@ -157,7 +165,7 @@ def compare_predictions(
     if not 0 < confidence < 1:
         raise InputError("confidence", f"must be in (0, 1), got {confidence}")
     draws = _resamples(len(g), groups, resamples, np.random.default_rng(seed))
-    f1_a, f1_b = _macro_f1_of(g, a), _macro_f1_of(g, b)
+    f1_a, f1_b = macro_f1_score(g, a), macro_f1_score(g, b)
     low, high = _interval(np.array([_macro_f1_of(g[i], a[i]) - _macro_f1_of(g[i], b[i]) for i in draws]), confidence)
     macro = Interval(model=f1_a, baseline=f1_b, delta=f1_a - f1_b, low=low, high=high)
 
@@ -289,8 +297,8 @@ def _source_draws(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per resample `idx` row of one source's pairs: macro-F1 of both models, conflict accuracy of both (NaN: none drawn)."""
     gi = g[idx]
-    f1_a = gold_macro_f1(stacked_confusion(gi, a[idx]))
-    f1_b = gold_macro_f1(stacked_confusion(gi, b[idx]))
+    f1_a = macro_f1(stacked_confusion(gi, a[idx]), gold_only=True)
+    f1_b = macro_f1(stacked_confusion(gi, b[idx]), gold_only=True)
     in_slice = np.isin(g, _CONFLICT)[idx]
     drawn = in_slice.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -362,7 +370,7 @@ def compare_sources(
             raise InputError(f"sources.{name}", "no pairs to compare")
         only_a += int(np.sum((a == g) & (b != g)))
         only_b += int(np.sum((a != g) & (b == g)))
-        f1_a, f1_b = (float(gold_macro_f1(stacked_confusion(g, x))[0]) for x in (a, b))
+        f1_a, f1_b = (macro_f1_score(g, x, gold_only=True) for x in (a, b))
         idx = rng.integers(0, len(g), size=(resamples, len(g)))
         d_f1_a, d_f1_b, d_acc_a, d_acc_b = _source_draws(g, a, b, idx)
         source_harm = HarmDraws(g, a, b, idx)

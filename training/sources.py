@@ -34,6 +34,7 @@ from pydantic import BaseModel, Field, computed_field
 from writegate.classifier.labels import LABEL2ID, LABELS, Label
 from writegate.normalizer.errors import InputError
 from writegate.training.datafile import Example, read_examples
+from writegate.training.metrics import macro_f1_score
 
 DEV_SUFFIX = ".dev.jsonl"
 CONFLICT_IDS: tuple[int, ...] = (LABEL2ID[Label.SUPERSEDES.value], LABEL2ID[Label.CONTRADICTS.value])
@@ -90,26 +91,9 @@ def load_sources(data: Sequence[str | Path]) -> list[Source]:
     return [Source(name, path, read_examples(path)) for name, path in source_paths(data)]
 
 
-def gold_macro_f1(cm: np.ndarray) -> np.ndarray:
-    """Macro-F1 over the labels with gold support, of one confusion matrix or a stack of them.
-
-    Args:
-        cm: counts `[..., k, k]`, rows gold, columns predicted.
-
-    Returns:
-        An array of shape `cm.shape[:-2]`: per-label F1 = 2·TP / (gold + predicted) averaged over
-        the labels whose gold row is not empty; 0.0 where no label has gold support.
-    """
-    cm = np.asarray(cm)
-    support, predicted = cm.sum(axis=-1), cm.sum(axis=-2)
-    tp = np.diagonal(cm, axis1=-2, axis2=-1)
-    present = support > 0
-    f1 = np.where(present, 2 * tp / np.maximum(support + predicted, 1), 0.0)
-    return f1.sum(axis=-1) / np.maximum(present.sum(axis=-1), 1)
-
-
 def stacked_confusion(gold: np.ndarray, pred: np.ndarray, k: int = len(LABELS)) -> np.ndarray:
-    """Confusion matrices `[r, k, k]` of `r` rows of label indices (`gold`, `pred`: `[r, n]`)."""
+    """Confusion matrices `[r, k, k]` of `r` rows of label indices (`gold`, `pred`: `[r, n]`): the bootstrap's
+    resamples at once (`sklearn.metrics.confusion_matrix` takes one set per call)."""
     g, p = np.atleast_2d(gold).astype(np.int64), np.atleast_2d(pred).astype(np.int64)
     offset = np.arange(g.shape[0], dtype=np.int64)[:, None] * k * k
     return np.bincount((offset + g * k + p).ravel(), minlength=g.shape[0] * k * k).reshape(g.shape[0], k, k)
@@ -195,7 +179,7 @@ def score_source(name: str, gold: Sequence[int], pred: Sequence[int]) -> SourceS
         name=name,
         pairs=int(g.size),
         labels={LABELS[i]: int(c) for i, c in enumerate(counts) if c},
-        macro_f1=float(gold_macro_f1(stacked_confusion(g, p))[0]),
+        macro_f1=macro_f1_score(g, p, gold_only=True),
         conflict_pairs=int(np.isin(g, CONFLICT_IDS).sum()),
         conflict_accuracy=conflict_accuracy(g, p),
         safe_pairs=safe,
