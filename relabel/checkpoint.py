@@ -97,11 +97,10 @@ def write_tmp(directory: Path, name: str, chunks: Iterable[bytes]) -> Path:
     return tmp
 
 
-def atomic_write(path: Path, chunks: Iterable[bytes] | bytes, tmp_dir: Path | None = None) -> None:
-    """Write `path` atomically: a new temporary file in `tmp_dir` (default: `path`'s directory; it
-    must be on the same file system), fsync, `os.replace` (a link at `path` is replaced, never
-    followed), fsync of the directory."""
-    tmp = write_tmp(tmp_dir or path.parent, path.name, [chunks] if isinstance(chunks, bytes) else chunks)
+def atomic_write(path: Path, chunks: Iterable[bytes] | bytes) -> None:
+    """Write `path` atomically: a new temporary file beside it (`write_tmp`), fsync, `os.replace` (a
+    link at `path` is replaced, never followed), fsync of the directory."""
+    tmp = write_tmp(path.parent, path.name, [chunks] if isinstance(chunks, bytes) else chunks)
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -151,6 +150,7 @@ def lock_work_dir(out: Path) -> IO[bytes]:
     """
     directory = work_dir_for(out)
     _remove_own_dir(done_dir(directory))
+    directory.parent.mkdir(parents=True, exist_ok=True)
     try:
         directory.mkdir(mode=0o700)
     except FileExistsError:
