@@ -8,7 +8,7 @@ without its `.jsonl`), so two runs with different `--out` in one folder never sh
 | `NAME.jsonl` | the edges |
 | `NAME.summary.json` | counts: records, rejects, pairs, labels, roles (its size does not grow with the store) |
 | `NAME.rejects.jsonl` | the lines not relabelled |
-| `NAME.conflicts.jsonl` | the pairs labelled `contradicts`, with both texts (most probable first) |
+| `NAME.conflicts.jsonl` | the pairs labelled `contradicts`, with both texts and dates (in the edges' order) |
 | `NAME.roles.jsonl` | each memory's state role and what superseded it |
 | `.NAME.jsonl.relabel/` | the checkpoint (the run's own work directory, deleted at the end) |
 
