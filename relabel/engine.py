@@ -746,8 +746,7 @@ def label_of(raw: str) -> str:
 class _Tally:
     """Counts and roles gathered while the edges are written; the summary and the roles file read them."""
 
-    def __init__(self, plan: Plan) -> None:
-        self.plan = plan
+    def __init__(self) -> None:
         self.labels: Counter[str] = Counter()
         self.written = 0
         self.superseded_by: dict[str, list[str]] = defaultdict(list)
@@ -980,13 +979,13 @@ def relabel(
 
             t0 = time.perf_counter()
             if sinks:  # before the outputs are renamed: a run killed in a sink still has its checkpoint
-                finished = _Tally(plan)
+                finished = _Tally()
                 for raw in ckpt.iter_lines():
                     finished.add_text(raw)
                 for sink in sinks:
                     sink.finish(plan, finished, ckpt.iter_lines)
                 del finished
-            tally = _Tally(plan)
+            tally = _Tally()
             ckpt.finalize(
                 {  # in this order: the roles and the summary read the tally the edges fill
                     paths.rejects: _rejects_bytes(plan.rejects),
