@@ -111,7 +111,8 @@ CASES: list[tuple[str, list[dict[str, Any]], dict[str, tuple[Label, str]]]] = [
         {
             "t-0:0-1:supersedes": (S, "timeqa.change"),
             "t-0:0-1:contradicts": (O, "timeqa.older"),
-            "t-0:1-2:corroborates": (C, "timeqa.same"),
+            # 1916 and 1930 say the same owner: as statements the two texts are one ("Newton D. Baker
+            # owned Acme Hall."), and a pair of identical texts is never made.
         },
     ),
     ("timeqa", [timeqa_row("t-1", "Ann Lee", "P463", ANN_LEE_JOINED)], {}),
@@ -240,9 +241,19 @@ def test_later_keeps_half_the_keys_at_one_moment() -> None:
     assert all(timedelta(days=1) <= g <= timedelta(days=401) for g in gaps if g)
 
 
+AS_OF_ROW = timeqa_row(
+    "t-2", "Acme Hall", "P127", {**ACME_HALL_OWNERS, "Who was Acme Hall sold to in 1990?": ["Bo Ek"]}
+)
+"""Acme Hall with a question that is no statement: the row is written as "As of" notes."""
+
+
 @pytest.mark.parametrize(("label", "newer"), [(S, True), (O, False), (C, True)], ids=["change", "older", "same"])
 def test_timeqa_dates_come_from_spans(label: Label, newer: bool) -> None:
-    items = [m for m in run("timeqa", CASES[2][1]) if m.example.label is label]
+    items = [
+        m
+        for m in run("timeqa", [AS_OF_ROW])
+        if m.example.label is label and "1990" not in m.example.pair.new.text + m.example.pair.existing.text
+    ]
     assert len(items) == 1
     p = items[0].example.pair
     assert (p.new.observed_at > p.existing.observed_at) is newer
@@ -276,12 +287,20 @@ def test_timeqa_bad_span_is_refused(question: str) -> None:
     assert timeqa.parse_span(question) is None
 
 
-@pytest.mark.parametrize("shape", ["qa", "asof"])
-def test_timeqa_renders_question_and_detokenised_answer(shape: str) -> None:
-    fact = timeqa.parse_facts(CASES[2][1][0])[1]
-    text = timeqa.render(fact, shape)
-    assert text.endswith("? Newton D. Baker")
-    assert text.startswith("As of 1916: Who owned Acme Hall?") if shape == "asof" else "from 1916 to 1920" in text
+def test_timeqa_renders_statements_with_detokenised_answers() -> None:
+    facts = timeqa.parse_facts(CASES[2][1][0])
+    assert list(timeqa.renderings(facts).values()) == [
+        "George Peter owned Acme Hall.",
+        "Newton D. Baker owned Acme Hall.",
+        "Newton D. Baker owned Acme Hall.",
+    ]
+
+
+def test_timeqa_row_with_a_question_that_is_no_statement_is_as_of_notes() -> None:
+    facts = timeqa.parse_facts(AS_OF_ROW)
+    texts = timeqa.renderings(facts)
+    assert texts[facts[1].index] == "As of 1916: Who owned Acme Hall? Newton D. Baker"
+    assert all(t.startswith("As of ") for t in texts.values())
 
 
 def test_timeqa_other_entity_negative_shares_the_split() -> None:
@@ -308,6 +327,40 @@ def test_sgd_new_is_minutes_later_same_day() -> None:
     p = m.example.pair
     assert timedelta(0) < p.new.observed_at - p.existing.observed_at < timedelta(minutes=10)
     assert m.group == "dev:1_1"
+
+
+def test_sgd_another_service_of_the_same_dialogue_is_unrelated() -> None:
+    rows = [
+        {
+            **sgd_row(
+                "g-0", "9_1", "restaurant_name", "Sipan", "A table at Sipan for 11:30.", "Rosie's", "Actually, Rosie's."
+            ),
+            "service": "Restaurants_2",
+        },
+        {
+            **sgd_row("g-1", "9_1", "date", "March 2nd", "For March 2nd please.", "the 4th", "No, the 4th."),
+            "service": "Restaurants_1",
+        },
+        {
+            **sgd_row(
+                "g-2", "9_1", "destination", "Sipan", "Get me a cab to Sipan.", "the station", "Make it the station."
+            ),
+            "service": "RideSharing_1",
+        },
+        {
+            **sgd_row("g-3", "7_7", "city", "Paris", "A car in Paris.", "Rome", "Actually Rome."),
+            "service": "RentalCars_1",
+        },
+    ]
+    negatives = {m.example.id: m for m in run("sgd_changes", rows) if m.example.family == "sgd_changes.other_service"}
+    assert sorted(negatives) == ["g-0:g-2:unrelated", "g-1:g-2:unrelated"]  # never across dialogues or within a service
+    m = negatives["g-0:g-2:unrelated"]
+    assert m.example.label is U and m.group == "dev:9_1"
+    assert (m.example.pair.existing.text, m.example.pair.new.text) == (
+        "A table at Sipan for 11:30.",
+        "Get me a cab to Sipan.",
+    )
+    assert timedelta(0) < m.example.pair.new.observed_at - m.example.pair.existing.observed_at <= timedelta(minutes=30)
 
 
 def test_nli_negatives_come_from_the_same_split_and_share_no_word() -> None:
@@ -454,7 +507,7 @@ def test_builder_is_deterministic_and_readable(tmp_path: Path, capsys: pytest.Ca
     assert sum(sgd["pairs"]["train"].values()) + sum(sgd["pairs"]["dev"].values()) == 1
     timeqa = [outs[0] / f"timeqa.{split}.jsonl" for split in ("train", "dev")]
     old = [ex for path in timeqa if path.stat().st_size for ex in read_examples(path)]
-    assert len(old) == 3 and all(ex.pair.existing.observed_at.year < 1970 for ex in old)  # pre-1970 dates load
+    assert len(old) == 2 and all(ex.pair.existing.observed_at.year < 1970 for ex in old)  # pre-1970 dates load
     assert "sgd_changes" in capsys.readouterr().out
     assert read_examples(outs[0] / "sts.train.jsonl")[0].label in {C, U}
 

@@ -8,6 +8,10 @@ change is visible and meant:
   "make it", "on second thought"…). Without one many rows browse alternatives ("What about
   Phoenix?", "What's my savings balance?"), which replace nothing.
 The source has no "same value repeated" rows, so no `corroborates` pairs come from it.
+
+Hard negatives → `unrelated`: in a dialogue where the user books two kinds of service (a restaurant,
+then a cab), the request of the first service against the later request of the other, minutes
+apart: the same person, another attribute, a later time, and nothing replaced.
 """
 
 from __future__ import annotations
@@ -29,10 +33,50 @@ CHANGE_CUE = re.compile(
 
 
 def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
-    """Map SGD change rows to `supersedes` pairs; group = the split and dialogue id."""
+    """Map SGD change rows to `supersedes` pairs and other-service `unrelated` pairs; group = the split
+    and dialogue id."""
+    dialogues: dict[str, list[Row]] = {}
     for r in rows:
         if is_change(r):
             yield from present([pair(r)])
+        dialogues.setdefault(group_of(r), []).append(r)
+    for group, turns in dialogues.items():
+        yield from present(other_service_pairs(group, turns))
+
+
+def group_of(r: Row) -> str:
+    """The split group: the split and the dialogue."""
+    return f"{r.get('split')}:{r.get('dialogue_id', r.get('id'))}"
+
+
+def domain(r: Row) -> str:
+    """The kind of service: `Restaurants_2` → `Restaurants`."""
+    return str(r.get("service", "")).split("_")[0]
+
+
+def other_service_pairs(group: str, turns: list[Row]) -> Iterator[Mapped | None]:
+    """Each request of one service → the first later request of another service in the dialogue."""
+    usable = [
+        r
+        for r in turns
+        if isinstance(r.get("old_utterance"), str)
+        and isinstance(r.get("old_value"), str)
+        and r["old_value"].strip()
+        and r["old_value"].casefold() in r["old_utterance"].casefold()
+    ]
+    for i, first in enumerate(usable):
+        later_turn = next((r for r in usable[i + 1 :] if domain(r) != domain(first)), None)
+        if later_turn is None:
+            continue
+        when = moment(f"{group}:{first['id']}")
+        yield make(
+            group,
+            f"{first['id']}:{later_turn['id']}:unrelated",
+            Label.UNRELATED,
+            f"{NAME}.other_service",
+            (first["old_utterance"], when),
+            (later_turn["old_utterance"], when + timedelta(minutes=1 + stable_int("gap", str(later_turn["id"])) % 30)),
+        )
 
 
 def is_change(r: Row) -> bool:
@@ -52,7 +96,7 @@ def is_change(r: Row) -> bool:
 
 def pair(r: Row) -> Mapped | None:
     """old utterance → new utterance, NEW 1–9 minutes later."""
-    group = f"{r.get('split')}:{r.get('dialogue_id', r['id'])}"
+    group = group_of(r)
     rid = str(r["id"])
     t_old = moment(f"{group}:{rid}")
     t_new = t_old + timedelta(minutes=1 + stable_int("gap", rid) % 9)

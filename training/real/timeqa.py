@@ -1,9 +1,11 @@
 """TimeQA (human-annotated): per entity and Wikidata relation, questions for consecutive time spans.
 
 Each answered question whose span parses becomes a dated memory, observed at the span's start
-(month precision where given; many years are before 1970, any year 1-9999 is valid). One
-rendering per entity, by hash: the question with its answer ("Who owned X from 1916 to 1920?
-Newton D. Baker") or an "As of" note with the span taken out ("As of 1916: Who owned X? Newton D. Baker").
+(month precision where given; many years are before 1970, any year 1-9999 is valid), written as
+a statement with the span taken out ("Newton D. Baker owned X.", `statements.statement`). A row
+whose questions do not all turn into statements is written as "As of" notes instead ("As of 1916:
+Who owned X? Newton D. Baker"), so the two sides of a pair always have one shape (on the snapshot,
+60% of the answered questions become statements, and 45% of the pairs are statements).
 
 Spans in time order, consecutive pairs:
 - different answers → `supersedes` (NEW is the later span); the same two reversed (NEW is the
@@ -28,7 +30,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from writegate.classifier.labels import Label
-from writegate.training.real.common import Mapped, Row, make, norm, pick, present, read_jsonl, split_of, stable_int
+from writegate.training.real.common import Mapped, Row, make, norm, present, read_jsonl, split_of, stable_int
+from writegate.training.real.statements import statement
 
 NAME = "timeqa"
 ACCUMULATING = frozenset(
@@ -112,25 +115,29 @@ def join_answers(answers: tuple[str, ...]) -> str:
     return answers[0] if len(answers) == 1 else ", ".join(answers[:-1]) + " and " + answers[-1]
 
 
-def render(fact: Fact, shape: str) -> str:
-    """The memory text of a fact in one of two shapes (`qa`, `asof`)."""
-    ans = join_answers(fact.answers)
-    if shape == "asof":
-        q = fact.question if fact.question.endswith("?") else fact.question + "?"
-        return f"As of {fact.label}: {q} {ans}"
-    q = fact.full if fact.full.endswith("?") else fact.full + "?"
-    return f"{q} {ans}"
+def renderings(facts: list[Fact]) -> dict[int, str]:
+    """Each fact's memory text (by `Fact.index`): all statements, or all "As of" notes."""
+    said = {f.index: statement(f.question, join_answers(f.answers)) for f in facts}
+    if all(said.values()):
+        return {i: text for i, text in said.items() if text is not None}
+    return {f.index: as_of(f) for f in facts}
+
+
+def as_of(fact: Fact) -> str:
+    """ "As of 1916: Who owned X? Newton D. Baker"."""
+    q = fact.question if fact.question.endswith("?") else fact.question + "?"
+    return f"As of {fact.label}: {q} {join_answers(fact.answers)}"
 
 
 def change_pairs(r: Row, facts: list[Fact]) -> Iterator[Mapped | None]:
     """Pairs of consecutive spans of one row (change, older, same)."""
     rid, group = str(r["id"]), norm(r["entity"])
-    shape = pick(group, ("qa", "asof"))
+    text = renderings(facts)
     for old, new in itertools.pairwise(facts):
         if new.start <= old.start:
             continue
         a, b = {norm(x) for x in old.answers}, {norm(x) for x in new.answers}
-        e, n = (render(old, shape), old.start), (render(new, shape), new.start)
+        e, n = (text[old.index], old.start), (text[new.index], new.start)
         key = f"{rid}:{old.index}-{new.index}"
         if a == b:
             yield make(group, f"{key}:corroborates", Label.CORROBORATES, f"{NAME}.same", e, n)
@@ -148,11 +155,10 @@ def negatives(rows: list[Row], facts: dict[str, list[Fact]]) -> Iterator[Mapped 
     for r in usable:
         group, rid = norm(r["entity"]), str(r["id"])
         mine = facts[rid][0]
-        e = (render(mine, pick(group, ("qa", "asof"))), mine.start)
+        e = (renderings(facts[rid])[mine.index], mine.start)
         peers = [p for p in by_rel[(split_of(group), str(r.get("relation")))] if norm(p["entity"]) != group]
         if peers:
             other = peers[stable_int("peer", rid) % len(peers)]
-            og = norm(other["entity"])
             theirs = facts[str(other["id"])][stable_int("fact", rid) % len(facts[str(other["id"])])]
             yield make(
                 group,
@@ -160,7 +166,7 @@ def negatives(rows: list[Row], facts: dict[str, list[Fact]]) -> Iterator[Mapped 
                 Label.UNRELATED,
                 f"{NAME}.other_entity",
                 e,
-                (render(theirs, pick(og, ("qa", "asof"))), theirs.start),
+                (renderings(facts[str(other["id"])])[theirs.index], theirs.start),
             )
 
 
