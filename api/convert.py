@@ -7,12 +7,13 @@ pydantic model still rejects raises `InputError` naming the field.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from google.protobuf import struct_pb2, timestamp_pb2
-from pydantic import ValidationError
+from google.protobuf.message import Message
+from pydantic import BaseModel, ValidationError
 
 from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.classifier.labels import Label
@@ -35,16 +36,10 @@ from writegate.normalizer.schema import (
 from writegate.v1 import writegate_pb2 as pb
 
 E = TypeVar("E")
+M = TypeVar("M", bound=BaseModel)
 
 # -- enum tables (pydantic enum ↔ proto enum number) -------------------------------------------
 
-RECORD_KIND: dict[RecordKind, pb.RecordKind] = {
-    RecordKind.TIME_WINDOW: pb.RECORD_KIND_TIME_WINDOW,
-    RecordKind.ENUM: pb.RECORD_KIND_ENUM,
-    RecordKind.EDGE: pb.RECORD_KIND_EDGE,
-    RecordKind.TIMEZONE: pb.RECORD_KIND_TIMEZONE,
-    RecordKind.TEXT: pb.RECORD_KIND_TEXT,
-}
 POLARITY: dict[Polarity, pb.Polarity] = {
     Polarity.PREFER: pb.POLARITY_PREFER,
     Polarity.AVOID: pb.POLARITY_AVOID,
@@ -97,7 +92,6 @@ def _inverse(table: Mapping[E, int]) -> dict[int, E]:
     return {int(number): member for member, number in table.items()}
 
 
-_RECORD_KIND_INV = _inverse(RECORD_KIND)
 _POLARITY_INV = _inverse(POLARITY)
 _PROVENANCE_INV = _inverse(PROVENANCE)
 _ENUM_ATTRIBUTE_INV = _inverse(ENUM_ATTRIBUTE)
@@ -116,7 +110,7 @@ def _enum_from_proto(inverse: Mapping[int, E], number: int, field: str, enum_nam
         raise InputError(field, f"must be set to a known {enum_name} value, got {shown}") from None
 
 
-def _validated(model: type, field: str, **values: object):  # noqa: ANN202 - a pydantic model
+def _validated(model: type[M], field: str, **values: object) -> M:
     """Build `model(**values)`, turning a ValidationError into an InputError naming the field."""
     try:
         return model(**values)
@@ -264,41 +258,62 @@ def provenance_kind_from_proto(number: int, field: str = "provenance") -> Proven
 # -- Record ------------------------------------------------------------------------------------
 
 
+class ValueWire(NamedTuple):
+    """How a record value travels: the `pb.Record` oneof field that carries it (named as the
+    value's field in the record's JSON form) and its converters."""
+
+    field: str
+    to_proto: Callable[[Any], Message]
+    from_proto: Callable[[Any, str], BaseModel]
+
+
+class KindWire(NamedTuple):
+    """How a record kind travels: its `pb.RecordKind` number and its value (None: `text` has none)."""
+
+    number: pb.RecordKind
+    value: ValueWire | None = None
+
+
+RECORD_KIND: dict[RecordKind, KindWire] = {
+    RecordKind.TIME_WINDOW: KindWire(
+        pb.RECORD_KIND_TIME_WINDOW, ValueWire("time_window", time_window_to_proto, time_window_from_proto)
+    ),
+    RecordKind.ENUM: KindWire(pb.RECORD_KIND_ENUM, ValueWire("enum", enum_value_to_proto, enum_value_from_proto)),
+    RecordKind.EDGE: KindWire(pb.RECORD_KIND_EDGE, ValueWire("edge", edge_to_proto, edge_from_proto)),
+    RecordKind.TIMEZONE: KindWire(
+        pb.RECORD_KIND_TIMEZONE, ValueWire("timezone", timezone_to_proto, timezone_from_proto)
+    ),
+    RecordKind.TEXT: KindWire(pb.RECORD_KIND_TEXT),
+}
+"""The one table of record kinds on the wire: kind ↔ proto number, value ↔ oneof field."""
+
+_RECORD_KIND_INV = {int(wire.number): kind for kind, wire in RECORD_KIND.items()}
+_VALUE_BY_FIELD = {wire.value.field: wire.value for wire in RECORD_KIND.values() if wire.value is not None}
+
+
 def record_to_proto(rec: Record) -> pb.Record:
     """Record → proto; exactly the value field of its kind is set."""
-    msg = pb.Record(
+    wire = RECORD_KIND[rec.kind]
+    values = {} if wire.value is None else {wire.value.field: wire.value.to_proto(getattr(rec.value, wire.value.field))}
+    return pb.Record(
         subject=rec.subject,
-        kind=RECORD_KIND[rec.kind],
+        kind=wire.number,
         slot=rec.slot,
         provenance=provenance_to_proto(rec.provenance),
         observed_at=timestamp_to_proto(rec.observed_at),
         half_life_days=rec.half_life_days,
         confidence=rec.confidence,
         text=rec.text,
+        **values,
     )
-    if rec.time_window is not None:
-        msg.time_window.CopyFrom(time_window_to_proto(rec.time_window))
-    elif rec.timezone is not None:
-        msg.timezone.CopyFrom(timezone_to_proto(rec.timezone))
-    elif rec.enum is not None:
-        msg.enum.CopyFrom(enum_value_to_proto(rec.enum))
-    elif rec.edge is not None:
-        msg.edge.CopyFrom(edge_to_proto(rec.edge))
-    return msg
 
 
 def record_from_proto(msg: pb.Record, field: str = "record") -> Record:
     """proto → Record (validated: kind and value field must agree)."""
     which = msg.WhichOneof("value")
     values: dict[str, object] = {}
-    if which == "time_window":
-        values["time_window"] = time_window_from_proto(msg.time_window, f"{field}.time_window")
-    elif which == "timezone":
-        values["timezone"] = timezone_from_proto(msg.timezone, f"{field}.timezone")
-    elif which == "enum":
-        values["enum"] = enum_value_from_proto(msg.enum, f"{field}.enum")
-    elif which == "edge":
-        values["edge"] = edge_from_proto(msg.edge, f"{field}.edge")
+    if which is not None:
+        values[which] = _VALUE_BY_FIELD[which].from_proto(getattr(msg, which), f"{field}.{which}")
     return _validated(
         Record,
         field,
@@ -347,11 +362,6 @@ def memory_from_proto(msg: pb.Memory, field: str = "memory") -> Memory:
 
 
 # -- Relation, plan, model info ------------------------------------------------------------------
-
-
-def label_to_proto(label: Label) -> int:
-    """Label → proto enum number."""
-    return LABEL[label]
 
 
 def label_from_proto(number: int, field: str = "label") -> Label:

@@ -200,7 +200,7 @@ def open_lines(path: str | Path, *, field: str = "--input") -> Iterator[str]:
     if str(path) == "-":
         return _decoded(sys.stdin.buffer, close=False)
     try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed by _decoded
+        fh = open(path, "rb")  # closed by _decoded
     except OSError as exc:
         raise InputError(field, f"cannot open {str(path)!r}: {exc.strerror}") from None
     return _decoded(fh, close=True)

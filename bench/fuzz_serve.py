@@ -39,9 +39,9 @@ from google.protobuf.timestamp_pb2 import Timestamp
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serverproc import spawn  # noqa: E402
+from serverproc import spawn
 
-from writegate.v1 import writegate_pb2 as pb  # noqa: E402
+from writegate.v1 import writegate_pb2 as pb
 
 MAX_CANDIDATES = 16
 MAX_TEXT_BYTES = 4096

@@ -56,7 +56,7 @@ print(f"gpu.sh: writegate → {src} ({len(list((src / 'writegate').iterdir()))} 
 PYEOF
 export PYTHONPATH="$SRC:$SITE${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONUNBUFFERED=1 TOKENIZERS_PARALLELISM=false
-"$PY" -c "import writegate.relabel.engine, writegate.classifier.feeder, writegate.classifier.backends.torch" ||
+"$PY" -c "import writegate.relabel.run, writegate.classifier.feeder, writegate.classifier.backends.torch" ||
     { echo "gpu.sh: writegate does not import (missing wheels? run bench/gpu_prepare.sh here and carry .whl)" >&2; exit 1; }
 
 timeout -k 15 "$BENCH_LIMIT_S" "$PY" bench/gpu_bench.py "$@"

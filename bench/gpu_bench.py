@@ -57,10 +57,12 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/pipeline.py, bench/serve.py
 
-import pipeline  # noqa: E402
+import pipeline
 
-from writegate.classifier import features  # noqa: E402
-from writegate.relabel.engine import LocalEngine, Plan, RelabelOptions, build_plan, open_store, relabel  # noqa: E402
+from writegate.classifier import features
+from writegate.relabel.plan import Plan, build_plan
+from writegate.relabel.run import LocalEngine, RelabelOptions, relabel
+from writegate.relabel.stores.jsonl import JsonlSource
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = ("unrelated", "corroborates", "elaborates", "contradicts", "supersedes")
@@ -109,7 +111,7 @@ class GpuSampler:
             self.nvml = pynvml
             self.handle = pynvml.nvmlDeviceGetHandleByIndex(index)
             self.name = str(pynvml.nvmlDeviceGetName(self.handle))
-        except Exception as exc:  # noqa: BLE001 - no NVML, no GPU: the column says n/a
+        except Exception as exc:
             self.name = f"no NVML ({type(exc).__name__})"
 
     @contextmanager
@@ -168,9 +170,13 @@ class Reference:
 
     def labels(self, pairs: Sequence[Any]) -> tuple[list[str], list[str]]:
         """(fused labels, raw-logit argmax labels) of `pairs`."""
-        logits, encoded = self.classifier.logits(list(pairs))
-        preds = self.classifier.decode(encoded, logits)
-        return [str(p.label.value) for p in preds], [LABELS[i] for i in np.argmax(logits, axis=1)]
+        from writegate.classifier.columnar import window_logits
+
+        prepared = self.classifier.prepare(list(pairs))
+        logits = self.classifier.run(prepared)
+        preds = self.classifier.label(prepared, logits).predictions()
+        raw = window_logits(prepared, logits)
+        return [str(p.label.value) for p in preds], [LABELS[i] for i in np.argmax(raw, axis=1)]
 
 
 def agreement(got: Sequence[str], want: Sequence[str]) -> float:
@@ -250,9 +256,9 @@ def protobuf_unavailable() -> str | None:
     if version_tuple(version) < MIN_PROTOBUF:
         return f"protobuf {version} < {'.'.join(map(str, MIN_PROTOBUF))} (proto/writegate/v1)"
     try:
-        import writegate.api.convert  # noqa: F401
+        import writegate.api.convert
         import writegate.v1.writegate_pb2  # noqa: F401
-    except Exception as exc:  # noqa: BLE001 - the rows say why
+    except Exception as exc:
         return f"{type(exc).__name__}: {str(exc)[:100]}"
     return None
 
@@ -273,7 +279,7 @@ def serve_unavailable() -> str | None:
         import serve  # noqa: F401 - bench/serve.py: the server subprocess, the metrics scrape
 
         import writegate.server.app  # noqa: F401 - grpc_health, grpc_reflection, the generated stubs
-    except Exception as exc:  # noqa: BLE001 - the row says why
+    except Exception as exc:
         return f"{type(exc).__name__}: {str(exc)[:100]}"
     return None
 
@@ -305,18 +311,12 @@ def store_requests(rows: Sequence[dict[str, Any]], k: int, n: int) -> list[Any]:
 
 
 def memory_side(mem: Any) -> Any:
-    """`writegate.server.service.side(mem)`: a memory as one side of a pair, normalized here. The
-    server's own function when it imports (it needs grpc), else the same three lines
-    (tests/test_gpu_prepare.py checks they agree)."""
-    try:
-        from writegate.server.service import side
-    except Exception:  # noqa: BLE001 - no grpc, an older one (the generated stubs raise RuntimeError)
-        from writegate.classifier.types import Side
-        from writegate.normalizer.api import normalize
+    """A memory as one side of a pair, normalized here as the server does (`writegate.api.normalizing`,
+    which needs no grpc)."""
+    from writegate.api.normalizing import Normalizer
 
-        records = normalize(mem.text, subject=mem.subject, observed_at=mem.observed_at, provenance=mem.provenance)
-        return Side(text=mem.text, observed_at=mem.observed_at, subject=mem.subject, records=tuple(records))
-    return side(mem)
+    (side,) = Normalizer(size=0).sides([mem])
+    return side
 
 
 def served_pairs(requests: Sequence[Any]) -> list[Any]:
@@ -452,7 +452,7 @@ def workload(args: argparse.Namespace, sizes: Sizes, work: Path, console: Consol
     from writegate.classifier.feeder import Feeder
 
     with Feeder(args.model, workers=args.workers) as feeder:  # normalize in the workers, as relabel does
-        plan = build_plan(open_store(store), args.k, mapper=feeder.map if args.workers else None)
+        plan = build_plan(JsonlSource(store).rows(), args.k, mapper=feeder.map if args.workers else None)
     sample = sample_indices(len(plan.pairs), sizes.sample)
     requests: list[Any] = []
     pairs: list[Any] = []
@@ -799,7 +799,7 @@ def run(args: argparse.Namespace, console: Console) -> Bench:
     ce: Any = None
     try:
         ce, dtype = load_cross_encoder(args.model, args.device, bf16=cuda)
-    except Exception as exc:  # noqa: BLE001 - not installed here: the row says why
+    except Exception as exc:
         st_row.note = f"skipped: {type(exc).__name__}: {str(exc)[:80]}"
         bench.add(st_row)
     if ce is not None:
@@ -881,7 +881,7 @@ def run(args: argparse.Namespace, console: Console) -> Bench:
     else:
         try:
             serve_row(row, args, sizes, wl, sampler, ref)
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - the row says why; the null row still runs
+        except (Exception, SystemExit) as exc:
             row.note = f"failed: {type(exc).__name__}: {str(exc)[:120]}"
         if row.pairs and st_serve:
             row.vs_st = row.pairs_per_s / st_serve if row.pairs_per_s else None

@@ -65,10 +65,10 @@ import grpc
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serverproc import ROOT, Server, spawn  # noqa: E402
+from serverproc import ROOT, Server, spawn
 
-from writegate.v1 import writegate_pb2 as pb  # noqa: E402
-from writegate.v1 import writegate_pb2_grpc as pb_grpc  # noqa: E402
+from writegate.v1 import writegate_pb2 as pb
+from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 EXISTING = [
@@ -200,7 +200,7 @@ def sample_rss(server: Server, phase_ref: list[Phase], stop: threading.Event) ->
     while not stop.wait(0.25):
         try:
             phase_ref[0].rss.append(server.rss_mb())
-        except Exception:  # noqa: BLE001 - the process is gone
+        except Exception:
             return
 
 
@@ -328,7 +328,7 @@ def free_port() -> int:
 
 def pairs_total(metrics_port: int) -> float:
     """The server's `writegate_pairs_total` (pairs its model has run)."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10) as resp:  # noqa: S310 - loopback
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10) as resp:
         text = resp.read().decode()
     found = re.search(r"^writegate_pairs_total ([0-9.e+]+)$", text, re.M)
     if found is None:

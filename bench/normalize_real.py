@@ -32,9 +32,9 @@ from rich.console import Console
 from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from dev_normalize import _matches  # noqa: E402  (the shared matching rule)
+from dev_normalize import _matches
 
-from writegate.normalizer import normalize  # noqa: E402
+from writegate.normalizer import normalize
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "tests" / "data" / "normalize_real"
 PREFS_DIR = DATA_DIR.parent / "normalize_prefs"

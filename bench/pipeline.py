@@ -29,7 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from writegate.classifier.modeldir import default_model_dir
-from writegate.relabel.engine import LocalEngine, RelabelOptions, relabel
+from writegate.relabel.run import LocalEngine, RelabelOptions, relabel
 
 SUBJECT_SIZE = 25
 

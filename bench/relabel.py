@@ -27,7 +27,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from writegate.relabel.engine import LocalEngine, Plan, RelabelOptions, build_plan, open_store, relabel
+from writegate.relabel.plan import Plan, build_plan
+from writegate.relabel.run import LocalEngine, RelabelOptions, relabel
+from writegate.relabel.stores.jsonl import JsonlSource
 
 SUBJECT_SIZE = 25
 
@@ -76,7 +78,8 @@ def run_engine(store: Path, out: Path, engine: Any, k: int, chunk_size: int) -> 
 
 def profile_classify(plan: Plan, model: Path, chunk_size: int, batch_size: int, chunks: int = 4) -> dict[str, float]:
     """Seconds in encode / model / decode over the first `chunks` chunks (local, one process)."""
-    from writegate.classifier.model import Classifier, length_ordered_chunks
+    from writegate.classifier.columnar import batch_window
+    from writegate.classifier.model import Classifier
 
     clf = Classifier.load(model)  # plan.pair's sides carry the plan's records: encode compares them
     spent = {"encode": 0.0, "model": 0.0, "decode": 0.0}
@@ -84,16 +87,15 @@ def profile_classify(plan: Plan, model: Path, chunk_size: int, batch_size: int, 
     for lo in range(0, n, chunk_size):
         pairs = [plan.pair(i) for i in range(lo, min(n, lo + chunk_size))]
         t0 = time.perf_counter()
-        items = clf.encode(pairs)
+        encoded = clf.encode(pairs)
         spent["encode"] += time.perf_counter() - t0
-        for idx in length_ordered_chunks(items, batch_size):
-            chunk = [items[i] for i in idx]
-            t0 = time.perf_counter()
-            logits = clf.run(clf.collate(chunk))
-            spent["model"] += time.perf_counter() - t0
-            t0 = time.perf_counter()
-            clf.decode(chunk, logits)
-            spent["decode"] += time.perf_counter() - t0
+        t0 = time.perf_counter()
+        prepared = batch_window(encoded, batch_size)  # padding, as before, counts as the model's
+        logits = clf.run(prepared)
+        spent["model"] += time.perf_counter() - t0
+        t0 = time.perf_counter()
+        clf.label(prepared, logits)
+        spent["decode"] += time.perf_counter() - t0
     spent["pairs"] = float(n)
     return spent
 
@@ -166,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     if "local" in engines:
         engine = LocalEngine(args.model, batch_size=args.batch_size, threads=args.threads)
         results["local"] = run_engine(store, work / "local" / "edges.jsonl", engine, args.k, args.chunk_size)
-    plan = build_plan(open_store(store), args.k)
+    plan = build_plan(JsonlSource(store).rows(), args.k)
     results["classify_split"] = profile_classify(plan, args.model, args.chunk_size, args.batch_size)
     if "ray" in engines:
         try:
@@ -174,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
             engine = RayEngine(args.model, batch_size=args.batch_size, num_cpus=args.ray_cpus)
             results["ray"] = run_engine(store, work / "ray" / "edges.jsonl", engine, args.k, args.chunk_size)
-        except Exception as exc:  # noqa: BLE001 - reported in the table
+        except Exception as exc:
             results["ray"] = {"skipped": f"{type(exc).__name__}: {exc}"}
     if "grpc" in engines:
         try:

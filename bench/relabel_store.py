@@ -58,7 +58,7 @@ READER = """
 import sys, time
 from writegate.relabel.stores import open_source
 t0 = time.perf_counter(); n = 0
-for line in open_source(sys.argv[1]).lines():
+for row in open_source(sys.argv[1]).rows():
     n += 1
 print(n, time.perf_counter() - t0)
 """

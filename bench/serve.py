@@ -270,17 +270,15 @@ class Naive:
     def prepare_write(self, req: pb.PrepareWriteRequest) -> object:
         """Normalize + classify the request's pairs + plan, under the one lock."""
         from writegate.api import convert, prepare
+        from writegate.api.normalizing import Normalizer
         from writegate.classifier.types import Pair
-        from writegate.normalizer import normalize
-        from writegate.server.service import side
 
         with self.lock:
             mem = convert.memory_from_proto(req.memory)
             cands = [convert.memory_from_proto(c) for c in req.candidates]
-            records = normalize(mem.text, subject=mem.subject, observed_at=mem.observed_at)
-            preds = self.classifier.predict(
-                [Pair(existing=side(c), new=side(mem)) for c in cands], batch_size=len(cands)
-            )
+            new, *existing = Normalizer(size=0).sides([mem, *cands])
+            preds = self.classifier.predict([Pair(existing=c, new=new) for c in existing], batch_size=len(cands))
+            records = new.records or ()
             return prepare.prepare_write(mem.id, records, prepare.relations([c.id for c in cands], preds))
 
     def cell(self, k: int, clients: int, n: int) -> Cell:
@@ -334,13 +332,13 @@ def flops_per_pair(model: Path, tokens: float) -> float:
 def mean_tokens(naive: Naive) -> float:
     """Mean tokens per pair of the benchmark's pairs (structure tails included)."""
     from writegate.api import convert
+    from writegate.api.normalizing import Normalizer
     from writegate.classifier.types import Pair
-    from writegate.server.service import side
 
     req = build_requests(len(EXISTING), 1)[0]
-    new = side(convert.memory_from_proto(req.memory))
-    pairs = [Pair(existing=side(convert.memory_from_proto(c)), new=new) for c in req.candidates]
-    return float(np.mean([e.n_tokens for e in naive.classifier.encode(pairs)]))
+    new, *existing = Normalizer(size=0).sides([convert.memory_from_proto(m) for m in [req.memory, *req.candidates]])
+    pairs = [Pair(existing=c, new=new) for c in existing]
+    return float(np.mean([len(row) for row in naive.classifier.encode(pairs).rows]))
 
 
 def report(args: argparse.Namespace, served: dict, naive: dict, tokens: float, console: Console) -> None:

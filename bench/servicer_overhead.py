@@ -22,18 +22,20 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve import build_requests  # noqa: E402
+from serve import build_requests
 
-from writegate.classifier.features import compare_pair, render_pair  # noqa: E402
-from writegate.classifier.labels import Label  # noqa: E402
-from writegate.classifier.types import Evidence, Pair, Prediction  # noqa: E402
-from writegate.server.service import WriteGateService  # noqa: E402
+from writegate.classifier.batcher import QueuePolicy
+from writegate.classifier.features import compare_pair, render_pair
+from writegate.classifier.labels import Label
+from writegate.classifier.types import Evidence, Pair, Prediction
+from writegate.server.service import WriteGateService
 
 
 class StubBatcher:
     """Renders each pair's input (compare its records + text) and answers `unrelated` at once."""
 
     max_queue_pairs = 1 << 30  # admits everything: the servicer's own cost is what is measured
+    policy = QueuePolicy(max_queue_pairs=max_queue_pairs)
 
     def check_admission(self, n: int) -> None:
         """Every request is admitted."""

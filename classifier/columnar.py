@@ -1,17 +1,23 @@
-"""The classifier's pre and post steps on a window of pairs, in columns: the bulk path.
+"""The classifier's pre and post steps on a window of pairs, in columns: its only unit.
 
 A `PairWindow` is a list of memories (text, date, subject, normalized records) and a list of
-(existing, new) positions into it, as a relabel chunk is. `prepare_window` does everything but
-the model — tokenize each memory's text once, compare the records of each pair, render the
-headers and the structure tail, assemble the ids (`PairEncoder.assemble`), find the guards and
-the fusion rule — and cuts the window into length-ordered, padded batches (stable sort by
-length, `batch_size` at a time: the batches depend on the window's pairs only). `label_window`
-turns the batches' logits into `Labels`: softmax, fusion and guards on whole arrays.
+(existing, new) positions into it, as a relabel chunk is. The steps:
 
-It gives the same ids, batches and probabilities as `Classifier.encode` / `collate` / `decode`
-on the same pairs (tests/test_columnar.py checks it), at a fraction of the cost, and it holds
-only numpy arrays and plain tuples, so a `PreparedWindow` crosses a process boundary cheaply
-(`classifier/feeder.py` runs it in worker processes).
+- `encode_window` (pre): tokenize each memory's text once, compare the records of each pair,
+  render the headers and the structure tail, assemble the ids (`PairEncoder.assemble`), find the
+  guards and the fusion rule → an `EncodedWindow` (token rows and per-pair codes);
+- `batch_window` cuts it into length-ordered, padded batches (stable sort by length, `batch_size`
+  at a time: the batches depend on the window's pairs only) → a `PreparedWindow`
+  (`prepare_window` does both); `gather` makes one batch of rows taken from several encoded
+  windows (the dynamic batcher's batch of several requests' pairs);
+- the backend runs the batches (`Backend.run_many`);
+- `label_window` (post) turns the batches' logits into `Labels`: softmax, fusion and guards on
+  whole arrays.
+
+`Classifier.predict`, the dynamic batcher and the feeder all run these functions, so every entry
+point gives the same ids and probabilities. A `PreparedWindow` holds only numpy arrays and plain
+tuples, so it crosses a process boundary cheaply (`classifier/feeder.py` prepares windows in
+worker processes).
 """
 
 from __future__ import annotations
@@ -143,24 +149,38 @@ class Labels:
 
 
 @dataclass(frozen=True)
-class WindowRows:
-    """A window's pairs as token id rows, with what the post step needs (pair order)."""
+class EncodedWindow:
+    """A window's pairs as token id rows, with what the post step needs (pair order); not yet batched.
 
+    Attributes:
+        index: the window's number.
+        rows: each pair's token ids, special tokens included.
+        seg_a: how many ids of each row are segment A's (`[CLS] A [SEP]`).
+        rule: int8 [n]: the fusion rule code of each pair (`fusion.rule_for`).
+        guard: int8 [n]: the guard's index in `EVIDENCE`, or `guard.GUARD_NONE`.
+        slot_match: bool [n]: the two sides share a slot.
+        pad_id: the tokenizer's padding id.
+    """
+
+    index: int
     rows: list[list[int]]
     seg_a: list[int]
-    """How many ids of each row are segment A's (`[CLS] A [SEP]`)."""
-    comparisons: list[SlotComparison | None]
     rule: np.ndarray
-    """int8 [n]: the fusion rule code of each pair (`fusion.rule_for`)."""
     guard: np.ndarray
-    """int8 [n]: the guard's index in `EVIDENCE`, or `guard.GUARD_NONE`."""
     slot_match: np.ndarray
-    """bool [n]: the two sides share a slot."""
+    pad_id: int = 0
+
+    def __len__(self) -> int:
+        return len(self.rows)
 
 
-def encode_rows(encoder: features.PairEncoder, window: PairWindow) -> WindowRows:
+def encode_window(encoder: features.PairEncoder, window: PairWindow) -> EncodedWindow:
     """Compare, render and tokenize a window's pairs: each memory's text and each distinct header
-    and structure tail tokenized once, every pair assembled with `PairEncoder.assemble`."""
+    and structure tail tokenized once, every pair assembled with `PairEncoder.assemble`.
+
+    Raises:
+        ValueError: a pair's memory has no records and the window carries no comparisons.
+    """
     mems = window.memories
     dates = [features.utc_date(m.observed_at) for m in mems]
     content_free = [is_content_free(m.text) for m in mems]
@@ -170,7 +190,6 @@ def encode_rows(encoder: features.PairEncoder, window: PairWindow) -> WindowRows
     tails: dict[str, None] = {}
     pair_gaps: list[int] = []
     pair_tails: list[str] = []
-    comparisons: list[SlotComparison | None] = []
     n = len(window.pairs)
     rule = np.zeros(n, dtype=np.int8)
     guard = np.full(n, GUARD_NONE, dtype=np.int8)
@@ -184,7 +203,6 @@ def encode_rows(encoder: features.PairEncoder, window: PairWindow) -> WindowRows
             new_dates[dates[k]], gaps[days] = features.new_head_parts(dates[k], days)
         pair_gaps.append(days)
         comparison = window.comparisons[i] if window.comparisons is not None else _compare(existing, new, i)
-        comparisons.append(comparison)
         tail = features.structure_text(comparison)
         tails[tail] = None
         pair_tails.append(tail)
@@ -208,7 +226,7 @@ def encode_rows(encoder: features.PairEncoder, window: PairWindow) -> WindowRows
         row, n_a = assemble(piece_ids["a", dates[e]], ids[e], b_head, ids[k], piece_ids["t", pair_tails[i]])
         rows.append(row)
         seg_a.append(n_a)
-    return WindowRows(rows, seg_a, comparisons, rule, guard, slot_match)
+    return EncodedWindow(window.index, rows, seg_a, rule, guard, slot_match, encoder.pad_id)
 
 
 def _compare(existing: WindowMemory, new: WindowMemory, i: int) -> SlotComparison | None:
@@ -218,44 +236,68 @@ def _compare(existing: WindowMemory, new: WindowMemory, i: int) -> SlotCompariso
 
 
 def prepare_window(encoder: features.PairEncoder, window: PairWindow, batch_size: int) -> PreparedWindow:
-    """Everything but the model for one window (see the module docstring).
+    """Everything but the model for one window: `encode_window`, then `batch_window`.
 
     Args:
         encoder: the model's tokenizer wrapper.
         window: the memories and pairs.
         batch_size: pairs per batch (≥ 1).
     """
-    enc = encode_rows(encoder, window)
+    return batch_window(encode_window(encoder, window), batch_size)
+
+
+def batch_window(encoded: EncodedWindow, batch_size: int) -> PreparedWindow:
+    """An encoded window cut into `length_chunks` of `batch_size` pairs, each batch padded to its longest row.
+
+    Raises:
+        ValueError: `batch_size` < 1.
+    """
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be ≥ 1, got {batch_size}")
+    chunks = length_chunks([len(r) for r in encoded.rows], batch_size)
     return PreparedWindow(
-        index=window.index,
-        batches=length_batches(enc.rows, enc.seg_a, batch_size, encoder.pad_id),
-        rule=enc.rule,
-        guard=enc.guard,
-        slot_match=enc.slot_match,
+        index=encoded.index,
+        batches=[_padded(encoded, idx) for idx in chunks],
+        rule=encoded.rule,
+        guard=encoded.guard,
+        slot_match=encoded.slot_match,
+    )
+
+
+def gather(parts: Sequence[tuple[EncodedWindow, int]]) -> PreparedWindow:
+    """Rows of encoded windows, (window, row) in this order, as a window of one padded batch: a batch
+    of several requests' pairs (the dynamic batcher's). Its pair i is `parts[i]`.
+
+    Raises:
+        ValueError: `parts` is empty.
+    """
+    if not parts:
+        raise ValueError("gather needs at least one row")
+    merged = EncodedWindow(
+        index=0,
+        rows=[w.rows[i] for w, i in parts],
+        seg_a=[w.seg_a[i] for w, i in parts],
+        rule=np.array([w.rule[i] for w, i in parts], dtype=np.int8),
+        guard=np.array([w.guard[i] for w, i in parts], dtype=np.int8),
+        slot_match=np.array([w.slot_match[i] for w, i in parts], dtype=bool),
+        pad_id=parts[0][0].pad_id,
+    )
+    return PreparedWindow(0, [_padded(merged, range(len(parts)))], merged.rule, merged.guard, merged.slot_match)
+
+
+def _padded(encoded: EncodedWindow, idx: Sequence[int]) -> PreparedBatch:
+    return PreparedBatch(
+        rows=np.asarray(idx, dtype=np.int64),
+        batch=collate_rows([encoded.rows[i] for i in idx], [encoded.seg_a[i] for i in idx], encoded.pad_id),
     )
 
 
 def length_chunks(lengths: Sequence[int], batch_size: int) -> Iterator[list[int]]:
     """Positions sorted by length (stable: ties keep their order, so the batches are deterministic),
-    `batch_size` at a time: the batches of a window (`length_batches`) and of `Classifier.predict`."""
+    `batch_size` at a time: the batches of a window (`batch_window`)."""
     order = sorted(range(len(lengths)), key=lengths.__getitem__)
     for start in range(0, len(order), batch_size):
         yield order[start : start + batch_size]
-
-
-def length_batches(
-    rows: Sequence[Sequence[int]], seg_a: Sequence[int], batch_size: int, pad_id: int
-) -> list[PreparedBatch]:
-    """Rows in `length_chunks`, each batch padded to its longest row."""
-    if batch_size < 1:
-        raise ValueError(f"batch_size must be ≥ 1, got {batch_size}")
-    return [
-        PreparedBatch(
-            rows=np.asarray(idx, dtype=np.int64),
-            batch=collate_rows([rows[i] for i in idx], [seg_a[i] for i in idx], pad_id),
-        )
-        for idx in length_chunks([len(r) for r in rows], batch_size)
-    ]
 
 
 def collate_rows(rows: Sequence[Sequence[int]], seg_a: np.ndarray | Sequence[int], pad_id: int = 0) -> Batch:
@@ -276,20 +318,17 @@ def label_window(prepared: PreparedWindow, logits: Sequence[np.ndarray], *, temp
     """The post step of a window: each batch's logits → `Labels` in pair order.
 
     Args:
-        prepared: the window as `prepare_window` made it.
+        prepared: the window as `batch_window` or `gather` made it.
         logits: float [rows, 5] per batch of `prepared.batches`, in that order.
         temperature: the model's softmax temperature.
-        fusion: apply the structure rules (`fusion.fuse`).
+        fusion: apply the structure rules (`fusion.fuse_rows`).
+
+    Raises:
+        ValueError: `logits` does not match the batches.
     """
-    if len(logits) != len(prepared.batches):
-        raise ValueError(f"{len(prepared.batches)} batches but {len(logits)} logits arrays")
-    n = prepared.size
-    raw = np.zeros((n, len(LABELS)), dtype=np.float32)
-    for b, out in zip(prepared.batches, logits, strict=True):
-        if len(out) != len(b.rows):
-            raise ValueError(f"a batch of {len(b.rows)} rows got {len(out)} logits")
-        raw[b.rows] = out
-    probs, evidence = post_rows(raw, prepared.rule, prepared.guard, temperature=temperature, fusion=fusion)
+    probs, evidence = post_rows(
+        window_logits(prepared, logits), prepared.rule, prepared.guard, temperature=temperature, fusion=fusion
+    )
     return Labels(
         index=prepared.index,
         probabilities=probs,
@@ -297,6 +336,22 @@ def label_window(prepared: PreparedWindow, logits: Sequence[np.ndarray], *, temp
         evidence=evidence,
         slot_match=prepared.slot_match,
     )
+
+
+def window_logits(prepared: PreparedWindow, logits: Sequence[np.ndarray]) -> np.ndarray:
+    """The batches' logits as float32 [n, 5] in pair order.
+
+    Raises:
+        ValueError: `logits` does not match the batches.
+    """
+    if len(logits) != len(prepared.batches):
+        raise ValueError(f"{len(prepared.batches)} batches but {len(logits)} logits arrays")
+    raw = np.zeros((prepared.size, len(LABELS)), dtype=np.float32)
+    for b, out in zip(prepared.batches, logits, strict=True):
+        if len(out) != len(b.rows):
+            raise ValueError(f"a batch of {len(b.rows)} rows got {len(out)} logits")
+        raw[b.rows] = out
+    return raw
 
 
 def post_rows(

@@ -184,7 +184,7 @@ class Feeder:
             out: Future[R] = Future()
             try:
                 out.set_result(fn(item))
-            except Exception as exc:  # noqa: BLE001 - handed to the caller through the future
+            except Exception as exc:  # handed to the caller through the future
                 out.set_exception(exc)
             return out
         return self._executor().submit(_call, (fn, item))
@@ -203,7 +203,7 @@ class Feeder:
         with ThreadPoolExecutor(1, thread_name_prefix="writegate-device") as device:
             ahead: tuple[columnar.PreparedWindow, Future[list[np.ndarray]]] | None = None
             for prepared in self.prepare(windows):
-                running = (prepared, device.submit(run_batches, backend, prepared))
+                running = (prepared, device.submit(backend.run_many, [b.batch for b in prepared.batches]))
                 if ahead is not None:
                     yield self._decode(*ahead)
                 ahead = running
@@ -212,13 +212,3 @@ class Feeder:
 
     def _decode(self, prepared: columnar.PreparedWindow, logits: Future[list[np.ndarray]]) -> columnar.Labels:
         return columnar.label_window(prepared, logits.result(), temperature=self.temperature, fusion=self.fusion)
-
-
-def run_batches(backend: Backend, prepared: columnar.PreparedWindow) -> list[np.ndarray]:
-    """The backend's logits for each batch of a prepared window (through its `run_many` when it has
-    one: the torch backend queues them all on the GPU before it reads the first result)."""
-    batches = [b.batch for b in prepared.batches]
-    run_many = getattr(backend, "run_many", None)
-    if run_many is not None:
-        return list(run_many(batches))
-    return [backend.run(b) for b in batches]

@@ -54,11 +54,6 @@ def rule_for(comparison: SlotComparison | None) -> int:
     return RULE_NO_CONFLICT if comparison.single_valued else RULE_NONE
 
 
-def excluded_labels(comparison: SlotComparison | None) -> tuple[int, ...]:
-    """Indices of the labels that the structure rules out (see the module docstring)."""
-    return RULE_LABELS[rule_for(comparison)]
-
-
 def fuse_rows(probs: np.ndarray, rules: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Apply the structure rules to rows of probabilities.
 
@@ -83,17 +78,3 @@ def fuse_rows(probs: np.ndarray, rules: np.ndarray) -> tuple[np.ndarray, np.ndar
         probs[rows] = fused
         evidence[rows] = np.where(np.argmax(fused, axis=1) != before[rows], _STRUCTURE, _BOTH)
     return probs, evidence
-
-
-def fuse(probs: np.ndarray, comparison: SlotComparison | None) -> tuple[np.ndarray, Evidence]:
-    """Apply the structure rules to one row of probabilities (`fuse_rows` for one pair).
-
-    Args:
-        probs: [5] probabilities in LABELS order.
-        comparison: the pair's structured comparison, or None.
-
-    Returns:
-        The fused probabilities (sum 1) and which evidence decided the label.
-    """
-    fused, evidence = fuse_rows(np.asarray(probs, dtype=np.float64)[None, :], np.array([rule_for(comparison)]))
-    return fused[0], list(Evidence)[int(evidence[0])]

@@ -10,9 +10,9 @@ A pair is guarded, and labelled `unrelated` with probability 1, when:
   "lorem ipsum", "{}", "fact number 1", "ok thanks") or letter runs without a vowel ("sdfgh").
   Such a text states nothing, so it can neither change nor contradict a memory.
 
-The checks are pure and read only the two texts and subjects; `Classifier.decode` applies them
-after the model (and after fusion), so every entry point — the service, `classify`, `relabel`,
-`eval` — labels the same way.
+The checks are pure and read only the two texts and subjects: `columnar.encode_window` finds each
+pair's guard, `columnar.post_rows` applies it after the model (and after fusion), so every entry
+point — the service, `classify`, `relabel`, `eval` — labels the same way.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import re
 import numpy as np
 
 from writegate.classifier.labels import LABEL2ID, LABELS, Label
-from writegate.classifier.types import Evidence, Pair
 
 _WORD = re.compile(r"[^\W\d_]+")
 _VOWELS = frozenset("aeiouy")
@@ -72,32 +71,14 @@ def is_content_free(text: str) -> bool:
     return not any(is_content_word(m.group()) for m in _WORD.finditer(text))
 
 
-def guard_for(pair: Pair) -> Evidence | None:
-    """The guard that decides `pair` (`OTHER_SUBJECT` or `CONTENT_FREE`), or None when the model decides."""
-    if pair.existing.subject != pair.new.subject:
-        return Evidence.OTHER_SUBJECT
-    if is_content_free(pair.new.text) or is_content_free(pair.existing.text):
-        return Evidence.CONTENT_FREE
-    return None
-
-
 _UNRELATED = np.eye(len(LABELS), dtype=np.float64)[LABEL2ID[Label.UNRELATED.value]]
 GUARD_NONE = -1
 """The guard code of a pair the model decides; a guard's code is its index in `Evidence`."""
 
 
-def guard_code(evidence: Evidence | None) -> int:
-    """`GUARD_NONE`, or the guard's index in `Evidence`."""
-    return GUARD_NONE if evidence is None else list(Evidence).index(evidence)
-
-
-def guarded_probabilities() -> np.ndarray:
-    """The probabilities of a guarded pair: `unrelated` 1, the others 0 (LABELS order)."""
-    return _UNRELATED.copy()
-
-
 def apply_guards(probs: np.ndarray, evidence: np.ndarray, guards: np.ndarray) -> None:
-    """Set each guarded row (`guards[i] != GUARD_NONE`) to `guarded_probabilities()` and its evidence to the guard, in place."""
+    """Set each guarded row (`guards[i] != GUARD_NONE`) to `unrelated` with probability 1 and its evidence
+    to the guard, in place."""
     rows = np.flatnonzero(guards != GUARD_NONE)
     if len(rows):
         probs[rows] = _UNRELATED

@@ -18,7 +18,6 @@ class Label(str, Enum):
 LABELS: tuple[str, ...] = tuple(label.value for label in Label)
 """Model output index i ↔ LABELS[i]; the same order as the proto enum (value = i + 1)."""
 LABEL2ID: dict[str, int] = {name: i for i, name in enumerate(LABELS)}
-CONFLICT_LABELS: frozenset[str] = frozenset({Label.CONTRADICTS.value, Label.SUPERSEDES.value})
 
 
 def parse_label(value: object, field: str = "label") -> Label:

@@ -1,7 +1,10 @@
-"""The pairwise classifier: pre (compare the pair's records, format, tokenize) → core (backend) → post.
+"""The pairwise classifier: a window of pairs → prepared batches → the backend → labels.
 
 It maps records and text to probabilities: each `Side` carries its normalized `records` (filled by
-the caller), and the classifier never calls the text normalizer.
+the caller), and the classifier never calls the text normalizer. Its steps are the window's
+(`classifier/columnar.py`): `encode` (compare, render, tokenize the pairs as one window),
+`prepare` (and cut into padded batches), `run` (the backend), `label` (softmax, fusion, guards).
+`predict` runs them in turn; the dynamic batcher runs `encode` per request and the rest per batch.
 
 Serving needs only `tokenizers`, numpy and the backend's runtime (onnxruntime by default): no
 torch, no transformers.
@@ -9,62 +12,15 @@ torch, no transformers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
 
 import numpy as np
 
-from writegate.classifier import columnar, features, modeldir, post
-from writegate.classifier.backends import Backend, Batch, load_backend
-from writegate.classifier.fusion import RULE_NONE, fuse_rows, rule_for
-from writegate.classifier.guard import GUARD_NONE, apply_guards, guard_code
-from writegate.classifier.labels import Label
-from writegate.classifier.types import Evidence, ModelInfo, Pair, Prediction
-from writegate.normalizer.compare import SlotComparison
+from writegate.classifier import columnar, features, modeldir
+from writegate.classifier.backends import Backend, load_backend
+from writegate.classifier.types import ModelInfo, Pair, Prediction
 from writegate.normalizer.errors import InputError
-
-
-@dataclass(frozen=True)
-class Encoded:
-    """One pair, tokenized, with the structured comparison that fusion uses."""
-
-    input_ids: list[int]
-    token_type_ids: list[int]
-    comparison: SlotComparison | None
-    guard: Evidence | None = None
-    """The guard that makes this pair `unrelated` whatever the model says (`guard_for`)."""
-
-    @property
-    def n_tokens(self) -> int:
-        """Tokens in this pair, special tokens included."""
-        return len(self.input_ids)
-
-
-class PairSteps(Protocol):
-    """The core and post steps that `predict_in_length_order` drives (a `Classifier` has them)."""
-
-    def collate(self, items: Sequence[Any]) -> Batch: ...
-
-    def run(self, batch: Batch) -> np.ndarray: ...
-
-    def decode(self, items: Sequence[Any], logits: np.ndarray) -> list[Prediction]: ...
-
-
-def length_ordered_chunks(items: Sequence[Any], batch_size: int) -> Iterator[list[int]]:
-    """Indices of `items` sorted by `n_tokens` (stable: deterministic batches), `batch_size` at a time."""
-    return columnar.length_chunks([it.n_tokens for it in items], batch_size)
-
-
-def predict_in_length_order(steps: PairSteps, items: Sequence[Any], batch_size: int) -> list[Prediction]:
-    """Run encoded pairs in batches of similar length, decode, and return the predictions in input order."""
-    out: list[Prediction | None] = [None] * len(items)
-    for idx in length_ordered_chunks(items, batch_size):
-        chunk = [items[i] for i in idx]
-        for i, pred in zip(idx, steps.decode(chunk, steps.run(steps.collate(chunk))), strict=True):
-            out[i] = pred
-    return [p for p in out if p is not None]
 
 
 class Classifier:
@@ -129,91 +85,56 @@ class Classifier:
         engine = load_backend(backend, model_dir, threads=threads, device=device, precision=precision)
         return cls(meta, encoder, engine, fusion=fusion)
 
-    # -- pre -----------------------------------------------------------------------------------
-    def encode(self, pairs: Sequence[Pair]) -> list[Encoded]:
-        """Compare the sides' records, render the input format, tokenize (≤ max_length), find the guard.
-
-        Each distinct side (by identity: the pairs of one write share their new memory) is
-        tokenized once (`columnar.encode_rows`).
+    # -- the steps -----------------------------------------------------------------------------
+    def encode(self, pairs: Sequence[Pair]) -> columnar.EncodedWindow:
+        """The pairs as one window (`pairs_window`): records compared, input format rendered, tokenized
+        (≤ max_length), guards and fusion rules found (`columnar.encode_window`).
 
         Raises:
             MissingRecordsError: a side carries no records (`pairs[i].existing.records`): the
                 caller normalizes, never the classifier.
         """
-        window = pairs_window(pairs)
-        enc = columnar.encode_rows(self.encoder, window)
-        return [
-            Encoded(row, [0] * n_a + [1] * (len(row) - n_a), comparison, guard_evidence(int(code)))
-            for row, n_a, comparison, code in zip(enc.rows, enc.seg_a, enc.comparisons, enc.guard.tolist(), strict=True)
-        ]
+        return columnar.encode_window(self.encoder, pairs_window(pairs))
 
-    def collate(self, items: Sequence[Encoded]) -> Batch:
-        """Pad to the longest item."""
-        return collate(items, self.encoder.pad_id)
+    def prepare(self, pairs: Sequence[Pair], batch_size: int = 64) -> columnar.PreparedWindow:
+        """`encode`, then cut into length-ordered padded batches of `batch_size` (`columnar.batch_window`)."""
+        return columnar.batch_window(self.encode(pairs), batch_size)
 
-    # -- core ----------------------------------------------------------------------------------
-    def run(self, batch: Batch) -> np.ndarray:
-        """Backend logits [n, 5]."""
-        return self.backend.run(batch)
+    def run(self, prepared: columnar.PreparedWindow) -> list[np.ndarray]:
+        """The backend's logits [rows, 5] of each batch of `prepared`, in order."""
+        return self.backend.run_many([b.batch for b in prepared.batches])
+
+    def label(self, prepared: columnar.PreparedWindow, logits: Sequence[np.ndarray]) -> columnar.Labels:
+        """Temperature softmax, then (if enabled) fusion with structure, then the guards (`columnar.label_window`)."""
+        return columnar.label_window(prepared, logits, temperature=self.temperature, fusion=self.fusion)
 
     def release_memory(self) -> None:
-        """Hand the backend's free working memory back, when it can (the batcher calls this when idle)."""
-        release = getattr(self.backend, "release_memory", None)
-        if release is not None:
-            release()
+        """Hand the backend's free working memory back (the batcher calls this when idle)."""
+        self.backend.release_memory()
 
-    # -- post ----------------------------------------------------------------------------------
-    def decode(self, items: Sequence[Encoded], logits: np.ndarray) -> list[Prediction]:
-        """Temperature softmax, then (if enabled) fusion with structure, then the guards."""
-        rules = np.fromiter((rule_for(it.comparison) for it in items), dtype=np.int8, count=len(items))
-        guards = np.fromiter((guard_code(it.guard) for it in items), dtype=np.int8, count=len(items))
-        probs, evidence = columnar.post_rows(logits, rules, guards, temperature=self.temperature, fusion=self.fusion)
-        return [
-            Prediction(
-                label=Label(post.argmax_label(row)),
-                probabilities=post.as_dict(row),
-                slot_match=bool(item.comparison is not None and item.comparison.same_slot),
-                evidence=columnar.EVIDENCE[code],
-            )
-            for item, row, code in zip(items, probs, evidence.tolist(), strict=True)
-        ]
-
+    # -- the whole way -------------------------------------------------------------------------
     def predict(self, pairs: Sequence[Pair], batch_size: int = 64) -> list[Prediction]:
-        """Label pairs: encode, sort by length, run in chunks, decode, restore input order."""
+        """Label pairs: prepare, run, label; the predictions in input order.
+
+        Raises:
+            InputError: `batch_size` < 1.
+            MissingRecordsError: a side carries no records.
+        """
         if batch_size < 1:
             raise InputError("batch_size", f"must be ≥ 1, got {batch_size}")
-        return predict_in_length_order(self, self.encode(pairs), batch_size)
+        prepared = self.prepare(pairs, batch_size)
+        return self.label(prepared, self.run(prepared)).predictions()
 
-    def logits(self, pairs: Sequence[Pair], batch_size: int = 64) -> tuple[np.ndarray, list[Encoded]]:
-        """Raw logits [n, 5] in input order, with the encoded items (evaluation, calibration)."""
-        items = self.encode(pairs)
-        out = np.zeros((len(items), len(self.meta.labels)), dtype=np.float32)
-        for idx in length_ordered_chunks(items, batch_size):
-            out[idx] = self.run(self.collate([items[i] for i in idx]))
-        return out, items
-
-
-def post_process(probs: np.ndarray, item: Encoded, *, fusion: bool, guards: bool = True) -> tuple[np.ndarray, Evidence]:
-    """One pair's probabilities as served: fused with structure (when `fusion`), then its guard (when `guards`).
-
-    Returns:
-        The probabilities and the evidence that decided them.
-    """
-    rows = np.asarray(probs, dtype=np.float64)[None, :]
-    rules = np.array([rule_for(item.comparison) if fusion else RULE_NONE], dtype=np.int8)
-    guard = np.array([guard_code(item.guard) if guards else GUARD_NONE], dtype=np.int8)
-    fused, evidence = fuse_rows(rows, rules)
-    apply_guards(fused, evidence, guard)
-    return fused[0], columnar.EVIDENCE[int(evidence[0])]
-
-
-def guard_evidence(code: int) -> Evidence | None:
-    """The guard of a guard code (`guard.guard_code`), None for `GUARD_NONE`."""
-    return None if code == GUARD_NONE else columnar.EVIDENCE[code]
+    def logits(self, pairs: Sequence[Pair], batch_size: int = 64) -> tuple[np.ndarray, columnar.PreparedWindow]:
+        """Raw logits float32 [n, 5] in input order, with the prepared window (its rules, guards and
+        slot matches: evaluation, calibration)."""
+        prepared = self.prepare(pairs, batch_size)
+        return columnar.window_logits(prepared, self.run(prepared)), prepared
 
 
 def pairs_window(pairs: Sequence[Pair]) -> columnar.PairWindow:
-    """`pairs` as one window: each distinct side object once among the memories.
+    """`pairs` as one window: each distinct side object once among the memories (the pairs of one
+    write share their new memory: it is tokenized once).
 
     Raises:
         MissingRecordsError: a side carries no records (naming `pairs[i].existing.records`).
@@ -233,8 +154,3 @@ def pairs_window(pairs: Sequence[Pair]) -> columnar.PairWindow:
             ref.append(at)
         refs.append((ref[0], ref[1]))
     return columnar.PairWindow(0, memories, refs)
-
-
-def collate(items: Sequence[Encoded], pad_id: int = 0) -> Batch:
-    """Pad encoded pairs to the longest one: int64 [n, L] arrays."""
-    return columnar.collate_rows([it.input_ids for it in items], [it.token_type_ids.count(0) for it in items], pad_id)

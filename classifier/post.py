@@ -1,4 +1,4 @@
-"""Post-processing of logits without a model: calibrated softmax and label choice."""
+"""Post-processing of logits without a model: calibrated softmax, probabilities by label name."""
 
 from __future__ import annotations
 
@@ -25,8 +25,3 @@ def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
 def as_dict(probs: np.ndarray) -> dict[str, float]:
     """One probability per label name, in LABELS order."""
     return {name: float(p) for name, p in zip(LABELS, probs, strict=True)}
-
-
-def argmax_label(probs: np.ndarray) -> str:
-    """The most probable label (ties → the lower index, i.e. LABELS order)."""
-    return LABELS[int(np.argmax(probs))]

@@ -64,7 +64,7 @@ async def alabel_pairs(
             async for item in items:
                 await inbox.put(item)
             await inbox.put(None)
-        except Exception as exc:  # noqa: BLE001 - handed on, re-raised in order
+        except Exception as exc:  # handed on, re-raised in order
             await inbox.put(exc)
 
     async def dispatch() -> None:

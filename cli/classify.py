@@ -11,10 +11,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from writegate.api.jsonl import check_id, error_record, json_line, line_id, open_lines, read_json_lines
 from writegate.normalizer.errors import InputError
+
+if TYPE_CHECKING:
+    from writegate.classifier.types import Pair
+
+Row = tuple[int, dict[str, str], "Pair | None", InputError | None]
+"""A line: its number, the output line's "id" echo, its pair (None when it failed) and its error."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,13 +40,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--details", action="store_true", help="also print slot_match and evidence")
 
 
-def _parse(obj: Any, cache: dict[Any, Any]) -> Any:
+def _parse(obj: Any) -> Pair:
     from writegate.api.pairs import parse_pair
-    from writegate.normalizer.api import with_records
 
     pair = parse_pair(obj)
     check_id(obj)
-    return with_records(pair, cache)  # the classifier compares the records the pair carries
+    return pair
+
+
+def _with_records(rows: list[Row]) -> list[Row]:
+    """`rows` whose pairs carry their records (each distinct side normalized once), or their side's error."""
+    from writegate.api.normalizing import fill_pairs
+
+    filled = iter(fill_pairs([pair for _, _, pair, _ in rows if pair is not None]))
+    out: list[Row] = []
+    for number, echo, pair, err in rows:
+        if pair is not None:
+            got = next(filled)
+            pair, err = (None, got) if isinstance(got, InputError) else (got, None)
+        out.append((number, echo, pair, err))
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,16 +68,15 @@ def run(args: argparse.Namespace) -> int:
 
     clf = Classifier.load(args.model, args.backend, fusion=False if args.no_fusion else None)
     lines = open_lines(args.input)
-    # (line number, the output line's "id" echo, the pair or None, its error or None)
-    rows: list[tuple[int, dict[str, str], Any, InputError | None]] = []
-    records: dict[Any, Any] = {}  # each distinct side normalized once
+    rows: list[Row] = []
     # invalid UTF-8 is kept: the field checks report it, naming the field
     for line in read_json_lines(lines, skip_blank=False, invalid_utf8="keep"):
         try:
-            rows.append((line.number, line_id(line.value), _parse(line.result(), records), None))
+            rows.append((line.number, line_id(line.value), _parse(line.result()), None))
         except InputError as exc:
             rows.append((line.number, line_id(line.value), None, exc))
-    pairs = [pair for _, _, pair, err in rows if err is None]
+    rows = _with_records(rows)  # the classifier compares the records the pairs carry
+    pairs = [pair for _, _, pair, _ in rows if pair is not None]
     preds = iter(clf.predict(pairs, batch_size=args.batch_size))
     failed = 0
     for number, echo, _, err in rows:

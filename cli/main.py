@@ -13,6 +13,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "normalize": ("writegate.cli.normalize", "Normalize memory text into schema records (JSON)."),
@@ -25,7 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-def _load(name: str):  # noqa: ANN202 - a command module
+def _load(name: str) -> ModuleType:
     return importlib.import_module(COMMANDS[name][0])
 
 

@@ -14,7 +14,6 @@ from typing import Any
 
 from writegate.api.jsonl import check_id, error_record, json_line, line_id, open_lines, read_json_lines
 from writegate.normalizer import InputError, normalize
-from writegate.normalizer.explain import explain
 from writegate.normalizer.schema import Record
 
 
@@ -38,7 +37,7 @@ def _render(records: list[Record], with_explain: bool) -> list[dict[str, Any]]:
     for rec in records:
         data = rec.to_json()
         if with_explain:
-            data["explain"] = explain(rec)
+            data["explain"] = rec.explain()
         out.append(data)
     return out
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Protocol, Self, TypeVar
 
 from writegate.normalizer import edges, enums, time_windows, timezones
 from writegate.normalizer.config import DEFAULT_CONFIG, NormalizerConfig
@@ -27,12 +26,12 @@ FAMILIES: tuple[Extractor, ...] = (
 MAX_ID_CHARS = 200
 """The longest id (memory, candidate, pair) accepted, in characters."""
 _ID_FORBIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""C0 (tab and newline included), DEL, C1, and surrogates (never valid alone)."""
 _TEXT_CONTROL_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 """C0 controls other than tab, newline and carriage return, and DEL."""
 _SURROGATE_RE = re.compile("[\ud800-\udfff]")
 _ALNUM_RE = re.compile("[0-9A-Za-z]")
 """An ASCII letter or digit: visible content without looking at every character."""
-"""C0 (tab and newline included), DEL, C1, and surrogates (never valid alone)."""
 
 
 def validate_text(text: object, field: str = "text") -> str:
@@ -99,8 +98,13 @@ def validate_subject(subject: object, field: str = "subject") -> str:
 
 
 def parse_observed_at(value: object, field: str = "observed_at") -> datetime:
-    """Parse an ISO 8601 date or datetime (naive = UTC; any year 1-9999) into an aware UTC datetime."""
+    """Parse an ISO 8601 date or datetime (naive = UTC; any year 1-9999) into an aware UTC datetime.
+
+    An aware UTC datetime is taken as it is: it was parsed at the edge (`Memory`, a pair's side).
+    """
     if isinstance(value, datetime):
+        if value.tzinfo is UTC:
+            return value
         dt = value
     elif isinstance(value, str) and value.strip():
         raw = value.strip()
@@ -133,7 +137,7 @@ def _dedupe(records: Sequence[Record]) -> list[Record]:
     seen: set[str] = set()
     out: list[Record] = []
     for rec in records:
-        key = repr((rec.kind, rec.slot, rec.time_window, rec.timezone, rec.enum, rec.edge))
+        key = repr((rec.slot, rec.value))  # the value holds its kind
         if key not in seen:
             seen.add(key)
             out.append(rec)
@@ -179,113 +183,3 @@ def normalize(
     if not records:
         records.append(ctx.record(RecordKind.TEXT, "text", text))
     return _dedupe(records)
-
-
-# -- pair sides: the records the classifier compares ------------------------------------------------
-
-
-class SideLike(Protocol):
-    """A pair side (`writegate.classifier.types.Side`): what `normalize_side` reads and fills."""
-
-    @property
-    def text(self) -> str: ...
-
-    @property
-    def subject(self) -> str: ...
-
-    @property
-    def observed_at(self) -> datetime: ...
-
-    @property
-    def records(self) -> tuple[Record, ...] | None: ...
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self: ...
-
-
-class PairLike(Protocol):
-    """An (EXISTING, NEW) pair (`writegate.classifier.types.Pair`): what `with_records` fills."""
-
-    @property
-    def existing(self) -> SideLike: ...
-
-    @property
-    def new(self) -> SideLike: ...
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self: ...
-
-
-S = TypeVar("S", bound=SideLike)
-P = TypeVar("P", bound=PairLike)
-SideKey = tuple[str, str, datetime]
-"""(text, subject, observed_at): what a side's records depend on."""
-
-
-def normalize_side(side: S, cache: MutableMapping[SideKey, tuple[Record, ...]] | None = None, field: str = "side") -> S:
-    """`side` with its `records` filled, as the classifier reads them (it never normalizes itself).
-
-    The records are `normalize(side.text, subject=side.subject, observed_at=side.observed_at)`
-    (provenance `stated`: the slot comparison never reads provenance). A side that already
-    carries records is returned unchanged.
-
-    Args:
-        side: one side of a pair.
-        cache: (text, subject, observed_at) → records, shared across calls so that a side that
-            recurs is normalized once.
-        field: the side's name in errors (`existing`, `new`, `pairs[3].new`).
-
-    Returns:
-        The side with `records` set.
-
-    Raises:
-        InputError: the side's text or subject is not usable, naming `<field>.<its field>`.
-    """
-    if side.records is not None:
-        return side
-    key: SideKey = (side.text, side.subject, side.observed_at)
-    records = None if cache is None else cache.get(key)
-    if records is None:
-        try:
-            records = tuple(normalize(side.text, subject=side.subject, observed_at=side.observed_at))
-        except InputError as exc:
-            raise InputError(f"{field}.{exc.field}", exc.message) from None
-        if cache is not None:
-            cache[key] = records
-    return side.model_copy(update={"records": records})
-
-
-def with_records(pair: P, cache: MutableMapping[SideKey, tuple[Record, ...]] | None = None, field: str = "") -> P:
-    """`pair` with both sides' records filled (`normalize_side`): the one way the CLI, eval and training do it.
-
-    Args:
-        pair: an (EXISTING, NEW) pair.
-        cache: shared across calls (see `normalize_side`).
-        field: the pair's name in errors (`pairs[3]`); "" names the sides alone.
-
-    Returns:
-        The pair, its sides carrying their records.
-
-    Raises:
-        InputError: naming e.g. `existing.text` (`pairs[3].existing.text` with `field`).
-    """
-    prefix = f"{field}." if field else ""
-    existing = normalize_side(pair.existing, cache, f"{prefix}existing")
-    new = normalize_side(pair.new, cache, f"{prefix}new")
-    if existing is pair.existing and new is pair.new:
-        return pair
-    return pair.model_copy(update={"existing": existing, "new": new})
-
-
-def with_records_all(pairs: Iterable[P]) -> list[P]:
-    """`with_records` for many pairs: each distinct (text, subject, observed_at) is normalized once.
-
-    Args:
-        pairs: (EXISTING, NEW) pairs.
-
-    Returns:
-        The pairs, in order, their sides carrying their records.
-
-    Raises:
-        InputError: naming e.g. `pairs[3].existing.text`.
-    """
-    cache: dict[SideKey, tuple[Record, ...]] = {}
-    return [with_records(pair, cache, f"pairs[{i}]") for i, pair in enumerate(pairs)]

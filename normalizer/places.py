@@ -321,8 +321,9 @@ def lookup_place(name: str) -> Place | None:
         key = key.rstrip(".")
     country = idx.countries.get(key)
     region = idx.regions.get(key)
-    if country is not None or region is not None:
-        hit, kind = (country, PlaceKind.COUNTRY) if country is not None else (region[0], region[1])  # type: ignore[index]
+    found = (country, PlaceKind.COUNTRY) if country is not None else region[:2] if region is not None else None
+    if found is not None:
+        hit, kind = found
         zone = hit[1]
         if country is not None and region is not None and zone != region[0][1]:
             zone = None  # "Georgia": the country or the US state

@@ -41,9 +41,8 @@ import re
 
 from writegate.normalizer.clock import TIME_WORDS_RE
 from writegate.normalizer.context import Context
-from writegate.normalizer.entities import is_subject_reference
 from writegate.normalizer.gates import one_of
-from writegate.normalizer.scope import PERSON_NOUNS, WORK_NOUNS
+from writegate.normalizer.scope import REQUEST_NEGATION, SCHEDULE_BREAKS, negated, someone_elses
 
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
 _MONTH = (
@@ -103,7 +102,6 @@ _RULE_RE = re.compile(
     r"(?:free|clear)\s+of\s+(?:any\s+|all\s+)?" + _KINDS + r")\b",
 )
 """A rule about every occurrence of a day, lower-cased: a forbidden or exclusive booking."""
-_NEGATION_RE = re.compile(r"\b(?:no|not|never|don['’]?t|doesn['’]?t|do\s+not|does\s+not|nothing|avoid\w*)\b|n['’]t\b")
 _CORRECTION_RE = re.compile(r"^\W*(?:no|nope|nah|actually|sorry|wait|oops|instead)\b\s*[,.!-]")
 _PAST_RE = re.compile(
     r"\b(?:(?:was|were)(?!\s+(?:moved|changed|rescheduled|shifted|pushed|bumped|switched|set)\b)|had|did|went|used\s+to"
@@ -115,40 +113,6 @@ _PLAN_RE = re.compile(
     r"|(?:will|['’]ll)\s+(?:probably\s+)?be\s+(?:free|available|around|there|back|busy|off|out|away)"
     r"|(?:i|we)(?:['’]ll|\s+will)(?!\s+(?:always|usually|normally|never|only|not|no\s+longer|be\s+(?:on|in)\b)))\b"
     r"|\bif\b(?!\s+(?:possible|you\s+can|that\s+works|it\s+works|at\s+all|needed|necessary))",
-)
-_LEAD_RE = re.compile(
-    r"^(?:\W*(?:[A-Z][\w'’ ()-]{0,30}:|rumou?r\s+has\s+it(?:\s+that)?|someone\s+(?:mentioned|said|told\s+me)(?:\s+that)?"
-    r"|apparently|fyi|from\s+the\s+[\w\s-]{1,30}?\s+[—–-]"
-    r"|oh|well|yes|yeah|ok|okay|so|and|but|also|lol|haha|now|then|usually|always|normally|typically"
-    r"|generally|often|every\s+\w+|each\s+\w+|on\s+\w+|at\s+[\w:.]+(?:\s*[ap]\.?m\.?)?|in\s+the\s+\w+|during\s+\w+"
-    r"|q\s*:)[\s,]+)*",
-    re.I,
-)
-_OTHER_START_RE = re.compile(
-    r"(?:(?:my|our|his|her|their|your|(?:the\s+)?user['’]s|[A-Z][a-z]+['’]s)\s+(?:[\w-]+\s+){0,2}?(?:"
-    + PERSON_NOUNS
-    + "|"
-    + WORK_NOUNS
-    + r")|(?:he|she|they|you))\b",
-    re.I,
-)
-_NAME_START_RE = re.compile(
-    r"(?P<name>[A-Z][a-z]+)(?:['’]s\s+\w+\s+(?:is|are)|\s+(?:has|goes|takes|likes|prefers|works|meets|runs|does"
-    r"|gets|attends|leaves|starts|picks|drops|needs|wants|is|will|can|always|usually|never))\b"
-)
-_PRONOUN_RE = re.compile(r"(?:he|she|they)\b", re.I)
-_REPORTED_RE = re.compile(
-    r"(?:his|her|their|(?:the\s+)?user['’]s)\s+(?:[\w-]+\s+){0,2}?(?:" + PERSON_NOUNS + "|" + WORK_NOUNS + r")\s+"
-    r"(?:says|said|mentioned|reports|reported|notes|noted|confirms|confirmed|tells\s+us|told\s+us)(?:\s+that)?\s+",
-    re.I,
-)
-"""Someone close to the subject reporting the subject's preference: "Her assistant says she …"."""
-_KNOWN_WORDS_RE = re.compile(
-    r"^(?:lunch|standup|gym|yoga|focus|school|calls?|meetings?|mornings?|afternoons?|evenings?|weekends?|weekdays?"
-    r"|nothing|everything|anything|availability|work|dinner|breakfast|retro|review|sync|commute|deploy|email|this"
-    r"|that|it|there|here|what|which|who|when|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|noon"
-    r"|tz|timezone|zone|time)$",
-    re.I,
 )
 
 
@@ -169,13 +133,10 @@ def is_one_off(sentence: str) -> bool:
         return False
     if _ONE_OFF_RE.search(low):
         return True
-    booked = _BOOKING_RE.search(low) or (_REQUEST_RE.search(low) and _NEGATION_RE.search(low) is None)
+    booked = _BOOKING_RE.search(low) or (_REQUEST_RE.search(low) and not negated(low, REQUEST_NEGATION))
     if booked and STANDING_BOOKING_RE.search(low) is None:
         return True  # "book me for 11 in the morning"; "book my calls only between 9 and 11" is a rule
     return _CORRECTION_RE.search(low) is not None
-
-
-_SEGMENT_RE = re.compile(r"\s[—–-]\s|;|\(|\)|,\s+(?=(?:but|and|while|though|although|whereas|not)\b)")
 
 
 def is_not_current(sentence: str) -> bool:
@@ -186,54 +147,8 @@ def is_not_current(sentence: str) -> bool:
     sentence is not current when every such segment is past or a plan.
     """
     low = sentence.lower()
-    segments = [seg for seg in _SEGMENT_RE.split(low) if seg and TIME_WORDS_RE.search(seg)] or [low]
+    segments = [seg for seg in SCHEDULE_BREAKS.split(low) if seg and TIME_WORDS_RE.search(seg)] or [low]
     return all(_PAST_RE.search(seg) is not None or _PLAN_RE.search(seg) is not None for seg in segments)
-
-
-def is_someone_elses(sentence: str, ctx: Context, earlier: str = "") -> bool:
-    """True when the sentence's subject is another person, not the request's subject.
-
-    Args:
-        sentence: one sentence.
-        ctx: the request (its subject's name is the subject).
-        earlier: the text before the sentence: a leading "he/she/they" is someone else only when
-            that text names another person (design.md: a pronoun with no other antecedent is the
-            subject).
-    """
-    rest = sentence[_LEAD_RE.match(sentence).end() :]  # type: ignore[union-attr]
-    reported = _REPORTED_RE.match(rest)
-    if reported is not None and _PRONOUN_RE.match(rest, reported.end()):
-        return False  # "Her assistant says she refuses afternoon calls": the pronoun is the possessor, the subject
-    other = _OTHER_START_RE.match(rest)
-    if other is not None:
-        if _PRONOUN_RE.match(rest):
-            return _names_someone(earlier, ctx)
-        return True
-    name = _NAME_START_RE.match(rest)
-    if name is not None:
-        word = name.group("name")
-        return not _KNOWN_WORDS_RE.match(word) and not is_subject_reference(word, ctx)
-    return False
-
-
-_EARLIER_OTHER_RE = re.compile(
-    r"\b(?:my|our|his|her|their)\s+(?:[\w-]+\s+){0,2}?(?:"
-    + PERSON_NOUNS
-    + "|"
-    + WORK_NOUNS
-    + r")\b|\b(?:a|one|this|that)\s+(?:[\w-]+\s+)?"
-    r"(?:couple|guy|man|woman|friend|lady|family)\b",
-    re.I,
-)
-
-
-def _names_someone(text: str, ctx: Context) -> bool:
-    if _EARLIER_OTHER_RE.search(text):
-        return True
-    for m in re.finditer(r"(?:^|[.!?;]\s+)([A-Z][a-z]+)\s+(?:is|was|has|had|works|lives|goes|said|says)\b", text):
-        if not _KNOWN_WORDS_RE.match(m.group(1)) and not is_subject_reference(m.group(1), ctx):
-            return True
-    return False
 
 
 _EVENT_DATE_RE = re.compile(
@@ -267,4 +182,4 @@ def states_standing_window(sentence: str, ctx: Context, earlier: str = "") -> bo
         )
     if is_one_off(dated) or is_not_current(dated):
         return False
-    return not is_someone_elses(sentence.lstrip(), ctx, earlier)
+    return not someone_elses(sentence.lstrip(), ctx, earlier)

@@ -21,7 +21,7 @@ cues apply to the answer's window:
   (9-10am, 9–10am, between 2 and 4pm, from 9 to 11, 14:00–15:30, 10pm-2am), open ends ("before T"
   = 00:00→T, "after/past/later than/from T" = T→24:00), points ("at 3pm": 60 minutes, or a stated
   length: "a 30-minute call at 9"), a multi-day span ("Friday 6pm to Monday 8am"), and the parts of
-  day of design.md (morning 09–12, afternoon 12–17, evening 17–21, early morning 06–09 (also "early in
+  day (`_PARTS`: morning 09–12, afternoon 12–17, evening 17–21, early morning 06–09 (also "early in
   the morning"), late afternoon 15–17, lunch 12–13, business/working/office hours 09–17, all day), "before/after
   lunch", "after work/hours", "outside business hours" (two windows). A part of day next to a
   clock time in the same clause only describes it ("morning standup at 9:30"), except that an
@@ -53,6 +53,9 @@ cues apply to the answer's window:
 
 A range crossing midnight stays one window (`0 22 * * 5`, 240 minutes); disjoint windows give
 several records.
+
+Longer than 600 lines: it is one reading of a sentence (mask → atoms → days → specs → polarity →
+licence → records) whose steps share the private `_Atom`, `_DayGroup` and `_Spec`.
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ _PARTS: dict[str, tuple[int, int]] = {
     "hours": (540, 1020),
     "all day": (0, 1440),
 }
-"""design.md's parts of day, in minutes."""
+"""The parts of day, in minutes."""
 
 # ---------------------------------------------------------------- regexes (compiled once)
 _MASK_RE = re.compile(

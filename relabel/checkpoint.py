@@ -333,7 +333,7 @@ def _lock(directory: Path) -> IO[bytes]:
         fd = os.open(directory / LOCK, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     except OSError as exc:  # ELOOP: a link planted at the lock's name
         raise InputError("--out", f"cannot take the lock {directory / LOCK}: {exc.strerror}") from None
-    fh = open(fd, "ab")  # noqa: SIM115 - held until close()
+    fh = open(fd, "ab")  # held until close()
     try:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

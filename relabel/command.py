@@ -14,11 +14,8 @@ from typing import Any
 from writegate.normalizer.errors import InputError
 
 
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    """Register the command's flags."""
-    from writegate.classifier.windows import DEFAULT_BATCH_SIZE
-    from writegate.relabel.engine import DEFAULT_CHUNK_SIZE, DEFAULT_K
-
+def _add_store_arguments(p: argparse.ArgumentParser) -> None:
+    """The flags that name what is read and what is written."""
     p.add_argument(
         "--input",
         required=True,
@@ -55,8 +52,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the edges; NAME.summary.json, NAME.rejects.jsonl, NAME.conflicts.jsonl and NAME.roles.jsonl are "
         "written beside it (NAME: this file's name without .jsonl; never over --input)",
     )
-    from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
 
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Register the command's flags."""
+    from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
+    from writegate.classifier.windows import DEFAULT_BATCH_SIZE
+    from writegate.relabel.plan import DEFAULT_K
+    from writegate.relabel.run import DEFAULT_CHUNK_SIZE
+
+    _add_store_arguments(p)
     p.add_argument("--model", type=Path, default=default_model_dir(), help=MODEL_HELP)
     p.add_argument("--engine", choices=["local", "ray"], default="local", help="where to classify (default local)")
     p.add_argument(
@@ -248,7 +253,7 @@ def _engine(args: argparse.Namespace) -> Any:
             num_cpus=args.ray_cpus,
             feeder_workers=args.workers or 0,
         )
-    from writegate.relabel.engine import LocalEngine
+    from writegate.relabel.run import LocalEngine
 
     return LocalEngine(
         args.model,
@@ -267,12 +272,12 @@ def run(args: argparse.Namespace) -> int:
         InputError: a bad flag, clashing outputs, an output folder that takes no file, a write-back
             database the run cannot write (all checked first, before the model is read).
     """
-    from writegate.relabel.engine import RelabelOptions, preflight, relabel
+    from writegate.relabel.run import RelabelOptions, preflight, relabel
     from writegate.relabel.stores import open_sink, open_source
 
     _check_flags(args)
     source = open_source(args.input, args.columns)
-    name = str(source.resolve()) if isinstance(source, Path) else source.describe()
+    name = str(source.file.resolve()) if source.file is not None else source.describe()
     sinks: list[Any] = []
     if args.write_back:
         sinks.append(open_sink(args.write_back, source=name, keep_unrelated=args.keep_unrelated))
@@ -281,21 +286,18 @@ def run(args: argparse.Namespace) -> int:
 
         sinks.append(ReportSink(args.report, source=name))
     options = RelabelOptions(
-        input=source if isinstance(source, Path) else Path(args.input),
+        input=source,
         out=args.out,
         k=args.k,
         keep_unrelated=args.keep_unrelated,
         chunk_size=args.chunk_size,
         restart=args.restart,
     )
-    store = None if isinstance(source, Path) else source
-    paths = preflight(options, source=store, sinks=sinks)  # before the model is read
+    paths = preflight(options, sinks=sinks)  # before the model is read
     engine = _engine(args)
     progress = LogProgress() if args.quiet else RichProgress()
     try:
-        stats = relabel(
-            options, engine, progress=progress, on_step=_crash_hook(args.crash_at), source=store, sinks=sinks
-        )
+        stats = relabel(options, engine, progress=progress, on_step=_crash_hook(args.crash_at), sinks=sinks)
     except KeyboardInterrupt:
         progress.log("interrupted: rerun the same command to resume from the last committed chunk")
         raise

@@ -1,4 +1,5 @@
-"""What a relabel run writes, and the checks made on those paths before any work.
+"""What a relabel run writes (the edges lines, the tally, the side files), and the checks made on
+those paths before any work.
 
 A run with `--out DIR/NAME.jsonl` writes, all in `DIR`, all named after `NAME` (the `--out` name
 without its `.jsonl`), so two runs with different `--out` in one folder never share a file:
@@ -15,19 +16,36 @@ without its `.jsonl`), so two runs with different `--out` in one folder never sh
 plus `--report` where it says. `check_outputs` refuses, before the store is read, any of these that
 would be the `--input` file, lie in the work directory, be another of them, or be a directory,
 and an output folder where a file cannot be created.
+
+The checkpoint holds each pair's edges line (`edge_texts`); at the end `output_files` turns them into
+the files above, while a `Tally` counts the labels and gathers each memory's state role (the
+summary, the roles file and every `stores.base.Sink` read it).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from writegate.api.prepare import StateRole
+from writegate.classifier.columnar import Labels
+from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.windows import SCORE_DIGITS
 from writegate.normalizer.errors import InputError
+from writegate.normalizer.schema import iso_utc
 from writegate.relabel import checkpoint
+
+if TYPE_CHECKING:
+    from writegate.relabel.plan import Plan
+    from writegate.relabel.store import Reject
 
 SIDE_KINDS: tuple[str, ...] = ("summary.json", "rejects.jsonl", "conflicts.jsonl", "roles.jsonl")
 """The files written beside the edges, each as `NAME.<kind>`."""
@@ -174,3 +192,196 @@ def free_space_warning(paths: OutputPaths, pairs: int, records: int) -> str | No
         f"{paths.edges.parent} has {free / 1e6:,.0f} MB free; this run may need up to {need / 1e6:,.0f} MB "
         "(a full disk stops it; rerun to resume from the last committed chunk)"
     )
+
+
+# -- the edges lines and the tally -------------------------------------------------------------------
+
+_CONFLICTS = frozenset({Label.SUPERSEDES.value, Label.CONTRADICTS.value})
+_LABEL_KEY = '"label": "'
+
+
+def label_of(raw: str) -> str:
+    """The label of an edges-file line (as `edge_texts` writes it) without parsing the rest.
+
+    Inside a JSON string every `"` is escaped, so the first `"label": "` is the key's.
+    """
+    at = raw.index(_LABEL_KEY) + len(_LABEL_KEY)
+    return raw[at : raw.index('"', at)]
+
+
+_SCORES = "{{" + ", ".join(f'"{name}": {{}}' for name in LABELS) + "}}"
+
+
+def edge_texts(ids_json: Sequence[tuple[str, str]], labels: Labels) -> list[str]:
+    """Each labelled pair of a window as its edges-file line: the JSON text (`api.jsonl.json_text`) of
+    `{"new_id", "existing_id", "label", "scores", "evidence", "slot_match"}`, the scores rounded to
+    `SCORE_DIGITS` places, formatted directly (the label says how NEW relates to EXISTING).
+
+    Args:
+        ids_json: (new_id, existing_id) per pair, in the window's pair order, each already as JSON
+            text (`json_text(id)`: a store's ids recur in many pairs, `Plan.id_json` encodes each once).
+        labels: the window's labels.
+    """
+    if len(ids_json) != len(labels):
+        raise ValueError(f"{len(ids_json)} id pairs for {len(labels)} labels")
+    digits = repeat(SCORE_DIGITS)
+    return [
+        f'{{"new_id": {new_id}, "existing_id": {existing_id}, "label": "{label}", '
+        f'"scores": {_SCORES.format(*map(repr, map(round, probabilities, digits)))}, "evidence": "{evidence}", '
+        f'"slot_match": {"true" if slot_match else "false"}}}'
+        for (new_id, existing_id), (label, probabilities, evidence, slot_match) in zip(
+            ids_json, labels.rows(), strict=True
+        )
+    ]
+
+
+class Tally:
+    """The counts and state roles of a run's edges lines: the summary, the roles file and the sinks read it.
+
+    Attributes:
+        labels: edges lines per label (every line counted, written or not).
+        written: lines written to the edges file (`output_files` counts them).
+        superseded_by: a record id → the ids of the records that superseded it, in the edges' order.
+        in_conflict: the ids of the records in a `contradicts` pair.
+    """
+
+    def __init__(self) -> None:
+        self.labels: Counter[str] = Counter()
+        self.written = 0
+        self.superseded_by: dict[str, list[str]] = defaultdict(list)
+        self.in_conflict: set[str] = set()
+
+    @classmethod
+    def of(cls, lines: Iterable[str]) -> Tally:
+        """The tally of every edges line in `lines`."""
+        tally = cls()
+        for raw in lines:
+            tally.add_line(raw)
+        return tally
+
+    def add_line(self, raw: str) -> str:
+        """Count one edges-file line; returns its label (only a conflict's line is parsed whole)."""
+        label = label_of(raw)
+        if label in _CONFLICTS:
+            self.add(json.loads(raw))
+        else:
+            self.labels[label] += 1
+        return label
+
+    def add(self, line: Mapping[str, Any]) -> None:
+        """Count one edges line, parsed (`{"label", "existing_id", "new_id", …}`)."""
+        label = line["label"]
+        self.labels[label] += 1
+        if label == Label.SUPERSEDES.value:
+            self.superseded_by[line["existing_id"]].append(line["new_id"])
+        elif label == Label.CONTRADICTS.value:
+            self.in_conflict.update((line["existing_id"], line["new_id"]))
+
+    def role(self, record_id: str) -> StateRole:
+        """A record's state role: historical once superseded, else in conflict, else current."""
+        if record_id in self.superseded_by:
+            return StateRole.HISTORICAL
+        if record_id in self.in_conflict:
+            return StateRole.IN_CONFLICT
+        return StateRole.CURRENT
+
+
+# -- the files ---------------------------------------------------------------------------------------
+
+
+def output_files(
+    paths: OutputPaths,
+    plan: Plan,
+    lines: Callable[[], Iterator[str]],
+    tally: Tally,
+    *,
+    keep_unrelated: bool,
+    summary: Mapping[str, Any],
+) -> dict[Path, Iterator[bytes]]:
+    """Each file of the run and its bytes, made as they are written (`Checkpoint.finalize`), in the
+    order they must be written: the roles and the summary read the tally the edges fill.
+
+    Args:
+        paths: the run's files.
+        plan: the run's plan.
+        lines: gives every edges line anew (the checkpoint's).
+        tally: empty; filled as the edges file is written.
+        keep_unrelated: write the pairs labelled unrelated to the edges file too.
+        summary: the summary's head: `input`, `model` and `options` (written first, as given).
+    """
+    return {
+        paths.rejects: _rejects_bytes(plan.rejects),
+        paths.edges: _edges_bytes(lines(), tally, keep_unrelated),
+        paths.conflicts: _conflicts_bytes(plan, lines()),
+        paths.roles: _roles_bytes(plan, tally),
+        paths.summary: _summary_bytes(plan, tally, paths, summary),
+    }
+
+
+def _edges_bytes(lines: Iterable[str], tally: Tally, keep_unrelated: bool) -> Iterator[bytes]:
+    for raw in lines:
+        if tally.add_line(raw) != Label.UNRELATED.value or keep_unrelated:
+            tally.written += 1
+            yield raw.encode("utf-8") + b"\n"
+
+
+def _summary_bytes(plan: Plan, tally: Tally, paths: OutputPaths, head: Mapping[str, Any]) -> Iterator[bytes]:
+    # A generator: it runs after the edges generator is exhausted, when the tally is complete.
+    role_counts = Counter(tally.role(r.id).value for r in plan.records)
+    by_field = Counter(r.field for r in plan.rejects)
+    summary = {
+        **head,
+        "records": {
+            "lines": plan.lines,
+            "accepted": len(plan.records),
+            "rejected": len(plan.rejects),
+            "subjects": len({r.subject for r in plan.records}),
+        },
+        "rejects": {"file": paths.rejects.name, "count": len(plan.rejects), "by_field": dict(sorted(by_field.items()))},
+        "pairs": {"classified": len(plan.pairs), "written": tally.written},
+        "labels": {label.value: tally.labels.get(label.value, 0) for label in Label},
+        "roles": {role.value: role_counts.get(role.value, 0) for role in StateRole},
+        "files": {
+            "edges": paths.edges.name,
+            "rejects": paths.rejects.name,
+            "conflicts": paths.conflicts.name,
+            "roles": paths.roles.name,
+        },
+    }
+    yield (json.dumps(summary, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _rejects_bytes(rejects: Sequence[Reject]) -> Iterator[bytes]:
+    for r in rejects:
+        # ASCII escapes: a rejected line may hold invalid UTF-8 (kept as lone surrogates).
+        yield (json.dumps(r.model_dump(exclude_none=True), ensure_ascii=True) + "\n").encode("ascii")
+
+
+def _conflicts_bytes(plan: Plan, lines: Iterable[str]) -> Iterator[bytes]:
+    """The contradicts pairs, in the edges' order, with both texts and dates (one line each)."""
+    by_id = {r.id: r for r in plan.records}
+    for raw in lines:
+        if label_of(raw) != Label.CONTRADICTS.value:
+            continue
+        line = json.loads(raw)
+        e, n = by_id[line["existing_id"]], by_id[line["new_id"]]
+        conflict = {
+            "subject": e.subject,
+            "existing_id": e.id,
+            "existing_text": e.text,
+            "existing_observed_at": iso_utc(e.observed_at),
+            "new_id": n.id,
+            "new_text": n.text,
+            "new_observed_at": iso_utc(n.observed_at),
+            "scores": line["scores"],
+        }
+        yield (json.dumps(conflict, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _roles_bytes(plan: Plan, tally: Tally) -> Iterator[bytes]:
+    """Each record's state role and the records that superseded it (canonical order, one line each)."""
+    for r in plan.records:
+        line: dict[str, str | list[str]] = {"id": r.id, "subject": r.subject, "role": tally.role(r.id).value}
+        if r.id in tally.superseded_by:
+            line["superseded_by"] = tally.superseded_by[r.id]
+        yield (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")

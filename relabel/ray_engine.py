@@ -34,7 +34,8 @@ from writegate.api.secrets import redact_url
 from writegate.classifier.columnar import Labels, PairWindow
 from writegate.classifier.windows import DEFAULT_BATCH_SIZE
 from writegate.normalizer.errors import InputError
-from writegate.relabel.engine import Plan, model_fingerprint
+from writegate.relabel.plan import Plan
+from writegate.relabel.run import model_fingerprint
 
 _SKIP_SUFFIXES: dict[str, tuple[str, ...]] = {"onnx": (".safetensors", ".bin"), "torch": (".onnx",)}
 
@@ -43,7 +44,7 @@ def require_ray() -> ModuleType:
     """Import ray (with Ray Data), or raise InputError saying how to install it."""
     try:
         import ray
-        import ray.data  # noqa: F401 - the Data library is a separate extra
+        import ray.data  # the Data library is a separate extra
     except ImportError:
         raise InputError("--engine", "ray is not installed: pip install 'writegate[ray]' (or 'ray[data]')") from None
     return ray

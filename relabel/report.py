@@ -27,7 +27,9 @@ from writegate.relabel import checkpoint
 
 if TYPE_CHECKING:
     from writegate.relabel.checkpoint import Checkpoint
-    from writegate.relabel.engine import Plan, StoreRecord, _Tally
+    from writegate.relabel.outputs import Tally
+    from writegate.relabel.plan import Plan
+    from writegate.relabel.store import StoreRecord
 
 TEMPLATE = "report_template.html"
 ROLES = ("current", "historical", "in_conflict")
@@ -84,13 +86,7 @@ def report_json(
         labels and roles by their index in `labels` and `roles`, `conflicts` edges by position.
     """
     index = {rec.id: i for i, rec in enumerate(records)}
-    subjects: list[list[Any]] = []
-    subject_of = [0] * len(records)
-    for i, rec in enumerate(records):
-        if not subjects or rec.subject != subjects[-1][0]:
-            subjects.append([rec.subject, i, 0, 0, 0])
-        subjects[-1][2] += 1
-        subject_of[i] = len(subjects) - 1
+    subjects, subject_of = _subjects(records)
     totals: Counter[str] = Counter()
     conflicts: list[tuple[float, int, int, int]] = []  # (-p, existing, new, edge position)
     kept = 0
@@ -130,8 +126,26 @@ def report_json(
         piece = [[r.id, r.text, short_time(r.observed_at), ROLES.index(roles(r.id))] for r in records[lo : lo + PIECE]]
         yield ("," if lo else "") + _dumps(piece)[1:-1]
     yield '],"e":['
+    yield from _edge_pieces(edges(), index)
+    yield "]}"
+
+
+def _subjects(records: Sequence[StoreRecord]) -> tuple[list[list[Any]], list[int]]:
+    """Each subject's [name, first position, count, 0, 0] (the conflict counts to fill), and each record's subject."""
+    subjects: list[list[Any]] = []
+    subject_of = [0] * len(records)
+    for i, rec in enumerate(records):
+        if not subjects or rec.subject != subjects[-1][0]:
+            subjects.append([rec.subject, i, 0, 0, 0])
+        subjects[-1][2] += 1
+        subject_of[i] = len(subjects) - 1
+    return subjects, subject_of
+
+
+def _edge_pieces(edges: Iterable[Mapping[str, Any]], index: Mapping[str, int]) -> Iterator[str]:
+    """The `e` array's items (every edge but the unrelated ones), `PIECE` a piece, comma-joined."""
     piece, first = [], True
-    for line in edges():
+    for line in edges:
         if line["label"] != Label.UNRELATED.value:
             piece.append(_edge(line, index))
             if len(piece) == PIECE:
@@ -139,7 +153,6 @@ def report_json(
                 piece, first = [], False
     if piece:
         yield ("" if first else ",") + _dumps(piece)[1:-1]
-    yield "]}"
 
 
 def report_data(*args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -209,7 +222,7 @@ class ReportSink:
         """Nothing to do per chunk."""
         return None
 
-    def finish(self, plan: Plan, tally: _Tally, lines: Callable[[], Iterator[str]]) -> None:
+    def finish(self, plan: Plan, tally: Tally, lines: Callable[[], Iterator[str]]) -> None:
         """Write the page from the plan's records and every result line."""
         parts = report_json(
             plan.records,

@@ -6,7 +6,7 @@ reflection and the WriteGate service (UNAVAILABLE until ready); load the model o
 loop (with `normalize_workers` N > 0, meanwhile start the normalize pool: a `Feeder` whose worker
 processes normalize the requests' cache misses, its N workers started by N small tasks sent at
 once); start the batcher; run the warm-up (one cold batch, then a load that measures pairs/s and
-sizes the queue: `Batcher.max_queue_pairs` from `ServerConfig.queue_settings`), release its
+sizes the queue: `ServerConfig.queue_policy`, handed to the batcher once), release its
 memory; only then health says SERVING.
 Shutdown (SIGTERM or SIGINT): every new RPC is answered UNAVAILABLE ("shutting down": clients
 retry elsewhere), health NOT_SERVING; the accepted calls none of whose pairs has reached the
@@ -17,7 +17,7 @@ sends again at once cannot keep a call waiting inside gRPC, which gRPC's stop wo
 stops once calls stop arriving (`QUIET_S`), the held calls are answered UNAVAILABLE, the batcher
 stops, the normalize pool's worker processes stop, exit 0.
 
-Interceptors (built on `security.ServiceInterceptor` / `security.rebuild_handler`), outermost
+Interceptors (`server/interceptors.py`, built on `security.ServiceInterceptor`), outermost
 first: tracing (only with an `--otel-exporter` other than none: `start_tracing`), metrics,
 logging (request shape only; texts only with `--log-text`; texts of in-flight requests redacted
 from every log record), drain, bearer-token auth (when tokens are configured), decode guard
@@ -29,68 +29,53 @@ errors, before the port is bound; see docs/serving.md, 'Running it safely'.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import ipaddress
 import logging
 import signal
 import time
-import weakref
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from writegate.api.normalizing import MemoryKey, normalize_many, with_records
 from writegate.classifier.batcher import Batcher
 from writegate.classifier.feeder import Feeder
+from writegate.classifier.model import Classifier
 from writegate.classifier.modeldir import read_meta
 from writegate.classifier.types import Pair, Side
 from writegate.normalizer.errors import InputError
 from writegate.server.config import ServerConfig
+from writegate.server.interceptors import (
+    FINAL_GRACE_S,
+    QUIET_S,
+    SERVICE_NAME,
+    DrainInterceptor,
+    LoggingInterceptor,
+    MetricsInterceptor,
+)
 from writegate.server.metrics import Metrics
-from writegate.server.privacy import TextRedactor, describe
+from writegate.server.privacy import TextRedactor
 from writegate.server.security import (
     AuthInterceptor,
-    Behaviour,
-    Continuation,
     DecodeGuardInterceptor,
-    ServiceInterceptor,
     load_tokens,
-    method_of,
-    rebuild_handler,
-    refusing_handler,
     server_credentials,
-    service_of,
 )
-from writegate.server.service import WriteGateService, memory_item, normalize_texts
-from writegate.v1 import writegate_pb2 as pb
+from writegate.server.service import WriteGateService
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 log = logging.getLogger("writegate.server")
 
-SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["WriteGate"].full_name
-"""`writegate.v1.WriteGate`."""
 SERVING = health_pb2.HealthCheckResponse.SERVING
-FINAL_GRACE_S = 1.0
-"""After the drain: the most it lingers for calls still arriving, then how long gRPC's own stop
-waits for what is left (refusals being answered, health watches)."""
-QUIET_S = 0.05
-"""After the drain, gRPC is stopped only once no call has arrived for this long: calls a client
-sent before the signal but gRPC had not handed over yet are refused UNAVAILABLE (retried
-elsewhere), not killed unanswered (CANCELLED) by gRPC's stop."""
-HOLD_S = 2 * FINAL_GRACE_S + QUIET_S
-"""The longest `DrainInterceptor.hold_new` holds a call before its UNAVAILABLE (the lingering and
-gRPC's stop take at most 2 × `FINAL_GRACE_S`)."""
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
-SHUTTING_DOWN = "the server is shutting down"
-"""UNAVAILABLE's message for a call that arrives once the drain began."""
 QUEUED_AT_SHUTDOWN = "the server is shutting down; this call had not reached the model (retry it)"
 """UNAVAILABLE's message for an accepted call that was still queued at the signal."""
 
-Loader = Callable[[], Any]
+Loader = Callable[[], Classifier]
 """Returns a loaded classifier (`Classifier.load(...)`); runs in a worker thread."""
 OTEL_EXTRA = "pip install 'writegate[otel]'"
 """How to install what `--otel-exporter` needs."""
@@ -105,309 +90,17 @@ def warmup_pairs() -> list[Pair]:
         ("Michelle owns the Acme account", "Acme was handed off to Marcus in June"),
         ("User works in EST", "User moved to London last month and now works on UK time " * 6),
     ]
-    from writegate.normalizer.api import with_records_all  # the pairs carry their records, as served ones do
-
-    return with_records_all(
+    return with_records(  # the pairs carry their records, as served ones do
         Pair(existing=Side(text=a, observed_at=t0), new=Side(text=b.strip(), observed_at=t1)) for a, b in texts
     )
 
 
 def start_normalize_pool(feeder: Feeder) -> None:
-    """Start every worker process of `feeder` (blocking): one small `normalize_texts` task per
+    """Start every worker process of `feeder` (blocking): one small `normalize_many` task per
     worker, all at once, so that no request waits for a worker to start or import the normalizer."""
-    from writegate.normalizer.schema import Memory
-
-    item = memory_item(Memory(text="User works in EST", observed_at=datetime(2026, 3, 1, tzinfo=UTC)))
-    for future in [feeder.submit(normalize_texts, [item]) for _ in range(feeder.workers)]:
+    key = MemoryKey("User works in EST", "user:default", datetime(2026, 3, 1, tzinfo=UTC))
+    for future in [feeder.submit(normalize_many, [key]) for _ in range(feeder.workers)]:
         future.result()
-
-
-# -- interceptors ------------------------------------------------------------------------------
-
-
-def _status_name(context: grpc.aio.ServicerContext, exc: BaseException | None) -> str:
-    if exc is None:
-        code = context.code()
-        return "OK" if code is None else getattr(code, "name", str(code))
-    if isinstance(exc, (asyncio.CancelledError, GeneratorExit)):  # GeneratorExit: closed while writing a response
-        remaining = context.time_remaining()
-        return "DEADLINE_EXCEEDED" if remaining is not None and remaining <= 0 else "CANCELLED"
-    code = context.code()
-    return getattr(code, "name", "UNKNOWN") if code is not None else "UNKNOWN"
-
-
-class CallObserver(Protocol):
-    """Watches one RPC: each streamed request message, then its end."""
-
-    def message(self, request: Any) -> None: ...
-
-    def done(self, status: str, seconds: float) -> None: ...
-
-
-Begin = Callable[[str, Any], CallObserver]
-"""`begin(method, request)` (request None for a stream) → the call's observer."""
-
-
-def wrap_handler(handler: grpc.RpcMethodHandler, method: str, begin: Begin) -> grpc.RpcMethodHandler:
-    """Wrap a WriteGate handler so an observer sees the call (and its streamed requests) end to end."""
-
-    @contextlib.contextmanager
-    def observed_call(request: Any, context: grpc.aio.ServicerContext) -> Iterator[CallObserver]:
-        """`begin`'s observer of the call, told how it ended and how long it took (from before `begin`)."""
-        start, error = time.perf_counter(), None
-        call = begin(method, request)
-        try:
-            yield call
-        except BaseException as exc:
-            error = exc
-            raise
-        finally:
-            call.done(_status_name(context, error), time.perf_counter() - start)
-
-    def unary(inner: Behaviour) -> Behaviour:
-        async def unary_unary(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            with observed_call(request, context):
-                return await inner(request, context)
-
-        return unary_unary
-
-    def stream(inner: Behaviour) -> Behaviour:
-        async def stream_stream(request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
-            with observed_call(None, context) as call:
-
-                async def observed() -> Any:
-                    async for request in request_iterator:
-                        call.message(request)
-                        yield request
-
-                async for response in inner(observed(), context):
-                    yield response
-
-        return stream_stream
-
-    return rebuild_handler(handler, {"unary_unary": unary, "stream_stream": stream})
-
-
-class WriteGateInterceptor(ServiceInterceptor):
-    """Wraps the WriteGate methods (not health or reflection) with `begin`'s observers."""
-
-    def begin(self, method: str, request: Any) -> CallObserver:
-        raise NotImplementedError
-
-    def applies(self, service: str) -> bool:
-        return service == SERVICE_NAME
-
-    def intercept(self, handler: grpc.RpcMethodHandler, details: grpc.HandlerCallDetails) -> grpc.RpcMethodHandler:
-        return wrap_handler(handler, method_of(details.method), self.begin)
-
-
-@dataclass
-class _MetricsCall:
-    metrics: Metrics
-    method: str
-
-    def message(self, request: Any) -> None:
-        pass
-
-    def done(self, status: str, seconds: float) -> None:
-        self.metrics.rpc_done(self.method, status, seconds)
-
-
-class MetricsInterceptor(WriteGateInterceptor):
-    """Request counts by status and latency histograms per RPC (labels: method, code — never text)."""
-
-    def __init__(self, metrics: Metrics) -> None:
-        self.metrics = metrics
-
-    def begin(self, method: str, request: Any) -> CallObserver:
-        return _MetricsCall(self.metrics, method)
-
-
-class _LoggedCall:
-    def __init__(self, interceptor: LoggingInterceptor, method: str, request: Any) -> None:
-        self.owner, self.method, self.request = interceptor, method, request
-        self.messages = 0
-        self._stack = contextlib.ExitStack()
-        redactor = interceptor.redactor
-        self._held = self._stack.enter_context(redactor.track(request)) if redactor is not None else None
-        self._last: Any = None
-
-    def message(self, request: Any) -> None:
-        self.messages += 1
-        self._last = request
-        if self._held is not None:
-            self._held.append(request)
-
-    def done(self, status: str, seconds: float) -> None:
-        try:
-            if self.request is not None:
-                shape = describe(self.request, log_text=self.owner.log_text)
-            else:
-                shape = f"{self.messages} messages"
-                if self.owner.log_text and self._last is not None:
-                    shape += f", last: {describe(self._last, log_text=True)}"
-            level = (
-                logging.DEBUG
-                if status == "OK"
-                else logging.WARNING
-                if status in {"INTERNAL", "UNKNOWN"}
-                else logging.INFO
-            )
-            self.owner.logger.log(level, "%s %s %.1f ms (%s)", self.method, status, seconds * 1000, shape)
-        finally:
-            self._stack.close()
-
-
-class LoggingInterceptor(WriteGateInterceptor):
-    """One log line per RPC: DEBUG when OK, WARNING for server-side failures, INFO otherwise.
-
-    The line holds the request's shape; its memory texts only when `log_text`. While the RPC runs,
-    its texts are registered with `redactor` (so error logs cannot quote them).
-    """
-
-    def __init__(
-        self, logger: logging.Logger = log, *, log_text: bool = False, redactor: TextRedactor | None = None
-    ) -> None:
-        self.logger = logger
-        self.log_text = log_text
-        self.redactor = redactor
-
-    def begin(self, method: str, request: Any) -> CallObserver:
-        return _LoggedCall(self, method, request)
-
-
-class _Accepted:
-    """One accepted WriteGate RPC, counted in flight until its handler ends — or, when gRPC never
-    runs the handler (the client went away while its request was being read), until the handler
-    is dropped (`weakref.finalize`)."""
-
-    def __init__(self, owner: DrainInterceptor) -> None:
-        owner._enter()
-        self._leave = weakref.finalize(self, owner._leave)
-
-    def message(self, request: Any) -> None:
-        pass
-
-    def done(self, status: str = "", seconds: float = 0.0) -> None:
-        self._leave()  # once: a finalizer runs at most once
-
-
-class DrainInterceptor(grpc.aio.ServerInterceptor):
-    """Counts the accepted WriteGate RPCs in flight; once `refuse_new()` ran, every new RPC (any
-    service) gets UNAVAILABLE "shutting down" — a code clients retry elsewhere — while every
-    accepted one is answered.
-
-    After `hold_new()`, a new RPC is held before its UNAVAILABLE until `release_held()` (at most
-    `HOLD_S`): a client that sends again as soon as it is refused then has its call waiting here,
-    where it is answered, and not inside gRPC, where gRPC's stop would drop it (CANCELLED).
-
-    An RPC is accepted when its call passes this interceptor before `refuse_new()`: it is counted
-    from that moment, before gRPC has even read its request (for a unary call, gRPC awaits the
-    request message between the interceptors and the handler; an RPC counted only once its
-    handler started would be missed by a drain that begins in that gap, and then cancelled by
-    the server's stop).
-    """
-
-    def __init__(self) -> None:
-        self.draining = False
-        self.holding = False
-        """True after `hold_new()`: new RPCs wait for `release_held()` before their UNAVAILABLE."""
-        self.in_flight = 0
-        self.accepted = 0
-        """WriteGate RPCs accepted so far."""
-        self.refused = 0
-        """RPCs refused since `refuse_new()`."""
-        self._idle = asyncio.Event()
-        self._idle.set()
-        self._released = asyncio.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def refuse_new(self) -> None:
-        """From now on, refuse every new RPC."""
-        self.draining = True
-
-    def hold_new(self) -> None:
-        """From now on, hold every new RPC until `release_held()` (at most `HOLD_S`), then refuse it."""
-        self.refuse_new()
-        self.holding = True
-
-    def release_held(self) -> None:
-        """Answer the held RPCs (UNAVAILABLE), and every later one at once."""
-        self._released.set()
-
-    def _enter(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self.in_flight += 1
-        self.accepted += 1
-        self._idle.clear()
-
-    def _leave(self) -> None:
-        loop = self._loop
-        if loop is not None and _running_loop() is not loop:  # a finalizer run by gc in another thread
-            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-                loop.call_soon_threadsafe(self._leave)
-            return
-        self.in_flight -= 1
-        if self.in_flight == 0:
-            self._idle.set()
-
-    async def wait_idle(self, timeout: float) -> bool:
-        """Wait until no WriteGate RPC is in flight (or `timeout` s); True when idle."""
-        try:
-            await asyncio.wait_for(self._idle.wait(), max(0.0, timeout))
-        except TimeoutError:
-            return False
-        return True
-
-    async def wait_quiet(self, quiet: float, timeout: float) -> bool:
-        """Wait until no RPC has been refused for `quiet` s (or `timeout` s); True when quiet.
-
-        gRPC hands calls over one by one: when the drain begins, calls that clients sent before
-        it may still wait inside gRPC. Were gRPC stopped now, it would drop them unanswered
-        (CANCELLED); lingering until they stop arriving refuses each of them UNAVAILABLE.
-        """
-        end = time.monotonic() + max(0.0, timeout)
-        while True:
-            seen = self.refused
-            await asyncio.sleep(max(0.0, min(quiet, end - time.monotonic())))
-            if self.refused == seen:
-                return True
-            if time.monotonic() >= end:
-                return False
-
-    async def intercept_service(
-        self, continuation: Continuation, handler_call_details: grpc.HandlerCallDetails
-    ) -> grpc.RpcMethodHandler | None:
-        """gRPC's hook: count an accepted WriteGate call (before awaiting its handler), or refuse it."""
-        name = handler_call_details.method
-        if self.draining:
-            self.refused += 1
-            if self.holding and not self._released.is_set():
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._released.wait(), HOLD_S)
-            handler = await continuation(handler_call_details)
-            if handler is None:
-                return handler
-            return refusing_handler(handler, grpc.StatusCode.UNAVAILABLE, SHUTTING_DOWN)
-        if service_of(name) != SERVICE_NAME:
-            return await continuation(handler_call_details)
-        call = _Accepted(self)  # before any await: accepted = seen here before refuse_new()
-        try:
-            handler = await continuation(handler_call_details)
-        except BaseException:
-            call.done()
-            raise
-        if handler is None:
-            call.done()
-            return handler
-        return wrap_handler(handler, method_of(name), lambda _method, _request: call)
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 # -- the server --------------------------------------------------------------------------------
@@ -594,43 +287,7 @@ class WriteGateServer:
             log.info("normalize pool: %d worker processes", workers)
         else:
             classifier = await asyncio.to_thread(self.loader)
-        batcher = Batcher(
-            classifier,
-            max_batch_tokens=cfg.max_batch_tokens,
-            max_wait_ms=cfg.max_wait_ms,
-            workers=cfg.effective_batch_workers,
-            observer=self.metrics,
-            **cfg.queue_settings,  # the bound follows the speed the warm-up (then the load) measures
-        )
-        await batcher.start()
-        self.batcher = batcher
-        speed = None
-        if self.warmup:
-            try:
-                await batcher.submit(self.warmup)  # cold: first allocations
-                speed = await batcher.measure(self.warmup, max_pairs=max(len(self.warmup), batcher.max_queue_pairs))
-            except Exception as exc:  # noqa: BLE001 - a model that cannot run one batch is a bad --model
-                raise InputError("model", f"the warm-up batch failed: {exc}") from exc
-            await batcher.release_memory()  # start SERVING at the idle footprint
-        if cfg.max_queue_pairs is not None:
-            log.info("max_queue_pairs %d (set)", batcher.max_queue_pairs)
-        else:
-            log.info(
-                "max_queue_pairs %d: %s pairs/s measured by the warm-up x (%.0f ms max queue wait less a "
-                "batch of %.0f ms) (it follows the speed measured under load)",
-                batcher.max_queue_pairs,
-                "?" if speed is None else f"{speed:.0f}",
-                cfg.max_queue_wait_ms,
-                cfg.queue_settings["batch_ms"],
-            )
-        two_batches_s = 2 * cfg.queue_settings["batch_ms"] / 1000  # what a call on the model typically still needs
-        if cfg.grace_s < two_batches_s:
-            log.warning(
-                "--grace-s %.2f is shorter than two batches (~%.2f s): a shutdown under load may answer calls "
-                "already on the model UNAVAILABLE",
-                cfg.grace_s,
-                two_batches_s,
-            )
+        batcher = await self._start_batcher(classifier)
         self.service.feeder = self.feeder
         self.service.attach(batcher, classifier.info)
         await self._set_health(SERVING)
@@ -643,6 +300,43 @@ class WriteGateServer:
             info.backend,
             time.perf_counter() - start,
         )
+
+    async def _start_batcher(self, classifier: Classifier) -> Batcher:
+        """Start the batcher with the config's queue policy, run the warm-up (a cold batch, then a load
+        that measures the speed the queue bound follows), release its memory and log the bound."""
+        cfg = self.config
+        batcher = Batcher(classifier, cfg.queue_policy, observer=self.metrics)
+        policy = batcher.policy
+        await batcher.start()
+        self.batcher = batcher
+        speed = None
+        if self.warmup:
+            try:
+                await batcher.submit(self.warmup)  # cold: first allocations
+                speed = await batcher.measure(self.warmup, max_pairs=max(len(self.warmup), batcher.max_queue_pairs))
+            except Exception as exc:  # a model that cannot run one batch is a bad --model
+                raise InputError("model", f"the warm-up batch failed: {exc}") from exc
+            await batcher.release_memory()  # start SERVING at the idle footprint
+        if not policy.sized:
+            log.info("max_queue_pairs %d (set)", batcher.max_queue_pairs)
+        else:
+            log.info(
+                "max_queue_pairs %d: %s pairs/s measured by the warm-up x (%.0f ms max queue wait less a "
+                "batch of %.0f ms) (it follows the speed measured under load)",
+                batcher.max_queue_pairs,
+                "?" if speed is None else f"{speed:.0f}",
+                policy.queue_wait_ms,
+                policy.batch_ms,
+            )
+        two_batches_s = 2 * (policy.batch_ms or 0.0) / 1000  # what a call on the model typically still needs
+        if cfg.grace_s < two_batches_s:
+            log.warning(
+                "--grace-s %.2f is shorter than two batches (~%.2f s): a shutdown under load may answer calls "
+                "already on the model UNAVAILABLE",
+                cfg.grace_s,
+                two_batches_s,
+            )
+        return batcher
 
     async def stop(self, grace: float | None = None) -> None:
         """Refuse new RPCs (UNAVAILABLE), answer every accepted one, stop the batcher.
@@ -682,7 +376,7 @@ class WriteGateServer:
         if self._load_task is not None:
             try:
                 await self._load_task
-            except (asyncio.CancelledError, Exception):  # noqa: BLE001 - already reported by wait_ready
+            except (asyncio.CancelledError, Exception):  # already reported by wait_ready
                 pass
         if self.batcher is not None:
             await self.batcher.close()
@@ -711,10 +405,8 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def load_classifier(config: ServerConfig) -> Any:
+def load_classifier(config: ServerConfig) -> Classifier:
     """`Classifier.load` with the config's model, backend and threads (blocking)."""
-    from writegate.classifier.model import Classifier
-
     return Classifier.load(
         config.model,
         config.backend.value,

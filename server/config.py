@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from enum import Enum
 from pathlib import Path
-from typing import Any, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from pydantic.fields import FieldInfo
@@ -31,6 +31,9 @@ from writegate.classifier.modeldir import default_model_dir
 from writegate.normalizer.errors import InputError, first_error
 from writegate.normalizer.schema import MAX_TEXT_BYTES
 from writegate.server.validate import Limits
+
+if TYPE_CHECKING:
+    from writegate.classifier.batcher import QueuePolicy
 
 ENV_PREFIX = "WRITEGATE_"
 ENV_CONFIG = "WRITEGATE_CONFIG"
@@ -42,15 +45,6 @@ MAX_SIZED_QUEUE_PAIRS = 65_536
 BATCH_SHARE_OF_QUEUE_WAIT = 1 / 8
 """A batch holds at most the pairs one worker runs in this share of `max_queue_wait_ms`, and the sized
 queue bound is the speed × the rest: a call admitted to a full queue ends about `max_queue_wait_ms` later."""
-
-
-class QueueSettings(TypedDict):
-    """`ServerConfig.queue_settings`: the `Batcher` arguments that size its queue and batches."""
-
-    max_queue_pairs: int
-    queue_wait_ms: float | None
-    queue_ceiling: int
-    batch_ms: float
 
 
 class BackendName(str, Enum):
@@ -203,17 +197,22 @@ class ServerConfig(BaseModel):
         return 1 if self.effective_batch_workers > 1 else None
 
     @property
-    def queue_settings(self) -> QueueSettings:
-        """The batcher's queue settings (`Batcher(..., **config.queue_settings)`); the bound itself is
-        computed in one place, `Batcher.max_queue_pairs`.
+    def queue_policy(self) -> QueuePolicy:
+        """The batcher's queue policy, handed to it once (`Batcher(classifier, config.queue_policy)`); the
+        bound itself is `QueuePolicy.queue_bound` at the measured speed.
 
         `max_queue_pairs` when set is the bound; unset, the bound follows the measured speed: what it
         runs in `max_queue_wait_ms` less one batch (`FALLBACK_QUEUE_PAIRS` until a speed is known), and a
         request larger than it is taken when nothing else is queued. Either way a batch holds at most
         the pairs one worker runs in `BATCH_SHARE_OF_QUEUE_WAIT` of `max_queue_wait_ms`.
         """
+        from writegate.classifier.batcher import QueuePolicy  # the batcher (numpy) only when serving
+
         sized = self.max_queue_pairs is None
-        return QueueSettings(
+        return QueuePolicy(
+            max_batch_tokens=self.max_batch_tokens,
+            max_wait_ms=self.max_wait_ms,
+            workers=self.effective_batch_workers,
             max_queue_pairs=max(self.max_candidates, FALLBACK_QUEUE_PAIRS)
             if self.max_queue_pairs is None
             else self.max_queue_pairs,

@@ -18,15 +18,15 @@ that can never succeed is never told to retry later, and none that cannot be ans
 normalized. A request whose own batch cannot end by its deadline is dropped, before the model
 runs it, when its batch is formed (DEADLINE_EXCEEDED).
 
-Normalize once: the servicer normalizes the new memory and each candidate once (`RecordCache`
-keeps the records of recent memories: store candidates recur across writes) and hands the
-classifier pairs that carry those records (`Side.records`); the classifier never normalizes.
-Cache misses are normalized off the event loop, all of a request's misses in ONE task
-(`normalize_texts`): in the normalize pool when the server has one (`--normalize-workers`, a
-`Feeder` whose worker processes take that work off this process's GIL) and the normalizer is the
-real `normalize`, else in a worker thread. Either way the results are cached and turned into
-errors that name the field (`candidates[2].text: …`) by the same code (`_kept`). A Relabel stream
-normalizes its windows in a worker thread (`_records`, the same cache and messages).
+Normalize once (`writegate.api.normalizing`): the servicer normalizes the new memory and each
+candidate once (its `Normalizer` keeps the outcomes of recent memories: store candidates recur
+across writes) and hands the classifier pairs that carry those records (`Side.records`); the
+classifier never normalizes. Cache misses are normalized off the event loop, all of a request's
+misses in ONE task (`normalize_many`): in the normalize pool when the server has one
+(`--normalize-workers`, a `Feeder` whose worker processes take that work off this process's GIL)
+and the normalizer is the real `normalize`, else in a worker thread. A Relabel stream normalizes
+each window's memories in a worker thread, through the same cache. Either way a failure becomes an
+error that names the field (`candidates[2].text: …`) by the same code (`records_or_error`).
 
 Each RPC runs its stages through methods of the servicer (`_validate`, `_records_of`, `_labels`,
 `_prepared`), which `writegate.server.tracing.TracedWriteGateService` wraps in trace spans; the
@@ -43,20 +43,28 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from datetime import UTC, datetime
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import grpc
 
 from writegate.api import convert, prepare
+from writegate.api.normalizing import (
+    RECORD_CACHE_SIZE,
+    MemoryKey,
+    Normalized,
+    NormalizeFn,
+    Normalizer,
+    normalize_many,
+    records_or_error,
+    side,
+)
 from writegate.classifier.batcher import Batcher, BatcherClosed, BatchFailed, DeadlineExceeded, QueueFull
 from writegate.classifier.feeder import Feeder
-from writegate.classifier.types import ModelInfo, Pair, Prediction, Side
+from writegate.classifier.types import ModelInfo, Pair, Prediction
 from writegate.classifier.windows import alabel_pairs
 from writegate.normalizer.api import normalize
 from writegate.normalizer.errors import InputError
@@ -67,9 +75,6 @@ from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
 log = logging.getLogger(__name__)
 
-Normalizer = Callable[..., list[Record]]
-MemoryItem = tuple[str, str, datetime, Any]
-"""What `normalize` reads of a memory: (text, subject, observed_at, provenance)."""
 RelabelItem = tuple[int, Memory, Memory]
 """One valid Relabel request before normalization: (its index in the stream, EXISTING, NEW)."""
 RELABEL_DEPTH = 2
@@ -124,7 +129,7 @@ def _unary(
     async def wrapper(self: Any, request: Any, context: grpc.aio.ServicerContext) -> _Resp:
         try:
             return await fn(self, request, context)
-        except Exception as exc:  # noqa: BLE001 - mapped, never leaked as a traceback
+        except Exception as exc:  # mapped, never leaked as a traceback
             code, message = status_for(exc)
         await context.abort(code, message)
         raise AssertionError("unreachable: abort raises")
@@ -141,95 +146,11 @@ def _stream(
             async for item in fn(self, request_iterator, context):
                 yield item
             return
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             code, message = status_for(exc)
         await context.abort(code, message)
 
     return wrapper
-
-
-RECORD_CACHE_SIZE = 4096
-"""Memories whose records a servicer keeps. Bounded small: keys hold texts up to 16 KiB, and unique
-texts must not grow the server's memory."""
-
-
-class RecordCache:
-    """The records of recently normalized memories, the least recently used dropped first (thread-safe).
-
-    Args:
-        size: entries kept at most (0 keeps none).
-    """
-
-    def __init__(self, size: int = RECORD_CACHE_SIZE) -> None:
-        self.size = size
-        self._items: OrderedDict[Hashable, tuple[Record, ...]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def get(self, key: Hashable) -> tuple[Record, ...] | None:
-        """The records kept under `key`, or None."""
-        with self._lock:
-            records = self._items.get(key)
-            if records is not None:
-                self._items.move_to_end(key)
-            return records
-
-    def put(self, key: Hashable, records: tuple[Record, ...]) -> None:
-        """Keep `records` under `key` (dropping the least recently used beyond `size`)."""
-        with self._lock:
-            self._items[key] = records
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-
-
-class NormalizeFailure(NamedTuple):
-    """A memory `normalize` refused: the `InputError`'s field (within the memory, e.g. `text`) and message."""
-
-    field: str
-    message: str
-
-
-Normalized = tuple[Record, ...] | NormalizeFailure
-"""One memory's outcome in `normalize_texts`: its records, or why it has none."""
-
-
-def memory_item(mem: Memory) -> MemoryItem:
-    """`mem` as `normalize_texts` takes it (small and picklable: it crosses to a worker process)."""
-    return (mem.text, mem.subject, mem.observed_at, mem.provenance)
-
-
-def normalize_texts(items: Sequence[MemoryItem], normalizer: Normalizer = normalize) -> list[Normalized]:
-    """Each memory's records, or the `NormalizeFailure` of its `InputError` (pure; any other error raises).
-
-    Module-level so that a `Feeder` worker process can run it (`Feeder.submit(normalize_texts, items)`).
-
-    Args:
-        items: (text, subject, observed_at, provenance) per memory.
-        normalizer: `normalize`, or a stand-in (tests; only the real one runs in a worker process).
-    """
-    out: list[Normalized] = []
-    for text, subject, observed_at, provenance in items:
-        try:
-            out.append(tuple(normalizer(text, subject=subject, observed_at=observed_at, provenance=provenance)))
-        except InputError as exc:
-            out.append(NormalizeFailure(exc.field, exc.message))
-    return out
-
-
-def side(mem: Memory, records: Sequence[Record] | None = None) -> Side:
-    """A memory as one side of a pair, carrying its normalized records.
-
-    Args:
-        mem: the memory.
-        records: its records; None normalizes `mem` here (`normalize`, with its subject, date and
-            provenance).
-    """
-    if records is None:
-        records = normalize(mem.text, subject=mem.subject, observed_at=mem.observed_at, provenance=mem.provenance)
-    return Side(text=mem.text, observed_at=mem.observed_at, subject=mem.subject, records=tuple(records))
 
 
 class WriteGateService(pb_grpc.WriteGateServicer):
@@ -241,7 +162,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         normalizer: `normalize` (injectable for tests); the one place memories are normalized.
         clock: monotonic seconds (deadlines), shared with the batcher.
         now: the wall clock (observed_at bounds).
-        record_cache_size: memories whose records are kept (`RecordCache`).
+        record_cache_size: memories whose records are kept (`writegate.api.normalizing.RecordCache`).
         feeder: the normalize pool: when set, and `normalizer` is the real `normalize`, a request's
             cache misses are normalized in its worker processes (one task per request); else in a
             worker thread. The owner closes it (`WriteGateServer.stop`).
@@ -252,7 +173,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         *,
         limits: validate.Limits = validate.DEFAULT_LIMITS,
         relabel_window: int = 256,
-        normalizer: Normalizer = normalize,
+        normalizer: NormalizeFn = normalize,
         clock: Callable[[], float] = time.monotonic,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
         record_cache_size: int = RECORD_CACHE_SIZE,
@@ -260,8 +181,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     ) -> None:
         self.limits = limits
         self.relabel_window = relabel_window
-        self.normalizer = normalizer
-        self.records_cache = RecordCache(record_cache_size)
+        self.normalizing = Normalizer(normalizer, record_cache_size)
         self.clock = clock
         self.now = now
         self.feeder = feeder
@@ -279,8 +199,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         (`Batcher.check_admission`): no valid request alone is ever "server busy".
         """
         queue = batcher.max_queue_pairs
-        sized = batcher.queue_wait_ms is not None
-        limits = self.limits if sized else validate.limits_for_queue(self.limits, queue)
+        limits = self.limits if batcher.policy.sized else validate.limits_for_queue(self.limits, queue)
         if limits.max_candidates != self.limits.max_candidates:
             log.warning(
                 "max_candidates %d is more than max_queue_pairs %d can ever hold: requests are limited to %d candidates",
@@ -313,34 +232,22 @@ class WriteGateService(pb_grpc.WriteGateServicer):
             raise NotReady("the model is still loading")
         return self._info
 
+    @property
+    def normalizer(self) -> NormalizeFn:
+        """The normalize function; setting another one starts an empty cache (never the old one's records)."""
+        return self.normalizing.normalize
+
+    @normalizer.setter
+    def normalizer(self, normalizer: NormalizeFn) -> None:
+        self.normalizing = Normalizer(normalizer, self.normalizing.cache.size)
+
     # -- helpers ---------------------------------------------------------------------------------
     def _deadline(self, context: grpc.aio.ServicerContext) -> float | None:
         remaining = context.time_remaining()
         return None if remaining is None else self.clock() + remaining
 
-    def _record_key(self, mem: Memory) -> Hashable:
-        # The normalizer is part of the key: a test that swaps it never reads the old one's records.
-        return (self.normalizer, mem.text, mem.subject, mem.observed_at, mem.provenance)
-
-    def _kept(self, key: Hashable, outcome: Normalized, field: str) -> tuple[Record, ...]:
-        """THE end of every normalization: the records, cached under `key`; or the InputError of a
-        `NormalizeFailure`, its field prefixed with the memory's (`candidates[2]` → `candidates[2].text`)."""
-        if isinstance(outcome, NormalizeFailure):
-            raise InputError(f"{field}.{outcome.field}", outcome.message)
-        self.records_cache.put(key, outcome)
-        return outcome
-
-    def _records(self, mem: Memory, field: str = "memory") -> tuple[Record, ...]:
-        """`mem`'s records, from the cache or the normalizer in this thread; InputError names `field`'s field."""
-        key = self._record_key(mem)
-        records = self.records_cache.get(key)
-        if records is None:
-            (outcome,) = normalize_texts([memory_item(mem)], self.normalizer)
-            records = self._kept(key, outcome, field)
-        return records
-
-    async def _normalized(self, items: list[MemoryItem]) -> list[Normalized]:
-        """`normalize_texts(items)` off the event loop: in the normalize pool when there is one and the
+    async def _normalized(self, keys: list[MemoryKey]) -> list[Normalized]:
+        """`normalize_many(keys)` off the event loop: in the normalize pool when there is one and the
         normalizer is the real `normalize`, else in a worker thread.
 
         A pool whose worker died (killed, out of memory) is restarted once, and these items are
@@ -348,12 +255,12 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         """
         feeder = self.feeder
         if feeder is None or self.normalizer is not normalize or self._feeder_restarting:
-            return await asyncio.to_thread(normalize_texts, items, self.normalizer)
+            return await asyncio.to_thread(normalize_many, keys, self.normalizer)
         generation = self._feeder_generation
         try:
             # shielded: a cancelled RPC must not cancel the feeder's future, which its worker's result
             # would then find cancelled (an error logged by concurrent.futures); the result is dropped
-            return await asyncio.shield(asyncio.wrap_future(feeder.submit(normalize_texts, items)))
+            return await asyncio.shield(asyncio.wrap_future(feeder.submit(normalize_many, keys)))
         except BrokenProcessPool:
             if generation == self._feeder_generation and not self._feeder_restarting:
                 log.warning("a normalize worker process died: restarting the normalize pool")
@@ -363,32 +270,15 @@ class WriteGateService(pb_grpc.WriteGateServicer):
                 finally:
                     self._feeder_generation += 1
                     self._feeder_restarting = False
-            return await asyncio.to_thread(normalize_texts, items, self.normalizer)
+            return await asyncio.to_thread(normalize_many, keys, self.normalizer)
 
     async def _records_of(self, mems: Sequence[Memory], fields: Sequence[str]) -> list[tuple[Record, ...]]:
         """Each memory's records: cache hits at once, the misses (each distinct memory once) normalized
         together in one task (`_normalized`). InputError: the first memory in order that fails, naming
         its field (`fields[i]`, e.g. `candidates[2]` → `candidates[2].text: …`)."""
-        keys = [self._record_key(m) for m in mems]
-        out = [self.records_cache.get(key) for key in keys]
-        misses: dict[Hashable, list[int]] = {}
-        for i, records in enumerate(out):
-            if records is None:
-                misses.setdefault(keys[i], []).append(i)
-        if misses:
-            outcomes = await self._normalized([memory_item(mems[where[0]]) for where in misses.values()])
-            failed: list[tuple[int, NormalizeFailure]] = []
-            for (key, where), outcome in zip(misses.items(), outcomes, strict=True):
-                if isinstance(outcome, NormalizeFailure):
-                    failed.append((where[0], outcome))
-                    continue
-                records = self._kept(key, outcome, fields[where[0]])
-                for i in where:
-                    out[i] = records
-            if failed:  # in the order of the memories: the first one's error
-                first, outcome = failed[0]
-                self._kept(keys[first], outcome, fields[first])  # raises, naming the field
-        return out  # type: ignore[return-value]
+        batch = self.normalizing.plan(MemoryKey.of(mem) for mem in mems)
+        outcomes = batch.resolve(await self._normalized(batch.todo) if batch.todo else [])
+        return records_or_error(outcomes, fields)
 
     async def _pairs(self, mem: Memory, candidates: Sequence[Memory]) -> tuple[tuple[Record, ...], list[Pair]]:
         """The new memory's records and its pair with each candidate, every memory normalized once."""
@@ -436,7 +326,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
 
     # -- RPCs ------------------------------------------------------------------------------------
     @_unary
-    async def Normalize(self, request: pb.NormalizeRequest, context: grpc.aio.ServicerContext) -> pb.NormalizeResponse:  # noqa: N802
+    async def Normalize(self, request: pb.NormalizeRequest, context: grpc.aio.ServicerContext) -> pb.NormalizeResponse:
         """Raw memory text → typed records."""
         self._validate(validate.validate_normalize, request)
         mem = convert.memory_from_proto(request.memory)
@@ -444,14 +334,14 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         return pb.NormalizeResponse(records=convert.records_to_proto(records))
 
     @_unary
-    async def Classify(self, request: pb.ClassifyRequest, context: grpc.aio.ServicerContext) -> pb.ClassifyResponse:  # noqa: N802
+    async def Classify(self, request: pb.ClassifyRequest, context: grpc.aio.ServicerContext) -> pb.ClassifyResponse:
         """One relation per candidate, in candidate order."""
         self._validate(validate.validate_classify, request)
         _, _, rels = await self._classified(request, context)
         return pb.ClassifyResponse(relations=convert.relations_to_proto(rels))
 
     @_unary
-    async def PrepareWrite(  # noqa: N802
+    async def PrepareWrite(
         self, request: pb.PrepareWriteRequest, context: grpc.aio.ServicerContext
     ) -> pb.PrepareWriteResponse:
         """Normalize + classify + the roles and edges the store should record."""
@@ -460,7 +350,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         return self._prepared(mem.id, records, rels)
 
     @_unary
-    async def GetModelInfo(  # noqa: N802
+    async def GetModelInfo(
         self, request: pb.GetModelInfoRequest, context: grpc.aio.ServicerContext
     ) -> pb.GetModelInfoResponse:
         """The served model."""
@@ -479,26 +369,35 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         return existing.id, (index, existing, new)
 
     def _relabel_pairs(self, window: Sequence[RelabelItem | pb.PairError]) -> list[Pair | pb.PairError]:
-        """Normalize a Relabel window's memories (each once while cached): its pairs, or each pair's own error."""
-        out: list[Pair | pb.PairError] = []
-        for item in window:
-            if isinstance(item, pb.PairError):
-                out.append(item)
-                continue
-            index, existing, new = item
-            try:
-                out.append(
-                    Pair(
-                        existing=side(existing, self._records(existing, f"requests[{index}].existing")),
-                        new=side(new, self._records(new, f"requests[{index}].new")),
-                    )
-                )
-            except Exception as exc:  # noqa: BLE001 - this pair's own error, not the stream's
-                out.append(pair_error(exc))
-        return out
+        """A Relabel window's pairs, or each pair's own error; each distinct memory of the window is
+        normalized once, in this thread (a worker thread: off the event loop)."""
+        items = [item for item in window if not isinstance(item, pb.PairError)]
+        keys = [MemoryKey.of(mem) for _, existing, new in items for mem in (existing, new)]
+        outcomes: list[Normalized] | None
+        try:
+            outcomes = self.normalizing.outcomes(keys)
+        except Exception:  # a normalizer bug: each pair on its own below, so that it is that pair's error only
+            outcomes = None
+        answers = (
+            self._relabel_pair(item, None if outcomes is None else outcomes[2 * i : 2 * i + 2])
+            for i, item in enumerate(items)
+        )
+        return [item if isinstance(item, pb.PairError) else next(answers) for item in window]
+
+    def _relabel_pair(self, item: RelabelItem, outcomes: Sequence[Normalized] | None) -> Pair | pb.PairError:
+        """One Relabel pair from its memories' outcomes (None: normalize them here), or its own error."""
+        index, existing, new = item
+        fields = (f"requests[{index}].existing", f"requests[{index}].new")
+        try:
+            if outcomes is None:
+                outcomes = self.normalizing.outcomes([MemoryKey.of(existing), MemoryKey.of(new)])
+            existing_records, new_records = records_or_error(outcomes, fields)
+            return Pair(existing=side(existing, existing_records), new=side(new, new_records))
+        except Exception as exc:  # this pair's own error, not the stream's
+            return pair_error(exc)
 
     @_stream
-    async def Relabel(  # noqa: N802
+    async def Relabel(
         self, request_iterator: AsyncIterator[pb.RelabelRequest], context: grpc.aio.ServicerContext
     ) -> AsyncIterator[pb.RelabelResponse]:
         """Pairs in, one answer per pair out in request order: its relation or its own `PairError`.
@@ -530,7 +429,7 @@ class WriteGateService(pb_grpc.WriteGateServicer):
                 preds = iter(await batcher.submit(pairs, deadline=deadline))
             except STREAM_ERRORS:
                 raise
-            except Exception as exc:  # noqa: BLE001 - the error of this window's pairs, not of the stream
+            except Exception as exc:  # the error of this window's pairs, not of the stream
                 failed = pair_error(exc)
                 return [failed if isinstance(item, Pair) else item for item in window]
             return [next(preds) if isinstance(item, Pair) else item for item in window]

@@ -46,14 +46,15 @@ from opentelemetry.trace import Span, SpanKind, Status, StatusCode, Tracer
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 
 from writegate.api import prepare
+from writegate.api.normalizing import MemoryKey, Normalized
 from writegate.classifier.batcher import Timeline
 from writegate.classifier.types import Pair, Prediction
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory, Record
-from writegate.server.app import SERVICE_NAME, CallObserver, WriteGateInterceptor, wrap_handler
 from writegate.server.config import ServerConfig
+from writegate.server.interceptors import SERVICE_NAME, CallObserver, WriteGateInterceptor, wrap_handler
 from writegate.server.security import method_of
-from writegate.server.service import MemoryItem, Normalized, WriteGateService
+from writegate.server.service import WriteGateService
 from writegate.v1 import writegate_pb2 as pb
 
 INSTRUMENTATION = "writegate.server"
@@ -232,7 +233,7 @@ class TracedWriteGateService(WriteGateService):
         with self._stage("normalize", **{"writegate.memories": len(mems), "writegate.normalized": 0}):
             return await super()._records_of(mems, fields)
 
-    async def _normalized(self, items: list[MemoryItem]) -> list[Normalized]:
+    async def _normalized(self, items: list[MemoryKey]) -> list[Normalized]:
         trace.get_current_span().set_attribute("writegate.normalized", len(items))  # the `normalize` span
         return await super()._normalized(items)
 

@@ -19,7 +19,7 @@ from writegate.classifier.types import Evidence
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
-    from writegate.relabel.engine import Plan
+    from writegate.relabel.plan import Plan
 
 # -- the command line -------------------------------------------------------------------------------
 

@@ -137,7 +137,7 @@ class PgServer:
             *("-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"),
             *("-c", "synchronous_commit=off", "-c", "full_page_writes=off"),
         ]
-        log = open(self.root / "server.log", "ab")  # noqa: SIM115 - the child holds it
+        log = open(self.root / "server.log", "ab")
         try:
             return subprocess.Popen(
                 argv,

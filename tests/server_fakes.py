@@ -1,7 +1,7 @@
 """Fakes shared by the batcher, service, client and example-store tests (not a test module).
 
-`FakeClassifier` has the `Classifier` interface (encode / collate / run / decode / info) with a
-rule instead of a model: the NEW text's keyword decides the label, so tests know the answer.
+`FakeClassifier` is a `Classifier` whose `encode` and backend are a rule instead of a model: the
+NEW text's keyword decides the label, so tests know the answer. Its `label` step is the real one.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import threading
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
@@ -18,9 +17,13 @@ import grpc
 import numpy as np
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from writegate.classifier.backends.base import Batch
+from writegate.classifier import columnar
+from writegate.classifier.backends.base import Backend, Batch
+from writegate.classifier.guard import GUARD_NONE
 from writegate.classifier.labels import LABELS, Label
-from writegate.classifier.types import Evidence, ModelInfo, Pair, Prediction
+from writegate.classifier.model import Classifier
+from writegate.classifier.modeldir import ModelMeta
+from writegate.classifier.types import Pair
 from writegate.server.app import WriteGateServer
 from writegate.server.config import ServerConfig
 from writegate.v1 import writegate_pb2 as pb
@@ -47,21 +50,26 @@ def expected_label(new_text: str) -> Label:
     return next((label for word, label in KEYWORDS if word in words), Label.UNRELATED)
 
 
-@dataclass(frozen=True)
-class FakeEncoded:
-    """An encoded pair: its label index (or -1 for BOOM) and its length."""
-
-    label_index: int
-    length: int
-    key: str
-
-    @property
-    def n_tokens(self) -> int:
-        return self.length
+FAKE_META = ModelMeta(
+    name="fake-model", version="0.0.1", input_format_version=1, labels=list(LABELS), metrics={"macro_f1": 0.5}
+)
 
 
-class FakeClassifier:
-    """A rule-based stand-in for `Classifier`.
+class FakeBackend(Backend):
+    """Runs a fake's batches: `FakeClassifier._run` (which tests override)."""
+
+    name = "fake"
+
+    def __init__(self, fake: FakeClassifier) -> None:
+        self.fake = fake
+
+    def run(self, batch: Batch) -> np.ndarray:
+        return self.fake.run_batch(batch)
+
+
+class FakeClassifier(Classifier):
+    """A rule-based `Classifier`: a pair's row is [label index (-1 for BOOM), key id, 0, …], its length
+    3 + words of both texts × `tokens_per_word`; the backend puts logit 5 on that label.
 
     Args:
         gate: when set, `run` waits for it (lets a test hold the worker inside a batch).
@@ -69,22 +77,16 @@ class FakeClassifier:
     """
 
     def __init__(self, *, gate: threading.Event | None = None, tokens_per_word: int = 1) -> None:
+        super().__init__(FAKE_META, None, FakeBackend(self))  # no tokenizer: `encode` is the fake's own
         self.gate = gate
         self.entered = threading.Event()
         self.tokens_per_word = tokens_per_word
-        self.batches: list[list[str]] = []  # keys of the pairs of each batch run
+        self.batches: list[list[str]] = []  # keys of the pairs of each batch labelled
         self.batch_shapes: list[tuple[int, int]] = []
         self.active = 0  # batches inside run() now
         self.max_active = 0
+        self.keys: list[str] = []  # "existing|new" of each pair encoded, by key id
         self._lock = threading.Lock()
-        self.info = ModelInfo(
-            name="fake-model",
-            version="0.0.1",
-            labels=list(LABELS),
-            backend="fake",
-            max_length=128,
-            metrics={"macro_f1": 0.5},
-        )
 
     @classmethod
     def gated(cls, **kwargs: Any) -> FakeClassifier:
@@ -104,24 +106,32 @@ class FakeClassifier:
         assert self.gate is not None, "release() needs a fake made with FakeClassifier.gated()"
         self.gate.set()
 
-    def encode(self, pairs: Sequence[Pair]) -> list[FakeEncoded]:
-        out = []
+    def encode(self, pairs: Sequence[Pair]) -> columnar.EncodedWindow:
+        rows = []
         for p in pairs:
             words = len(p.existing.text.split()) + len(p.new.text.split())
             index = -1 if BOOM in p.new.text else LABELS.index(expected_label(p.new.text).value)
-            out.append(FakeEncoded(index, 3 + words * self.tokens_per_word, f"{p.existing.text}|{p.new.text}"))
-        return out
+            with self._lock:
+                key = len(self.keys)
+                self.keys.append(f"{p.existing.text}|{p.new.text}")
+            rows.append([index, key] + [0] * (1 + words * self.tokens_per_word))
+        n = len(rows)
+        return columnar.EncodedWindow(
+            0, rows, [len(r) for r in rows], np.zeros(n, np.int8), np.full(n, GUARD_NONE, np.int8), np.zeros(n, bool)
+        )
 
-    def collate(self, items: Sequence[FakeEncoded]) -> Batch:
-        n, length = len(items), max(it.n_tokens for it in items)
-        ids = np.zeros((n, length), dtype=np.int64)
-        mask = np.zeros((n, length), dtype=np.int64)
-        for row, it in enumerate(items):
-            ids[row, 0] = it.label_index
-            mask[row, : it.n_tokens] = 1
-        return Batch(input_ids=ids, attention_mask=mask, token_type_ids=np.zeros_like(ids))
+    def keys_of(self, prepared: columnar.PreparedWindow) -> list[str]:
+        """The keys of a prepared window's pairs, in pair order."""
+        ids = np.zeros(prepared.size, dtype=np.int64)
+        for b in prepared.batches:
+            ids[b.rows] = b.batch.input_ids[:, 1]
+        return [self.keys[int(i)] for i in ids]
 
-    def run(self, batch: Batch) -> np.ndarray:
+    def label(self, prepared: columnar.PreparedWindow, logits: Sequence[np.ndarray]) -> columnar.Labels:
+        self.batches.append(self.keys_of(prepared))
+        return super().label(prepared, logits)
+
+    def run_batch(self, batch: Batch) -> np.ndarray:
         with self._lock:
             self.active += 1
             self.max_active = max(self.max_active, self.active)
@@ -142,20 +152,6 @@ class FakeClassifier:
         logits = np.zeros((batch.size, len(LABELS)), dtype=np.float32)
         logits[np.arange(batch.size), index] = 5.0
         return logits
-
-    def decode(self, items: Sequence[FakeEncoded], logits: np.ndarray) -> list[Prediction]:
-        self.batches.append([it.key for it in items])
-        exp = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probs = exp / exp.sum(axis=1, keepdims=True)
-        return [
-            Prediction(
-                label=Label(LABELS[int(row.argmax())]),
-                probabilities={name: float(p) for name, p in zip(LABELS, row, strict=True)},
-                slot_match=False,
-                evidence=Evidence.MODEL,
-            )
-            for row in probs
-        ]
 
 
 # -- a real loopback server around a fake classifier ---------------------------------------------

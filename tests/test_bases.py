@@ -104,9 +104,9 @@ def tiny_mpnet(tiny_model_dir: Path, tmp_path_factory: pytest.TempPathFactory) -
 def test_a_base_without_token_types_trains_exports_and_serves(tiny_mpnet: Path, tmp_path: Path) -> None:
     import onnx
 
+    from writegate.api.normalizing import with_records
     from writegate.classifier.model import Classifier
     from writegate.classifier.types import Pair, Side
-    from writegate.normalizer.api import with_records_all
 
     out = tmp_path / "model"
     paths = {"data": small_data(tmp_path / "t.jsonl", 16), "dev": small_data(tmp_path / "d.jsonl", 8)}
@@ -114,7 +114,7 @@ def test_a_base_without_token_types_trains_exports_and_serves(tiny_mpnet: Path, 
     assert json.loads((out / "config.json").read_text())["model_type"] == "mpnet"
     graph = onnx.load(str(out / "model.int8.onnx"), load_external_data=False).graph
     assert [i.name for i in graph.input] == ["input_ids", "attention_mask"]
-    (pair,) = with_records_all(
+    (pair,) = with_records(
         [
             Pair(
                 existing=Side(text="I live in Leeds", observed_at="2026-01-01"),

@@ -15,17 +15,9 @@ from typing import Any
 import pytest
 from server_fakes import BOOM, T0, FakeClassifier, expected_label
 
-from writegate.classifier.batcher import (
-    Batcher,
-    BatcherClosed,
-    BatchFailed,
-    DeadlineExceeded,
-    QueueFull,
-    cut_batches,
-    plan_finish,
-    queue_pairs_for,
-    split_for_idle,
-)
+from writegate.classifier.batcher import Batcher, BatcherClosed, BatchFailed, DeadlineExceeded, QueueFull, QueuePolicy
+from writegate.classifier.batcher.forming import cut_batches, plan_finish, split_for_idle
+from writegate.classifier.batcher.policy import queue_pairs_for
 from writegate.classifier.types import Pair, Side
 
 
@@ -35,6 +27,12 @@ def pair(new_text: str, existing_text: str = "e") -> Pair:
 
 def words(n: int, last: str = "x") -> str:
     return " ".join(["w"] * (n - 1) + [last])
+
+
+def batcher_for(fake: FakeClassifier, *, clock: Any = None, observer: Any = None, **policy: Any) -> Batcher:
+    """A Batcher around `fake` with the policy `QueuePolicy(**policy)`."""
+    options: dict[str, Any] = {"observer": observer} | ({} if clock is None else {"clock": clock})
+    return Batcher(fake, QueuePolicy(**policy), **options)
 
 
 async def until(cond: Callable[[], bool], timeout: float = 5.0) -> None:
@@ -51,7 +49,7 @@ async def gated_batcher(**settings: Any) -> AsyncIterator[tuple[Batcher, FakeCla
     whose runs wait at a closed gate; the gate opens and the batcher closes on exit."""
     gate = threading.Event()
     fake = FakeClassifier(gate=gate)
-    batcher = Batcher(fake, **{"max_batch_tokens": 64, "max_wait_ms": 0, **settings})
+    batcher = batcher_for(fake, **{"max_batch_tokens": 64, "max_wait_ms": 0, **settings})
     await batcher.start()
     try:
         yield batcher, fake, gate
@@ -89,7 +87,7 @@ def test_cut_batches(lengths: list[int], budget: int, expected: list[list[int]])
 
 async def test_results_in_request_order_with_labels() -> None:
     fake = FakeClassifier()
-    batcher = Batcher(fake, max_batch_tokens=64, max_wait_ms=0)
+    batcher = batcher_for(fake, max_batch_tokens=64, max_wait_ms=0)
     await batcher.start()
     try:
         texts = ["she moved to London", "never said that", "also has a cat", "hello again", "unrelated fact"]
@@ -107,7 +105,7 @@ async def test_batches_respect_the_token_budget_and_sort_by_length() -> None:
         assert await asyncio.to_thread(fake.entered.wait, 5)
         sizes = [17, 2, 15, 3, 16, 2, 4]  # words of NEW; pair length = 3 + 1 + words
         tasks = [asyncio.ensure_future(batcher.submit([pair(words(n, f"t{n}-{i}"))])) for i, n in enumerate(sizes)]
-        await until(lambda: len(batcher._pending) == len(sizes))
+        await until(lambda: len(batcher._queue.pending) == len(sizes))
         gate.set()
         await first
         results = await asyncio.gather(*tasks)
@@ -151,7 +149,7 @@ async def test_expired_pairs_are_dropped_before_they_run() -> None:
         assert await asyncio.to_thread(fake.entered.wait, 5)
         late = asyncio.ensure_future(batcher.submit([pair("too late one"), pair("too late two")], deadline=clock.t + 5))
         on_time = asyncio.ensure_future(batcher.submit([pair("in time")], deadline=clock.t + 50))
-        await until(lambda: len(batcher._pending) == 3)
+        await until(lambda: len(batcher._queue.pending) == 3)
         clock.t += 10  # `late` expires while the worker is busy
         gate.set()
         await first
@@ -166,7 +164,7 @@ async def test_expired_pairs_are_dropped_before_they_run() -> None:
 async def test_already_expired_deadline_is_refused() -> None:
     fake = FakeClassifier()
     clock = FakeClock()
-    batcher = Batcher(fake, max_wait_ms=0, clock=clock)
+    batcher = batcher_for(fake, max_wait_ms=0, clock=clock)
     await batcher.start()
     try:
         with pytest.raises(DeadlineExceeded, match="before the pairs were queued"):
@@ -182,7 +180,7 @@ async def test_failed_batch_fails_only_its_requests_and_worker_survives() -> Non
         assert await asyncio.to_thread(fake.entered.wait, 5)
         bad = asyncio.ensure_future(batcher.submit([pair(BOOM)]))
         good = asyncio.ensure_future(batcher.submit([pair("moved")]))
-        await until(lambda: len(batcher._pending) == 2)
+        await until(lambda: len(batcher._queue.pending) == 2)
         gate.set()
         await first
         with pytest.raises(BatchFailed, match="RuntimeError: boom"):
@@ -198,7 +196,7 @@ async def test_cancelled_request_is_skipped() -> None:
         assert await asyncio.to_thread(fake.entered.wait, 5)
         gone = asyncio.ensure_future(batcher.submit([pair("cancelled one")]))
         kept = asyncio.ensure_future(batcher.submit([pair("kept")]))
-        await until(lambda: len(batcher._pending) == 2)
+        await until(lambda: len(batcher._queue.pending) == 2)
         gone.cancel()
         gate.set()
         await first
@@ -209,7 +207,7 @@ async def test_cancelled_request_is_skipped() -> None:
 
 async def test_budget_reached_does_not_wait_for_max_wait() -> None:
     fake = FakeClassifier()
-    batcher = Batcher(fake, max_batch_tokens=16, max_wait_ms=60_000)  # would hang the test if it waited
+    batcher = batcher_for(fake, max_batch_tokens=16, max_wait_ms=60_000)  # would hang the test if it waited
     await batcher.start()
     try:
         preds = await asyncio.wait_for(batcher.submit([pair(words(6)), pair(words(6))]), 5)
@@ -221,12 +219,12 @@ async def test_budget_reached_does_not_wait_for_max_wait() -> None:
 async def test_closed_batcher_refuses_and_fails_waiting_pairs() -> None:
     gate = threading.Event()
     fake = FakeClassifier(gate=gate)
-    batcher = Batcher(fake, max_wait_ms=0)
+    batcher = batcher_for(fake, max_wait_ms=0)
     await batcher.start()
     first = asyncio.ensure_future(batcher.submit([pair("hold")]))
     assert await asyncio.to_thread(fake.entered.wait, 5)
     waiting = asyncio.ensure_future(batcher.submit([pair("waiting")]))
-    await until(lambda: len(batcher._pending) == 1)
+    await until(lambda: len(batcher._queue.pending) == 1)
     await batcher.close()
     gate.set()
     for task in (first, waiting):
@@ -247,7 +245,7 @@ async def test_closed_batcher_refuses_and_fails_waiting_pairs() -> None:
 )
 def test_bad_settings(kwargs: dict[str, int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        Batcher(FakeClassifier(), **kwargs)
+        QueuePolicy(**kwargs)
 
 
 @pytest.mark.parametrize(
@@ -276,7 +274,7 @@ async def test_workers_run_batches_at_once() -> None:
         second = asyncio.ensure_future(batcher.submit([pair("also has a cat")]))
         await until(lambda: fake.active == 2)  # the second batch did not wait for the first
         third = asyncio.ensure_future(batcher.submit([pair("never said that")]))
-        await until(lambda: len(batcher._pending) == 1)  # no third slot: it queues
+        await until(lambda: len(batcher._queue.pending) == 1)  # no third slot: it queues
         gate.set()
         results = await asyncio.gather(first, second, third)
         assert [r[0].label for r in results] == [
@@ -287,7 +285,7 @@ async def test_workers_run_batches_at_once() -> None:
 
 async def test_one_request_is_spread_over_idle_workers() -> None:
     fake = FakeClassifier()
-    batcher = Batcher(fake, max_batch_tokens=4096, max_wait_ms=0, workers=2)
+    batcher = batcher_for(fake, max_batch_tokens=4096, max_wait_ms=0, workers=2)
     await batcher.start()
     try:
         texts = [f"fact number {i}" for i in range(16)]
@@ -303,7 +301,7 @@ async def test_one_worker_runs_one_batch_at_a_time() -> None:
         first = asyncio.ensure_future(batcher.submit([pair("hold")]))
         assert await asyncio.to_thread(fake.entered.wait, 5)
         second = asyncio.ensure_future(batcher.submit([pair("also has a cat")]))
-        await until(lambda: len(batcher._pending) == 1)
+        await until(lambda: len(batcher._queue.pending) == 1)
         gate.set()
         await asyncio.gather(first, second)
         assert fake.max_active == 1 and len(fake.batch_shapes) == 2
@@ -363,12 +361,12 @@ class CountingObserver:
 )
 async def test_measure_fills_a_batch_per_worker_and_is_not_traffic(workers: int, budget: int) -> None:
     fake, observer = FakeClassifier(), CountingObserver()
-    batcher = Batcher(fake, max_batch_tokens=budget, max_wait_ms=0, workers=workers, observer=observer)
+    batcher = batcher_for(fake, max_batch_tokens=budget, max_wait_ms=0, workers=workers, observer=observer)
     await batcher.start()
     try:
         speed = await batcher.measure([pair("moved"), pair(words(12))], max_pairs=512)
         ran = sum(n for n, _ in fake.batch_shapes)
-        longest = max(e.n_tokens for e in fake.encode([pair(words(12))]))
+        longest = max(len(row) for row in fake.encode([pair(words(12))]).rows)
         assert ran >= min(512, workers * budget // longest)  # at least a batch per worker (or the cap)
         assert ran <= 512
         assert speed > 0 and batcher.pairs_per_s == speed
@@ -397,7 +395,7 @@ async def test_a_deadline_the_queue_cannot_meet_is_refused_at_once(
     formed (`runs` False: admitted, then dropped there — its 10 pairs take 0.1 s, it has 0.01 s)."""
     clock = FakeClock()
     async with gated_batcher(clock=clock) as (batcher, fake, gate):
-        batcher.pairs_per_s = pairs_per_s
+        batcher.speed.pairs_per_s = pairs_per_s
         held = asyncio.ensure_future(batcher.submit([pair("hold")]))
         assert await asyncio.to_thread(fake.entered.wait, 5)
         ahead = asyncio.ensure_future(batcher.submit([pair(f"q{i}") for i in range(queued)])) if queued else None
@@ -434,7 +432,7 @@ class ReleasingFake(FakeClassifier):
 
 async def test_idle_memory_is_released_once_per_idle_period() -> None:
     fake = ReleasingFake()
-    batcher = Batcher(fake, max_wait_ms=0, idle_release_s=0)
+    batcher = batcher_for(fake, max_wait_ms=0, idle_release_s=0)
     await batcher.start()
     try:
         assert batcher.releases == 0  # nothing ran yet: nothing to release
@@ -462,7 +460,7 @@ class HoldingFake(ReleasingFake):
 
 async def test_memory_is_not_released_while_a_batch_runs() -> None:
     fake = HoldingFake()
-    batcher = Batcher(fake, max_wait_ms=0, workers=2, idle_release_s=0)
+    batcher = batcher_for(fake, max_wait_ms=0, workers=2, idle_release_s=0)
     await batcher.start()
     try:
         held = asyncio.ensure_future(batcher.submit([pair("hold one"), pair("hold two")]))
@@ -483,9 +481,9 @@ def test_onnx_release_memory_keeps_predictions(tiny_model_dir: Any) -> None:
     from writegate.classifier.model import Classifier
 
     model = Classifier.load(tiny_model_dir, "onnx", threads=1)
-    from writegate.normalizer.api import with_records_all
+    from writegate.api.normalizing import with_records
 
-    pairs = with_records_all([pair("she moved to London"), pair(words(40))])
+    pairs = with_records([pair("she moved to London"), pair(words(40))])
     before = model.predict(pairs)
     model.release_memory()
     assert [p.probabilities for p in model.predict(pairs)] == [p.probabilities for p in before]
@@ -512,7 +510,7 @@ class TimedFake(FakeClassifier):
 async def test_speed_under_load_resizes_the_queue(together: bool, speed: float | None, bound: int) -> None:
     clock = FakeClock()
     fake = TimedFake(clock, 0.5)  # one pair per batch, 0.5 s each: 2 pairs/s
-    batcher = Batcher(
+    batcher = batcher_for(
         fake, max_batch_tokens=8, max_wait_ms=0, max_queue_pairs=100, clock=clock, queue_wait_ms=1500, queue_floor=1
     )
     await batcher.start()
@@ -575,20 +573,19 @@ def test_plan_finish(sizes: list[int], slots: list[float], rate: float, expected
 def test_the_sized_bound_is_the_queue_wait_less_one_batch(
     wait_ms: float, batch_ms: float | None, speed: float | None, expected: int
 ) -> None:
-    batcher = Batcher(FakeClassifier(), max_queue_pairs=77, queue_wait_ms=wait_ms, batch_ms=batch_ms, queue_floor=1)
-    batcher.pairs_per_s = speed
-    assert batcher.max_queue_pairs == expected
+    policy = QueuePolicy(max_queue_pairs=77, queue_wait_ms=wait_ms, batch_ms=batch_ms, queue_floor=1)
+    assert policy.queue_bound(speed) == expected
 
 
 async def test_a_request_whose_batch_cannot_end_by_its_deadline_is_dropped_before_it_runs() -> None:
     clock = FakeClock()
     async with gated_batcher(clock=clock) as (batcher, fake, gate):
-        batcher.pairs_per_s = 10.0  # one worker: 0.1 s a pair
+        batcher.speed.pairs_per_s = 10.0  # one worker: 0.1 s a pair
         first = asyncio.ensure_future(batcher.submit([pair("hold")]))
         assert await asyncio.to_thread(fake.entered.wait, 5)
         doomed = asyncio.ensure_future(batcher.submit([pair("doomed one"), pair("doomed two")], deadline=clock.t + 1))
         kept = asyncio.ensure_future(batcher.submit([pair("kept")], deadline=clock.t + 50))
-        await until(lambda: len(batcher._pending) == 3)
+        await until(lambda: len(batcher._queue.pending) == 3)
         clock.t += 0.8  # 0.2 s left: not expired, but its batch (3 pairs: 0.3 s) would end after it
         gate.set()
         await first
@@ -603,13 +600,13 @@ async def test_a_request_whose_batch_cannot_end_by_its_deadline_is_dropped_befor
 async def test_a_request_is_dropped_whole_when_its_last_batch_would_end_too_late() -> None:
     clock = FakeClock()
     async with gated_batcher(clock=clock, max_batch_tokens=8) as (batcher, fake, gate):  # one pair per batch
-        batcher.pairs_per_s = 10.0
+        batcher.speed.pairs_per_s = 10.0
         first = asyncio.ensure_future(batcher.submit([pair("hold")]))
         assert await asyncio.to_thread(fake.entered.wait, 5)
         kept = asyncio.ensure_future(batcher.submit([pair("kept")], deadline=clock.t + 50))
         # its batches would end 0.2 s and 0.3 s after the window is formed: the first in time, the second not
         split = asyncio.ensure_future(batcher.submit([pair("split a"), pair("split b")], deadline=clock.t + 0.25))
-        await until(lambda: len(batcher._pending) == 3)
+        await until(lambda: len(batcher._queue.pending) == 3)
         gate.set()
         await first
         with pytest.raises(DeadlineExceeded, match="not run"):
@@ -631,10 +628,10 @@ class PerPairFake(FakeClassifier):
         self.clock.t += batch.size * self.per_pair
         return out
 
-    def decode(self, items: Any, logits: Any) -> Any:
-        for it in items:
-            self.done_at[it.key] = self.clock.t
-        return super().decode(items, logits)
+    def label(self, prepared: Any, logits: Any) -> Any:
+        for key in self.keys_of(prepared):
+            self.done_at[key] = self.clock.t
+        return super().label(prepared, logits)
 
 
 @pytest.mark.parametrize("deadline", [None, 0.6], ids=["no-deadline", "deadline-under-the-queue-wait"])
@@ -648,11 +645,11 @@ async def test_under_overload_accepted_requests_end_near_the_queue_wait_and_no_l
     """
     clock = FakeClock()
     fake = PerPairFake(clock, 0.01)
-    batcher = Batcher(
+    batcher = batcher_for(
         fake, max_batch_tokens=4096, max_wait_ms=0, clock=clock, queue_wait_ms=1000, batch_ms=125, queue_floor=4
     )
     await batcher.start()
-    batcher.pairs_per_s = 100.0
+    batcher.speed.pairs_per_s = 100.0
     latencies: list[float] = []
     failed: list[str] = []  # keys' prefixes of requests not answered
     outcomes: list[str] = []
@@ -701,10 +698,10 @@ async def test_under_overload_accepted_requests_end_near_the_queue_wait_and_no_l
 
 async def test_batches_hold_what_one_worker_runs_in_batch_ms() -> None:
     fake = FakeClassifier()
-    batcher = Batcher(fake, max_batch_tokens=4096, max_wait_ms=0, workers=1, batch_ms=100)
+    batcher = batcher_for(fake, max_batch_tokens=4096, max_wait_ms=0, workers=1, batch_ms=100)
     await batcher.start()
     try:
-        batcher.pairs_per_s = 50.0  # 100 ms: 5 pairs
+        batcher.speed.pairs_per_s = 50.0  # 100 ms: 5 pairs
         assert batcher.batch_pairs == 5
         await batcher.submit([pair(f"fact {i}") for i in range(12)])
         assert sorted(n for n, _ in fake.batch_shapes) == [4, 4, 4]  # 12 pairs in near-equal batches of ≤ 5
@@ -717,7 +714,7 @@ async def test_shed_fails_queued_requests_at_once_and_lets_running_ones_finish()
         running = asyncio.ensure_future(batcher.submit([pair("running")]))
         assert await asyncio.to_thread(fake.entered.wait, 5)
         queued = asyncio.ensure_future(batcher.submit([pair("queued a"), pair("queued b")]))
-        await until(lambda: len(batcher._pending) == 2)
+        await until(lambda: len(batcher._queue.pending) == 2)
         assert batcher.shed("shutting down: not run") == 1
         with pytest.raises(BatcherClosed, match="shutting down: not run"):
             await asyncio.wait_for(queued, 5)  # at once: the running batch still holds the gate

@@ -14,7 +14,7 @@ PAIR = {
 }
 
 
-def ex(label: str, family: str | None = None, slot: str | None = None):  # noqa: ANN201 - Example
+def ex(label: str, family: str | None = None, slot: str | None = None):
     row = {**PAIR, "label": label, **({"family": family} if family else {}), **({"slot": slot} if slot else {})}
     return parse_example(row, 1)
 

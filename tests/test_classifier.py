@@ -1,4 +1,4 @@
-"""Post-processing, fusion, collation and the Classifier on the tiny model."""
+"""Post-processing, fusion, batching and the Classifier on the tiny model."""
 
 from __future__ import annotations
 
@@ -11,14 +11,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from writegate.api.normalizing import Normalizer, with_records
 from writegate.classifier import columnar, features, post
 from writegate.classifier.backends import Batch, load_backend
-from writegate.classifier.fusion import excluded_labels, fuse
-from writegate.classifier.guard import guard_for
+from writegate.classifier.fusion import RULE_LABELS, fuse_rows, rule_for
+from writegate.classifier.guard import GUARD_NONE, is_content_free
 from writegate.classifier.labels import LABEL2ID, LABELS
-from writegate.classifier.model import Classifier, Encoded, collate, predict_in_length_order
+from writegate.classifier.model import Classifier
 from writegate.classifier.types import Evidence, MissingRecordsError, Pair, Side
-from writegate.normalizer.api import normalize, with_records, with_records_all
+from writegate.normalizer.api import normalize
 from writegate.normalizer.compare import SlotComparison, ValueRelation, compare_all
 from writegate.normalizer.errors import InputError
 
@@ -33,7 +34,7 @@ def _pair(
     te: str = "2026-03-01",
     tn: str = "2026-06-20",
 ) -> Pair:
-    return with_records(Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn)))
+    return with_records([Pair(existing=Side(text=e, observed_at=te), new=Side(text=n, observed_at=tn))])[0]
 
 
 # -- post ---------------------------------------------------------------------------------------
@@ -61,7 +62,6 @@ def test_temperature_must_be_positive() -> None:
 def test_as_dict_has_all_labels_in_order() -> None:
     d = post.as_dict(np.array([0.1, 0.2, 0.3, 0.15, 0.25]))
     assert list(d) == list(LABELS)
-    assert post.argmax_label(np.array([0.1, 0.2, 0.3, 0.15, 0.25])) == "elaborates"
 
 
 # -- fusion ---------------------------------------------------------------------------------------
@@ -86,7 +86,13 @@ def _cmp(relation: ValueRelation | None, same_slot: bool = True, single: bool | 
     ids=["none", "equal", "narrower", "broader", "compatible", "incompatible", "other-slot-single", "other-slot"],
 )
 def test_excluded_labels(comparison: SlotComparison | None, excluded: set[int]) -> None:
-    assert set(excluded_labels(comparison)) == excluded
+    assert set(RULE_LABELS[rule_for(comparison)]) == excluded
+
+
+def _fuse(probs: np.ndarray, comparison: SlotComparison | None) -> tuple[np.ndarray, Evidence]:
+    """`fuse_rows` on one row, with the rule the comparison imposes."""
+    fused, evidence = fuse_rows(probs[None, :], np.array([rule_for(comparison)], dtype=np.int8))
+    return fused[0], columnar.EVIDENCE[int(evidence[0])]
 
 
 SUP_HEAVY = np.array([0.05, 0.05, 0.2, 0.1, 0.6])  # unrelated, corroborates, elaborates, contradicts, supersedes
@@ -104,27 +110,51 @@ SUP_HEAVY = np.array([0.05, 0.05, 0.2, 0.1, 0.6])  # unrelated, corroborates, el
     ids=["no-structure", "compatible-overrides", "incompatible-agrees", "incompatible-overrides", "all-mass-excluded"],
 )
 def test_fuse(probs: np.ndarray, comparison: SlotComparison | None, label: str, evidence: Evidence) -> None:
-    fused, ev = fuse(probs, comparison)
+    fused, ev = _fuse(probs, comparison)
     assert fused.sum() == pytest.approx(1.0)
     assert LABELS[int(np.argmax(fused))] == label
     assert ev is evidence
-    for i in excluded_labels(comparison):
+    for i in RULE_LABELS[rule_for(comparison)]:
         assert fused[i] == 0.0
 
 
 def test_fuse_keeps_relative_order_of_allowed_labels() -> None:
-    fused, _ = fuse(SUP_HEAVY, _cmp(ValueRelation.EQUAL))
+    fused, _ = _fuse(SUP_HEAVY, _cmp(ValueRelation.EQUAL))
     assert fused[ELA] / fused[UNR] == pytest.approx(SUP_HEAVY[ELA] / SUP_HEAVY[UNR])
 
 
-# -- collate --------------------------------------------------------------------------------------
-def test_collate_pads_to_longest() -> None:
-    items = [Encoded([101, 5, 102], [0, 0, 0], None), Encoded([101, 5, 6, 7, 102], [0, 0, 1, 1, 1], None)]
-    b = collate(items, pad_id=0)
-    assert b.input_ids.shape == (2, 5) and b.input_ids.dtype == np.int64
-    assert b.attention_mask.tolist() == [[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]]
-    assert b.token_type_ids.tolist() == [[0, 0, 0, 0, 0], [0, 0, 1, 1, 1]]
-    assert items[1].n_tokens == 5
+# -- batches ----------------------------------------------------------------------------------------
+def _encoded(rows: list[list[int]], seg_a: list[int], guard: list[int]) -> columnar.EncodedWindow:
+    n = len(rows)
+    return columnar.EncodedWindow(
+        0, rows, seg_a, np.arange(n, dtype=np.int8) % 3, np.array(guard, np.int8), np.arange(n) % 2 == 1
+    )
+
+
+def test_gather_pads_rows_of_several_windows_into_one_batch() -> None:
+    a = _encoded([[101, 5, 102], [101, 9, 102, 9, 102]], [3, 3], [GUARD_NONE, 4])
+    b = _encoded([[101, 5, 6, 7, 102]], [3], [3])
+    prepared = columnar.gather([(b, 0), (a, 1), (a, 0)])
+    [only] = prepared.batches
+    assert only.rows.tolist() == [0, 1, 2]
+    assert only.batch.input_ids.shape == (3, 5) and only.batch.input_ids.dtype == np.int64
+    assert only.batch.input_ids.tolist() == [[101, 5, 6, 7, 102], [101, 9, 102, 9, 102], [101, 5, 102, 0, 0]]
+    assert only.batch.attention_mask.tolist() == [[1, 1, 1, 1, 1], [1, 1, 1, 1, 1], [1, 1, 1, 0, 0]]
+    assert only.batch.token_type_ids.tolist() == [[0, 0, 0, 1, 1], [0, 0, 0, 1, 1], [0, 0, 0, 0, 0]]
+    assert prepared.rule.tolist() == [0, 1, 0]
+    assert prepared.guard.tolist() == [3, 4, GUARD_NONE]
+    assert prepared.slot_match.tolist() == [False, True, False]
+    with pytest.raises(ValueError, match="at least one row"):
+        columnar.gather([])
+
+
+def test_batch_window_cuts_length_ordered_batches() -> None:
+    rows = [[1] * n for n in (5, 2, 4, 2, 3)]
+    prepared = columnar.batch_window(_encoded(rows, [1] * 5, [GUARD_NONE] * 5), 2)
+    assert [b.rows.tolist() for b in prepared.batches] == [[1, 3], [4, 2], [0]]  # stable: ties keep their order
+    assert [b.batch.input_ids.shape for b in prepared.batches] == [(2, 2), (2, 4), (1, 5)]
+    with pytest.raises(ValueError, match="batch_size must be ≥ 1"):
+        columnar.batch_window(_encoded(rows, [1] * 5, [GUARD_NONE] * 5), 0)
 
 
 def test_batch_rejects_mismatched_shapes() -> None:
@@ -230,6 +260,15 @@ def _old_comparison(pair: Pair) -> SlotComparison | None:
     return compare_all(list(existing), list(new))
 
 
+def _old_guard(pair: Pair) -> int:
+    """The guard of a pair (its `EVIDENCE` index), as the classifier found it pair by pair."""
+    if pair.existing.subject != pair.new.subject:
+        return columnar.EVIDENCE.index(Evidence.OTHER_SUBJECT)
+    if is_content_free(pair.new.text) or is_content_free(pair.existing.text):
+        return columnar.EVIDENCE.index(Evidence.CONTENT_FREE)
+    return GUARD_NONE
+
+
 def _bare(pair: Pair) -> Pair:
     return Pair(
         existing=pair.existing.model_copy(update={"records": None}), new=pair.new.model_copy(update={"records": None})
@@ -239,7 +278,6 @@ def _bare(pair: Pair) -> Pair:
 def test_records_path_matches_the_old_normalizing_path(tiny_model_dir: Path) -> None:
     """Same records → same comparison → same rendered text → same probabilities, for every caller's records."""
     from writegate.normalizer.schema import Memory, ProvenanceKind
-    from writegate.server.service import side
 
     clf = Classifier.load(tiny_model_dir, precision="fp32")
     pairs = _parity_pairs()
@@ -247,20 +285,30 @@ def test_records_path_matches_the_old_normalizing_path(tiny_model_dir: Path) -> 
     old = [_old_comparison(p) for p in pairs]
     assert sum(c is not None for c in old) >= 10, "the parity pairs must exercise the structure tail"
     old_texts = [features.render_pair(p, c) for p, c in zip(pairs, old, strict=True)]
-    old_items = [
-        Encoded(ids, types, c, guard_for(p))
-        for (ids, types), c, p in zip(clf.encoder.encode(old_texts), old, pairs, strict=True)
-    ]
-    old_preds = predict_in_length_order(clf, old_items, 64)
+    old_ids = clf.encoder.encode(old_texts)  # each pair's text tokenized whole
+    old_window = columnar.EncodedWindow(
+        0,
+        [ids for ids, _ in old_ids],
+        [types.count(0) for _, types in old_ids],
+        np.array([rule_for(c) for c in old], dtype=np.int8),
+        np.array([_old_guard(p) for p in pairs], dtype=np.int8),
+        np.array([c is not None and c.same_slot for c in old]),
+        clf.encoder.pad_id,
+    )
+    old_prepared = columnar.batch_window(old_window, 64)
+    old_preds = clf.label(old_prepared, clf.run(old_prepared)).predictions()
 
-    new_pairs = with_records_all(pairs)  # writegate classify, eval, training
+    new_pairs = with_records(pairs)  # writegate classify, eval, training
     assert [features.render_pair(p, features.compare_pair(p)).segments for p in new_pairs] == [
         t.segments for t in old_texts
     ]
-    new_items = clf.encode(new_pairs)
-    assert [(i.input_ids, i.token_type_ids, i.comparison) for i in new_items] == [
-        (i.input_ids, i.token_type_ids, i.comparison) for i in old_items
+    new = clf.encode(new_pairs)
+    assert new.rows == old_window.rows
+    assert [[0] * a + [1] * (len(row) - a) for row, a in zip(new.rows, new.seg_a, strict=True)] == [
+        types for _, types in old_ids
     ]
+    for column in ("rule", "guard", "slot_match"):
+        np.testing.assert_array_equal(getattr(new, column), getattr(old_window, column))
     assert clf.predict(new_pairs) == old_preds  # bit-identical probabilities, labels, evidence
 
     # the service: records of each memory with its request's provenance (which no comparison reads)
@@ -269,12 +317,14 @@ def test_records_path_matches_the_old_normalizing_path(tiny_model_dir: Path) -> 
         def memory(s: Side, provenance: ProvenanceKind = provenance) -> Memory:
             return Memory(subject=s.subject, text=s.text, observed_at=s.observed_at, provenance=provenance)
 
-        served = [Pair(existing=side(memory(p.existing)), new=side(memory(p.new))) for p in pairs]
+        sides = iter(Normalizer().sides([memory(s) for p in pairs for s in (p.existing, p.new)]))
+        served = [Pair(existing=next(sides), new=next(sides)) for _ in pairs]
         assert [features.compare_pair(p) for p in served] == old, provenance
 
 
 def test_relabel_plan_records_match_the_old_normalizing_path() -> None:
-    from writegate.relabel.engine import build_plan
+    from writegate.relabel.plan import build_plan
+    from writegate.relabel.stores.jsonl import jsonl_rows
 
     pairs = _parity_pairs()
     texts = list(dict.fromkeys([p.existing.text for p in pairs] + [p.new.text for p in pairs]))
@@ -289,7 +339,7 @@ def test_relabel_plan_records_match_the_old_normalizing_path() -> None:
         )
         for i, t in enumerate(texts)
     ]
-    plan = build_plan(lines, k=4)
+    plan = build_plan(jsonl_rows(lines), k=4)
     assert len(plan.pairs) >= 24
     planned = [plan.pair(i) for i in range(len(plan.pairs))]
     assert all(p.existing.records is not None and p.new.records is not None for p in planned)
@@ -297,7 +347,7 @@ def test_relabel_plan_records_match_the_old_normalizing_path() -> None:
 
 
 def test_encode_never_calls_the_normalizer(clf: Classifier, monkeypatch: pytest.MonkeyPatch) -> None:
-    pairs = with_records_all([_pair(), _pair(e="User works in EST", n="User moved to London last month")])
+    pairs = with_records([_pair(), _pair(e="User works in EST", n="User moved to London last month")])
 
     def boom(*args: object, **kwargs: object) -> None:
         raise AssertionError("the classifier called the normalizer")
@@ -316,23 +366,24 @@ def test_missing_records_is_a_clear_error(clf: Classifier) -> None:
         existing=Side(text="User works in EST", observed_at="2026-01-01"),
         new=Side(text="User moved to London", observed_at="2026-02-01"),
     )
-    half = Pair(existing=with_records(bare).existing, new=bare.new)
+    (filled,) = with_records([bare])
+    half = Pair(existing=filled.existing, new=bare.new)
     with pytest.raises(MissingRecordsError, match=r"^pairs\[1\]\.existing\.records: missing") as info:
-        clf.predict([with_records(bare), bare])
+        clf.predict([filled, bare])
     assert info.value.field == "pairs[1].existing.records"
     with pytest.raises(MissingRecordsError, match=r"^pairs\[0\]\.new\.records: missing"):
         clf.encode([half])
 
 
 def test_with_records_keeps_given_records_and_names_the_side() -> None:
-    pair = with_records(_pair())
-    assert with_records(pair) is pair  # already normalized: nothing is redone
-    assert with_records_all([pair, pair]) == [pair, pair]
+    pair = _pair()
+    assert with_records([pair])[0] is pair  # already normalized: nothing is redone
+    assert with_records([pair, pair]) == [pair, pair]
     bad = Pair(
         existing=Side(text="fine text", observed_at="2026-01-01"), new=Side(text="   ", observed_at="2026-01-01")
     )
     with pytest.raises(InputError, match=r"^pairs\[0\]\.new\.text: is empty"):
-        with_records_all([bad])
+        with_records([bad])
 
 
 def test_classifier_modules_do_not_import_the_text_normalizer() -> None:

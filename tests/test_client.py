@@ -164,7 +164,7 @@ async def test_deadline_is_not_retried() -> None:
     assert _answered(app, "Classify") == 1  # one attempt reached the server
 
 
-class socket_free_port:  # noqa: N801 - a context manager: a port nobody listens on
+class socket_free_port:
     def __enter__(self) -> int:
         import socket
 
@@ -228,12 +228,12 @@ class Scripted(pb_grpc.WriteGateServicer):
             code = self.codes.pop(0)
             await context.abort(code, f"request: scripted {code.name}")
 
-    async def Classify(self, request: pb.ClassifyRequest, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def Classify(self, request: pb.ClassifyRequest, context: grpc.aio.ServicerContext) -> Any:
         self._arrive(context)
         await self._end(context)
         return _relation_response()
 
-    async def Relabel(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:  # noqa: N802
+    async def Relabel(self, request_iterator: Any, context: grpc.aio.ServicerContext) -> Any:
         self._arrive(context)
         ids = [r.pair_id async for r in request_iterator]
         self.received.append(ids)

@@ -1,5 +1,5 @@
-"""The bulk path (classifier/columnar.py, classifier/feeder.py): the same ids, batches and labels as
-`Classifier.encode` / `collate` / `decode`, whatever the number of worker processes."""
+"""The window path (classifier/columnar.py, classifier/feeder.py): the same ids, batches and labels
+from `Classifier.predict`, the feeder and the batcher's batches, whatever the number of worker processes."""
 
 from __future__ import annotations
 
@@ -12,15 +12,16 @@ import numpy as np
 import pytest
 
 from writegate.api.jsonl import json_text
+from writegate.api.normalizing import with_records
 from writegate.classifier import columnar, features
 from writegate.classifier.backends.null import FIXED_LOGITS, NullBackend
 from writegate.classifier.feeder import Feeder
 from writegate.classifier.fusion import RULE_LABELS, fuse_rows
 from writegate.classifier.labels import LABELS, Label
-from writegate.classifier.model import Classifier, length_ordered_chunks, pairs_window
+from writegate.classifier.model import Classifier, pairs_window
 from writegate.classifier.types import Evidence, Pair, Side
-from writegate.normalizer.api import with_records_all
-from writegate.relabel.engine import LocalEngine, RelabelOptions, edge_texts, label_of, relabel
+from writegate.relabel.outputs import edge_texts, label_of
+from writegate.relabel.run import LocalEngine, RelabelOptions, relabel
 
 T0 = datetime(2026, 3, 1, 9, tzinfo=UTC)
 TEXTS = [
@@ -41,7 +42,7 @@ def _pairs() -> list[Pair]:
     other = Side(text="Bob prefers tea", observed_at=T0, subject="user:b")
     raw = [Pair(existing=sides[i], new=sides[j]) for i in range(len(sides)) for j in range(len(sides)) if i != j]
     raw += [Pair(existing=other, new=sides[0]), Pair(existing=sides[5], new=sides[4])]  # other subject; older new
-    return with_records_all(raw)
+    return with_records(raw)
 
 
 @pytest.fixture(scope="module")
@@ -49,14 +50,17 @@ def clf(tiny_model_dir: Path) -> Classifier:
     return Classifier.load(tiny_model_dir)
 
 
-def test_window_batches_equal_the_classifier_path(clf: Classifier) -> None:
+def test_window_batches_equal_the_batchers_batches(clf: Classifier) -> None:
+    """The batches of a window (`prepare_window`) hold the same arrays as the batcher's batch of the
+    same rows (`gather`), and its rows are the pairs in length order."""
     pairs = _pairs()
-    items = clf.encode(pairs)
+    encoded = clf.encode(pairs)
     prepared = columnar.prepare_window(clf.encoder, pairs_window(pairs), batch_size=8)
-    chunks = list(length_ordered_chunks(items, 8))
+    chunks = list(columnar.length_chunks([len(row) for row in encoded.rows], 8))
     assert [b.rows.tolist() for b in prepared.batches] == chunks
     for b, idx in zip(prepared.batches, chunks, strict=True):
-        want = clf.collate([items[i] for i in idx])
+        [gathered] = columnar.gather([(encoded, i) for i in idx]).batches
+        want = gathered.batch
         for got_array, want_array in zip(
             (b.batch.input_ids, b.batch.attention_mask, b.batch.token_type_ids),
             (want.input_ids, want.attention_mask, want.token_type_ids),
@@ -64,7 +68,7 @@ def test_window_batches_equal_the_classifier_path(clf: Classifier) -> None:
         ):
             assert got_array.dtype == want_array.dtype == np.int64
             np.testing.assert_array_equal(got_array, want_array)
-    assert max(it.n_tokens for it in items) == clf.encoder.max_length  # the long text was truncated
+    assert max(len(row) for row in encoded.rows) == clf.encoder.max_length  # the long text was truncated
 
 
 @pytest.mark.parametrize("fusion", [True, False], ids=["fusion", "no-fusion"])
@@ -74,7 +78,7 @@ def test_window_labels_equal_predict(clf: Classifier, fusion: bool) -> None:
     try:
         want = clf.predict(pairs, batch_size=8)
         prepared = columnar.prepare_window(clf.encoder, pairs_window(pairs), batch_size=8)
-        logits = [clf.run(b.batch) for b in prepared.batches]
+        logits = [clf.backend.run(b.batch) for b in prepared.batches]
         got = columnar.label_window(prepared, logits, temperature=clf.temperature, fusion=fusion)
     finally:
         clf.fusion = clf.meta.fusion
@@ -82,6 +86,20 @@ def test_window_labels_equal_predict(clf: Classifier, fusion: bool) -> None:
     evidence = {p.evidence for p in want}
     assert {Evidence.OTHER_SUBJECT, Evidence.CONTENT_FREE} <= evidence
     assert any(p.slot_match for p in want)
+
+
+def test_a_batch_of_several_requests_labels_each_pair_as_predict(tiny_model_dir: Path) -> None:
+    """The batcher's way: each request encoded alone, one batch gathered from rows of both, labelled."""
+    clf = Classifier.load(tiny_model_dir, precision="fp32")  # int8 scales activations per batch
+    pairs = _pairs()
+    first, second = clf.encode(pairs[:20]), clf.encode(pairs[20:40])
+    parts = [(second, 3), (first, 0), (first, 7), (second, 19), (first, 19)]
+    prepared = columnar.gather(parts)
+    got = clf.label(prepared, clf.run(prepared)).predictions()
+    want = clf.predict([pairs[i] for i in (23, 0, 7, 39, 19)])
+    for g, w in zip(got, want, strict=True):
+        assert (g.label, g.evidence, g.slot_match) == (w.label, w.evidence, w.slot_match)
+        assert g.probabilities == pytest.approx(w.probabilities, abs=1e-5)
 
 
 def test_label_window_checks_its_logits(clf: Classifier) -> None:

@@ -79,6 +79,8 @@ def test_record_round_trip_is_exact(record: Record) -> None:
     wire = pb.Record.FromString(msg.SerializeToString())
     assert convert.record_from_proto(wire) == record
     assert wire.WhichOneof("value") == (None if record.kind is RecordKind.TEXT else record.kind.value)
+    common = {"subject", "kind", "slot", "provenance", "observed_at", "half_life_days", "confidence", "text"}
+    assert set(record.to_json()) - common == set(filter(None, [wire.WhichOneof("value")]))  # the same value field
 
 
 def test_record_json_mapping_uses_the_design_names() -> None:
@@ -152,8 +154,9 @@ PROTO_ENUMS = sorted(pb.DESCRIPTOR.enum_types_by_name)
 
 
 def _table_of(enum_name: str) -> dict:
+    """member → proto number (the record kinds' table maps to a `KindWire`, its number first)."""
     [table] = [t for t in TABLES if type(next(iter(t))).__name__ == enum_name]  # one table per enum
-    return table
+    return {member: getattr(to, "number", to) for member, to in table.items()}
 
 
 def test_every_proto_enum_has_a_table_and_every_table_a_proto_enum() -> None:
@@ -170,6 +173,11 @@ def test_enum_tables_are_complete_and_match_by_name(proto_name: str) -> None:
     prefix = proto_enum.values[0].name.removesuffix("UNSPECIFIED")
     for member, number in table.items():
         assert proto_enum.values_by_number[number].name == prefix + member.name
+
+
+def test_record_kind_table_carries_every_value_field_of_the_proto() -> None:
+    oneof = {f.name for f in pb.Record.DESCRIPTOR.oneofs_by_name["value"].fields}
+    assert {wire.value.field for wire in convert.RECORD_KIND.values() if wire.value is not None} == oneof
 
 
 def test_label_numbers_follow_the_model_output_order() -> None:
@@ -202,8 +210,14 @@ def pb_record(kind: pb.RecordKind, slot: str = "s", **fields: object) -> pb.Reco
             "EDGE_TYPE_UNSPECIFIED",
         ),
         (pb_record(pb.RECORD_KIND_TEXT, "text", half_life_days=0), "record.half_life_days", "greater than 0"),
+        (
+            pb_record(pb.RECORD_KIND_EDGE, half_life_days=1, timezone=pb.Timezone(timezone="UTC")),
+            "record",
+            "kind edge must not carry timezone",
+        ),
+        (pb_record(pb.RECORD_KIND_ENUM, half_life_days=1), "record", "kind enum needs enum"),
     ],
-    ids=["kind-unset", "bad-zone", "edge-type-unset", "half-life-zero"],
+    ids=["kind-unset", "bad-zone", "edge-type-unset", "half-life-zero", "value-of-another-kind", "value-missing"],
 )
 def test_bad_messages_raise_input_error_naming_the_field(msg: pb.Record, field: str, message: str) -> None:
     with pytest.raises(InputError) as info:

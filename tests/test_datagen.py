@@ -12,10 +12,10 @@ import pytest
 
 pytest.importorskip("faker", reason="the pair generator needs faker (the `train` extra)")
 
-from writegate.classifier.labels import LABELS  # noqa: E402
-from writegate.training.data import generate as gen  # noqa: E402
-from writegate.training.data.core import conj, render, user  # noqa: E402
-from writegate.training.data.pools import Person  # noqa: E402
+from writegate.classifier.labels import LABELS
+from writegate.training.data import generate as gen
+from writegate.training.data.core import conj, render, user
+from writegate.training.data.pools import Person
 
 N = 6000  # large enough that per-label rates (~1,200 pairs each) are not sampling noise
 ATTRIBUTION = re.compile(

@@ -14,7 +14,7 @@ from writegate.normalizer.amounts import parse_amount
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
 from writegate.normalizer.entities import resolve_person, slugify
-from writegate.normalizer.schema import ProvenanceKind, Record
+from writegate.normalizer.schema import EdgeValue, ProvenanceKind, Record
 
 CTX = Context("user:sam", datetime(2026, 3, 2, 10, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
 
@@ -329,7 +329,8 @@ CASES: list[tuple[str, str, list[E]]] = [
 
 
 def _edges(records: list[Record]) -> list[E]:
-    return sorted((r.edge.source, r.edge.type.value, r.edge.target, r.edge.attributes) for r in records if r.edge)  # type: ignore[misc]
+    found = [r.value.edge for r in records if isinstance(r.value, EdgeValue)]
+    return sorted((e.source, e.type.value, e.target, e.attributes) for e in found)  # type: ignore[misc]
 
 
 @pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in CASES], ids=[i for i, _, _ in CASES])
@@ -428,7 +429,7 @@ EDGE_WORDS = (
 @given(st.one_of(st.text(max_size=300), word_soup(EDGE_WORDS, max_size=30)))
 def test_edges_never_raise(text: str) -> None:
     for record in edges.extract(text, CTX):
-        assert record.kind.value == "edge" and record.slot.startswith(f"edge.{record.edge.type.value}")  # type: ignore[union-attr]
+        assert isinstance(record.value, EdgeValue) and record.slot.startswith(f"edge.{record.value.edge.type.value}")
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,15 @@ from hypothesis import strategies as st
 from writegate.normalizer import enums
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
-from writegate.normalizer.enums import language_code
-from writegate.normalizer.schema import ProvenanceKind
+from writegate.normalizer.languages import language_code
+from writegate.normalizer.schema import EnumPreferenceValue, EnumValue, ProvenanceKind, Record
 
 CTX = Context("user:sam", datetime(2026, 3, 2, 10, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
+
+
+def _values(records: list[Record]) -> list[EnumValue]:
+    return [r.value.enum for r in records if isinstance(r.value, EnumPreferenceValue)]
+
 
 # (id, text, {attribute: value}); {} = no enum record
 CASES: list[tuple[str, str, dict[str, str]]] = [
@@ -158,8 +163,12 @@ CASES: list[tuple[str, str, dict[str, str]]] = [
 @pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in CASES], ids=[i for i, _, _ in CASES])
 def test_enum_golden(text: str, expected: dict[str, str]) -> None:
     records = enums.extract(text, CTX)
-    assert {r.enum.attribute.value: r.enum.value for r in records if r.enum} == expected
-    assert all(r.slot == f"preference.{r.enum.attribute.value}" and r.subject == "user:sam" for r in records if r.enum)
+    assert {e.attribute.value: e.value for e in _values(records)} == expected
+    assert all(
+        r.slot == f"preference.{r.value.enum.attribute.value}" and r.subject == "user:sam"
+        for r in records
+        if isinstance(r.value, EnumPreferenceValue)
+    )
 
 
 @pytest.mark.parametrize(
@@ -193,7 +202,7 @@ def test_language_code(word: str, code: str | None) -> None:
 
 def test_one_record_per_attribute() -> None:
     records = enums.extract("Email me. Actually Slack me, or call me.", CTX)
-    assert [(r.enum.attribute.value, r.enum.value) for r in records if r.enum] == [("channel", "email")]
+    assert [(e.attribute.value, e.value) for e in _values(records)] == [("channel", "email")]
 
 
 ENUM_WORDS = (
@@ -206,7 +215,7 @@ ENUM_WORDS = (
 @given(st.one_of(st.text(max_size=300), word_soup(ENUM_WORDS, max_size=30)))
 def test_enums_never_raise(text: str) -> None:
     records = enums.extract(text, CTX)
-    assert len({r.enum.attribute for r in records if r.enum}) == len(records)
+    assert len({e.attribute for e in _values(records)}) == len(records)
 
 
 # Real conversational text (persona chat): word senses that are not communication preferences, and the
@@ -273,7 +282,7 @@ REAL: list[tuple[str, str, dict[str, str]]] = [
 @pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in REAL], ids=[i for i, _, _ in REAL])
 def test_enum_real_text(text: str, expected: dict[str, str]) -> None:
     records = enums.extract(text, CTX)
-    assert {r.enum.attribute.value: r.enum.value for r in records if r.enum} == expected
+    assert {e.attribute.value: e.value for e in _values(records)} == expected
 
 
 # natural phrasing, both directions (asking for less is concise), the subject's only
@@ -327,4 +336,4 @@ PHRASED: list[tuple[str, str, dict[str, str]]] = [
 @pytest.mark.parametrize(("text", "expected"), [(t, e) for _, t, e in PHRASED], ids=[i for i, _, _ in PHRASED])
 def test_enum_phrased(text: str, expected: dict[str, str]) -> None:
     records = enums.extract(text, CTX)
-    assert {r.enum.attribute.value: r.enum.value for r in records if r.enum} == expected
+    assert {e.attribute.value: e.value for e in _values(records)} == expected

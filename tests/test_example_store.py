@@ -16,7 +16,7 @@ from writegate.client import Client
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def load_example():  # noqa: ANN201 - the example module
+def load_example():
     spec = importlib.util.spec_from_file_location("memory_store_example", ROOT / "examples" / "memory_store.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -87,7 +87,7 @@ def test_a_failed_prepare_write_stores_nothing(tmp_path: Path) -> None:
     example = load_example()
 
     class Refusing:
-        def prepare_write(self, memory, candidates):  # noqa: ANN001, ANN201
+        def prepare_write(self, memory, candidates):
             raise RuntimeError("server down")
 
     store = example.MemoryStore(tmp_path / "s.sqlite", Refusing())

@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from writegate.api.normalizing import with_records
+from writegate.classifier import columnar
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Pair, Side
 from writegate.cli.main import main
-from writegate.normalizer.api import with_records_all
 from writegate.normalizer.errors import InputError
 
 pytest.importorskip("torch")
@@ -29,9 +30,10 @@ def _batches(clf: Classifier) -> list:
         Pair(existing=Side(text=e, observed_at="2026-03-01"), new=Side(text=n, observed_at="2026-04-02"))
         for e, n in PAIRS
     ]
-    items = clf.encode(with_records_all(pairs))
+    encoded = clf.encode(with_records(pairs))
     # several batch shapes: one pair, two short pairs (padding), all pairs (truncated to 128)
-    return [clf.collate(items[1:2]), clf.collate(items[:2]), clf.collate(items)]
+    rows = [range(1, 2), range(2), range(len(encoded))]
+    return [columnar.gather([(encoded, i) for i in r]).batches[0].batch for r in rows]
 
 
 def test_parity_fp32_and_int8(tiny_model_dir: Path) -> None:
@@ -65,7 +67,7 @@ def test_export_cli_to_new_dir(tiny_model_dir: Path, tmp_path: Path, capsys: pyt
     text = capsys.readouterr().out
     assert "model.onnx" in text and "model.int8.onnx" in text and "parity vs torch fp32" in text
     assert (out / "model.int8.onnx").stat().st_size < (out / "model.onnx").stat().st_size
-    probe = with_records_all(
+    probe = with_records(
         [Pair(existing=Side(text="a b c", observed_at="2026-01-01"), new=Side(text="d e f", observed_at="2026-01-02"))]
     )
     a, _ = Classifier.load(out, precision="fp32").logits(probe)

@@ -161,7 +161,7 @@ async def test_injected_exception_fails_only_its_batch_on_the_real_model(tiny_mo
     fail_next = threading.Event()
     calls: list[int] = []
 
-    def run(batch):  # noqa: ANN001, ANN202
+    def run(batch):
         calls.append(batch.size)
         if fail_next.is_set():
             fail_next.clear()

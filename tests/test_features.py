@@ -83,7 +83,7 @@ def test_split_budget(len_a: int, len_b: int, budget: int, kept: tuple[int, int]
 
 
 @pytest.fixture(scope="module")
-def encoder(tiny_model_dir) -> PairEncoder:  # noqa: ANN001 - pytest fixture
+def encoder(tiny_model_dir) -> PairEncoder:
     return PairEncoder.from_file(tiny_model_dir / "tokenizer.json", max_length=128)
 
 
@@ -125,7 +125,7 @@ def test_short_pairs_are_not_padded(encoder: PairEncoder) -> None:
     assert len(ids) < 40 and encoder.pad_id not in ids
 
 
-def test_piece_cache_gives_the_same_ids_and_stays_bounded(tiny_model_dir, monkeypatch) -> None:  # noqa: ANN001
+def test_piece_cache_gives_the_same_ids_and_stays_bounded(tiny_model_dir, monkeypatch) -> None:
     monkeypatch.setattr(features, "PIECE_CACHE_SIZE", 8)
     cached = PairEncoder.from_file(tiny_model_dir / "tokenizer.json", max_length=128)
     texts = [
@@ -146,7 +146,7 @@ def test_piece_cache_skips_long_pieces(encoder: PairEncoder) -> None:
     assert long_text not in encoder._pieces and "short piece" in encoder._pieces
 
 
-def test_encoder_requires_special_tokens(tiny_model_dir) -> None:  # noqa: ANN001
+def test_encoder_requires_special_tokens(tiny_model_dir) -> None:
     from tokenizers import Tokenizer
 
     tok = Tokenizer.from_file(str(tiny_model_dir / "tokenizer.json"))

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("faker", reason="the pair generator needs faker (the `train` extra)")
 
-from writegate.training.data import (  # noqa: E402
+from writegate.training.data import (
     augment,
     build,
     dom_extra,
@@ -21,9 +21,9 @@ from writegate.training.data import (  # noqa: E402
     dom_prefs,
     dom_work,
 )
-from writegate.training.data import generate as gen  # noqa: E402
-from writegate.training.data.core import SPLITS, partition, share, split_of  # noqa: E402
-from writegate.training.data.phrasebook import (  # noqa: E402
+from writegate.training.data import generate as gen
+from writegate.training.data.core import SPLITS, partition, share, split_of
+from writegate.training.data.phrasebook import (
     LIST_FIELDS,
     PHRASES_DIR,
     PhraseDataError,

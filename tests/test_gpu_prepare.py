@@ -122,8 +122,8 @@ def test_reference_round_trip_and_refusals(tmp_path: Path) -> None:
 
 
 def test_memory_side_without_the_server_is_the_servers(monkeypatch: pytest.MonkeyPatch) -> None:
+    from writegate.api.normalizing import Normalizer
     from writegate.normalizer.schema import Memory
-    from writegate.server.service import side
 
     mem = Memory(
         id="m1",
@@ -131,7 +131,7 @@ def test_memory_side_without_the_server_is_the_servers(monkeypatch: pytest.Monke
         text="I moved to Lisbon in March and prefer calls after 3pm",
         observed_at=datetime(2026, 1, 5, 9, tzinfo=UTC),
     )
-    want = side(mem)
+    (want,) = Normalizer().sides([mem])
     monkeypatch.setitem(sys.modules, "writegate.server.service", None)  # importing it raises ImportError
     assert gpu_bench.memory_side(mem) == want
 

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from server_fakes import memory, running_server
 
-from writegate.classifier.guard import guard_for, is_content_free
+from writegate.classifier import columnar, features
+from writegate.classifier.guard import GUARD_NONE, is_content_free
 from writegate.classifier.labels import LABEL2ID
-from writegate.classifier.model import Classifier, Encoded
+from writegate.classifier.model import Classifier
 from writegate.classifier.types import Evidence, Pair, Side
 from writegate.normalizer.api import validate_text
 from writegate.normalizer.errors import InputError
@@ -94,8 +95,11 @@ def _pair(existing: str, new: str, *, e_subject: str = "user:alice", n_subject: 
     ],
     ids=["same-subject-content", "other-subject", "content-free-new", "content-free-existing", "both"],
 )
-def test_guard_for(pair: Pair, guard: Evidence | None) -> None:
-    assert guard_for(pair) == guard
+def test_guard_of_a_pair(tiny_model_dir: Path, pair: Pair, guard: Evidence | None) -> None:
+    encoder = features.PairEncoder.from_file(tiny_model_dir / "tokenizer.json", 128)
+    memories = [columnar.WindowMemory(s.text, s.observed_at, s.subject, None) for s in (pair.existing, pair.new)]
+    encoded = columnar.encode_window(encoder, columnar.PairWindow(0, memories, [(0, 1)], [None]))
+    assert encoded.guard.tolist() == [GUARD_NONE if guard is None else columnar.EVIDENCE.index(guard)]
 
 
 @pytest.mark.parametrize(
@@ -112,22 +116,24 @@ def test_text_without_visible_content_is_refused(text: str) -> None:
     )
 
 
-def test_a_guard_overrides_the_model_and_fusion_in_decode_and_eval() -> None:
-    items = [Encoded([101, 102], [0, 0], None, Evidence.CONTENT_FREE), Encoded([101, 102], [0, 0], None, None)]
+def test_a_guard_overrides_the_model_and_fusion_in_label_and_eval() -> None:
+    guards = np.array([columnar.EVIDENCE.index(Evidence.CONTENT_FREE), GUARD_NONE], dtype=np.int8)
+    encoded = columnar.EncodedWindow(0, [[101, 102]] * 2, [2, 2], np.zeros(2, np.int8), guards, np.zeros(2, bool))
+    prepared = columnar.batch_window(encoded, 2)
     logits = np.array([[0.0, 0, 0, 0, 9.0], [0.0, 0, 0, 0, 9.0]])  # the model says supersedes for both
-    clf = Classifier.__new__(Classifier)  # decode needs only these two attributes
+    clf = Classifier.__new__(Classifier)  # label needs only these two attributes
     clf.fusion, clf.temperature = True, 1.0
-    guarded, plain = clf.decode(items, logits)
+    guarded, plain = clf.label(prepared, [logits]).predictions()
     assert (guarded.label.value, guarded.evidence, guarded.probabilities["unrelated"]) == (
         "unrelated",
         Evidence.CONTENT_FREE,
         1.0,
     )
     assert (plain.label.value, plain.evidence) == ("supersedes", Evidence.MODEL)
-    _, served, evidence = decode_all(logits, items, 1.0, fusion=True)
+    _, served, evidence = decode_all(logits, prepared, 1.0, fusion=True)
     assert served.tolist() == [LABEL2ID["unrelated"], LABEL2ID["supersedes"]]
     assert evidence == ["content_free", "model"]
-    _, model_only, _ = decode_all(logits, items, 1.0, fusion=False, guards=False)
+    _, model_only, _ = decode_all(logits, prepared, 1.0, fusion=False, guards=False)
     assert model_only.tolist() == [LABEL2ID["supersedes"]] * 2
 
 

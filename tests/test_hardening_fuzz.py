@@ -257,7 +257,7 @@ def test_normalize_input_jsonl_with_junk(tmp_path_factory: pytest.TempPathFactor
 
 
 @pytest.fixture(scope="module")
-def tiny_classifier(tiny_model_dir: Path):  # noqa: ANN201
+def tiny_classifier(tiny_model_dir: Path):
     from writegate.classifier.model import Classifier
 
     return Classifier.load(tiny_model_dir, "onnx", threads=1)
@@ -267,7 +267,7 @@ def tiny_classifier(tiny_model_dir: Path):  # noqa: ANN201
 @given(lines=st.lists(classify_lines(), min_size=1, max_size=6))
 def test_classify_input_jsonl_with_junk(
     tmp_path_factory: pytest.TempPathFactory, tiny_classifier, lines: list[bytes]
-) -> None:  # noqa: ANN001
+) -> None:
     with mock.patch("writegate.classifier.model.Classifier.load", return_value=tiny_classifier):
         out = run_command(["classify", "--model", "unused"], tmp_path_factory.mktemp("c") / "in.jsonl", lines)
     for item in out:

@@ -12,7 +12,7 @@ from server_fakes import memory, running_server
 
 from writegate.classifier.features import render
 from writegate.normalizer.api import normalize, parse_observed_at
-from writegate.relabel.engine import parse_record
+from writegate.relabel.stores.jsonl import parse_record
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 

@@ -8,7 +8,7 @@ import pytest
 
 from writegate.normalizer.api import MAX_ID_CHARS, validate_id
 from writegate.normalizer.errors import InputError
-from writegate.relabel.engine import parse_record
+from writegate.relabel.stores.jsonl import parse_record
 
 GOOD = {
     "ascii": "mem-0001",

@@ -25,7 +25,7 @@ def test_json_line_keeps_utf8_readable() -> None:
     assert json_line({"t": "Zürich"}) == '{"t": "Zürich"}\n'
 
 
-def test_normalize_cli_error_naming_a_nel_key_stays_one_line(tmp_path, capsys) -> None:  # noqa: ANN001
+def test_normalize_cli_error_naming_a_nel_key_stays_one_line(tmp_path, capsys) -> None:
     from writegate.cli.main import main
 
     path = tmp_path / "in.jsonl"

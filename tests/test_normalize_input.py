@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
-from writegate.normalizer import InputError, RecordKind, normalize
+from writegate.normalizer import InputError, Record, RecordKind, normalize
 
 
 @pytest.mark.parametrize(
@@ -82,3 +84,61 @@ def test_first_error_names_where_what_and_the_input() -> None:
     first = first_error(caught.value)
     assert (first.loc, first.dotted, first.head, first.input) == (("items", 1, "n"), "items.1.n", "items", 0)
     assert first.message == "Input should be greater than or equal to 1"
+
+
+# -- normalize once: `writegate.api.normalizing` ---------------------------------------------------
+
+
+def _counting(calls: list[str]) -> Callable[..., list[Record]]:
+    """`normalize`, noting each text it is called on."""
+
+    def normalizer(text: str, **kwargs: Any) -> list[Record]:
+        calls.append(text)
+        return normalize(text, **kwargs)
+
+    return normalizer
+
+
+def test_each_distinct_memory_is_normalized_once_and_failures_name_the_memory() -> None:
+    from writegate.api.normalizing import MemoryKey, NormalizeFailure, Normalizer, records_or_error
+
+    at = datetime(2026, 3, 1, tzinfo=UTC)
+    calls: list[str] = []
+    normalizer = Normalizer(_counting(calls), size=8)
+    good, bad = MemoryKey("User works in EST", "user:alice", at), MemoryKey("hi\x07there", "user:alice", at)
+    outcomes = normalizer.outcomes([good, bad, good, bad])
+    assert calls == [good.text, bad.text]  # once each
+    assert outcomes[0] == outcomes[2] == tuple(normalize(good.text, subject="user:alice", observed_at=at))
+    assert outcomes[1] == outcomes[3] == NormalizeFailure("text", "contains a control character (U+0007)")
+    with pytest.raises(InputError, match=re.escape("candidates[0].text: contains a control character (U+0007)")):
+        records_or_error(normalizer.outcomes([good, bad]), ["memory", "candidates[0]"])
+    assert calls == [good.text, bad.text]  # both outcomes were kept
+    assert len(normalizer.cache) == 2 and len(Normalizer(size=0).cache) == 0
+
+
+def test_normalize_many_contains_other_errors_only_when_asked() -> None:
+    from writegate.api.normalizing import MemoryKey, NormalizeFailure, normalize_many
+
+    def broken(text: str, **_: object) -> list[Record]:
+        raise ZeroDivisionError("division by zero")
+
+    key = MemoryKey("User works in EST", "user:alice", datetime(2026, 3, 1, tzinfo=UTC))
+    with pytest.raises(ZeroDivisionError):
+        normalize_many([key], broken)
+    got = normalize_many([key], broken, contain=lambda exc: f"could not be processed ({type(exc).__name__})")
+    assert got == [NormalizeFailure("text", "could not be processed (ZeroDivisionError)")]
+
+
+def test_fill_pairs_names_the_side_and_keeps_given_records() -> None:
+    from writegate.api.normalizing import fill_pairs
+    from writegate.classifier.types import Pair, Side
+
+    ok = Pair(
+        existing=Side(text="User works in EST", observed_at="2026-01-01"), new=Side(text="x", observed_at="2026-01-02")
+    )
+    bad = Pair(existing=Side(text="fine", observed_at="2026-01-01"), new=Side(text="   ", observed_at="2026-01-01"))
+    filled, failed = fill_pairs([ok, bad])
+    assert isinstance(filled, Pair) and filled.existing.records and filled.new.records
+    assert filled.existing.records == tuple(normalize("User works in EST", observed_at="2026-01-01"))
+    assert isinstance(failed, InputError) and str(failed) == "new.text: is empty or whitespace only"
+    assert fill_pairs([filled]) == [filled] and fill_pairs([filled])[0] is filled  # nothing redone

@@ -22,18 +22,13 @@ from writegate.classifier.windows import alabel_pairs
 from writegate.cli.main import main
 from writegate.normalizer.errors import InputError
 from writegate.relabel import checkpoint
+from writegate.relabel.candidates import LexicalIndex, subject_pairs, terms
 from writegate.relabel.command import LogProgress
-from writegate.relabel.engine import (
-    LexicalIndex,
-    RelabelOptions,
-    build_plan,
-    edge_texts,
-    parse_record,
-    read_store,
-    relabel,
-    subject_pairs,
-    terms,
-)
+from writegate.relabel.outputs import edge_texts
+from writegate.relabel.plan import build_plan
+from writegate.relabel.run import RelabelOptions, relabel
+from writegate.relabel.store import read_store
+from writegate.relabel.stores.jsonl import jsonl_rows, parse_record
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -111,7 +106,7 @@ def test_good_line(extra: dict[str, Any], observed_at: str, expected: datetime) 
 
 def test_read_store_keeps_first_duplicate_and_numbers_every_reject() -> None:
     lines = [_line("a"), "oops", _line("b"), _line("a", text="again"), _line("c", subject="X")]
-    read = read_store(lines)
+    read = read_store(jsonl_rows(lines))
     assert [r.id for r in read.records] == ["a", "b"]
     assert [(r.line, r.field) for r in read.rejects] == [(2, "line"), (4, "id"), (5, "subject")]
     assert read.rejects[1].error == "duplicate id 'a' (first on line 1)"
@@ -183,7 +178,7 @@ def test_plan_orders_subject_time_id_and_orients_older_as_existing() -> None:
         _line("a", "user:alice", "User works in PST", "2026-02-01"),  # same time: id breaks the tie
         _line("c", "user:alice", "User moved to London", "2026-01-01"),
     ]
-    plan = build_plan(lines, k=3)
+    plan = build_plan(jsonl_rows(lines), k=3)
     assert [r.id for r in plan.records] == ["c", "a", "b", "z"]
     ids = [(plan.records[e].id, plan.records[n].id) for e, n in plan.pairs]
     assert ("a", "b") in ids and ("c", "a") in ids and ("c", "b") in ids
@@ -192,7 +187,7 @@ def test_plan_orders_subject_time_id_and_orients_older_as_existing() -> None:
 
 def test_plan_rejects_bad_k() -> None:
     with pytest.raises(InputError, match="--candidates-per-record: must be an integer ≥ 1, got 0"):
-        build_plan([_line()], k=0)
+        build_plan(jsonl_rows([_line()]), k=0)
 
 
 # -- roles and summary, with a rule engine -----------------------------------------------------
@@ -305,7 +300,7 @@ def test_leftover_tmp_and_chunks_after_a_gap_are_discarded(tmp_path: Path) -> No
 
 
 def _pairs(n: int) -> list[Pair]:
-    from writegate.normalizer.api import with_records_all
+    from writegate.api.normalizing import with_records
 
     texts = [
         "User works in EST",
@@ -313,7 +308,7 @@ def _pairs(n: int) -> list[Pair]:
         "Michelle owns the Acme account",
         "User prefers concise answers",
     ]
-    return with_records_all(
+    return with_records(
         Pair(
             existing=Side(text=texts[i % 4], observed_at=T0),
             new=Side(text=texts[(i * 3 + 1) % 4] + " " * (i % 3) + "!" * (i % 5), observed_at=T0 + timedelta(days=i)),
@@ -468,9 +463,9 @@ def test_quiet_log_lines() -> None:
 
 async def test_alabel_pairs_through_the_dynamic_batcher(clf: Classifier) -> None:
     # the gRPC Relabel wiring: windows go to Batcher.submit (cross-request batching, deadlines)
-    from writegate.classifier.batcher import Batcher
+    from writegate.classifier.batcher import Batcher, QueuePolicy
 
-    batcher = Batcher(clf, max_wait_ms=1)
+    batcher = Batcher(clf, QueuePolicy(max_wait_ms=1))
     await batcher.start()
     try:
         pairs = _pairs(30)
@@ -557,16 +552,16 @@ def test_a_line_too_deep_to_parse_is_a_reject_and_the_run_goes_on(tmp_path: Path
 
 
 def test_an_unexpected_failure_on_one_record_is_a_reject(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from writegate.relabel import engine as relabel_module
-
-    real = relabel_module.normalize
+    from writegate.api.normalizing import normalize_many
+    from writegate.normalizer.api import normalize
+    from writegate.relabel import plan as plan_module
 
     def flaky(text: str, **kwargs: Any) -> Any:
         if text == DOG:
             raise RuntimeError("boom")
-        return real(text, **kwargs)
+        return normalize(text, **kwargs)
 
-    monkeypatch.setattr(relabel_module, "normalize", flaky)
+    monkeypatch.setattr(plan_module, "normalize_many", lambda keys, **kw: normalize_many(keys, flaky, **kw))
     store = _write_store(tmp_path / "store.jsonl", ROLE_STORE)
     out = tmp_path / "edges.jsonl"
     stats = relabel(RelabelOptions(input=store, out=out, k=4), RuleEngine(RULES))

@@ -27,8 +27,10 @@ from writegate.api.secrets import redact_url
 from writegate.classifier.labels import Label
 from writegate.normalizer.errors import InputError
 from writegate.relabel import checkpoint
-from writegate.relabel.engine import RAW_BASE64_BYTES, RelabelOptions, read_store, relabel
 from writegate.relabel.report import ReportSink
+from writegate.relabel.run import RelabelOptions, relabel
+from writegate.relabel.store import RAW_BASE64_BYTES, read_store
+from writegate.relabel.stores.jsonl import jsonl_rows
 from writegate.relabel.stores.postgres import DDL, PostgresSink, _split, table_parts
 
 pg_server = pg_fixtures.pg_server  # the session fixture, requested by name
@@ -344,19 +346,21 @@ def test_a_full_disk_is_one_line_and_the_rerun_resumes(tmp_path: Path, tiny_mode
 
 
 def test_a_subject_with_a_trailing_newline_is_a_subject_reject() -> None:
-    read = read_store([json.dumps({"id": "a", "subject": "user:bob\n", "text": "x", "observed_at": "2026-01-01"})])
+    read = read_store(
+        jsonl_rows([json.dumps({"id": "a", "subject": "user:bob\n", "text": "x", "observed_at": "2026-01-01"})])
+    )
     (reject,) = read.rejects
     assert reject.field == "subject" and "got 'user:bob\\n'" in reject.error
 
 
 def test_a_long_invalid_utf8_line_keeps_a_bounded_excerpt() -> None:
     raw = ("\udcff" * 10_000) + "x" * 100_000
-    (reject,) = read_store([raw]).rejects
+    (reject,) = read_store(jsonl_rows([raw])).rejects
     assert len(reject.raw) == 500 and reject.raw_bytes == 110_000
     import base64
 
     assert base64.b64decode(reject.raw_base64 or "") == b"\xff" * RAW_BASE64_BYTES
-    short = read_store(["\udcff{"]).rejects[0]
+    short = read_store(jsonl_rows(["\udcff{"])).rejects[0]
     assert base64.b64decode(short.raw_base64 or "") == b"\xff{" and short.raw_bytes is None
 
 
@@ -389,8 +393,8 @@ def test_a_quoted_table_with_a_dot_is_read(pg_server: PgServer, tmp_path: Path) 
         'CREATE TABLE "my.memories" (id text, subject text, text text, observed_at timestamptz)',
         "INSERT INTO \"my.memories\" VALUES ('a', 'user:x', 'hello', '2026-01-01')",
     )
-    lines = list(open_source(db + '?table="my.memories"&options=-c%20statement_timeout%3D5000').lines())
-    assert len(lines) == 1 and json.loads(lines[0])["id"] == "a"
+    rows = list(open_source(db + '?table="my.memories"&options=-c%20statement_timeout%3D5000').rows())
+    assert len(rows) == 1 and rows[0].id == "a"
 
 
 def test_the_summary_does_not_grow_with_the_store(tmp_path: Path) -> None:

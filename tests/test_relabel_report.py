@@ -18,8 +18,9 @@ import pytest
 from helpers import RuleEngine, relabel_roles, relabel_summary
 
 from writegate.classifier.labels import LABELS, Label
-from writegate.relabel.engine import RelabelOptions, StoreRecord, relabel
 from writegate.relabel.report import ReportSink, render, report_data, report_json, short_time
+from writegate.relabel.run import RelabelOptions, relabel
+from writegate.relabel.store import StoreRecord
 
 EVIL = "</script><script>document.title='pwned'</script><!-- & <b>bold</b>"
 ROWS = [  # id, subject, text, date

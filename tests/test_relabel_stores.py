@@ -13,7 +13,7 @@ import signal
 import subprocess
 import sys
 import textwrap
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +24,10 @@ from helpers import relabel_roles, relabel_summary
 from writegate.api.secrets import redact_url as redact
 from writegate.normalizer.errors import InputError
 from writegate.relabel.checkpoint import work_dir_for
+from writegate.relabel.store import StoreRow, read_store
 from writegate.relabel.stores import open_sink, open_source, scheme_of
-from writegate.relabel.stores.base import entity_subject, parse_columns
+from writegate.relabel.stores.base import entity_subject, parse_columns, store_row
+from writegate.relabel.stores.jsonl import jsonl_rows
 
 PgServer = pg_fixtures.PgServer
 pg_server = pg_fixtures.pg_server  # the session fixture, requested by name
@@ -45,6 +47,18 @@ def _records(copies: int = 4) -> list[dict[str, Any]]:
             out.append(
                 {"id": f"{rec['id']}-{c}", "subject": subject, "text": rec["text"], "observed_at": day.isoformat()}
             )
+    return out
+
+
+def _values(source: Any) -> list[dict[str, Any]]:
+    """The values of each row a source reads, by name; each row's `raw` is those values as a store line,
+    and the rows are numbered from 1."""
+    out = []
+    for number, row in enumerate(source.rows(), start=1):
+        assert isinstance(row, StoreRow) and row.line == number
+        values = {"id": row.id, "subject": row.subject, "text": row.text, "observed_at": row.observed_at}
+        assert json.loads(row.raw) == values
+        out.append(values)
     return out
 
 
@@ -119,8 +133,8 @@ def test_scheme_picks_the_reader(spec: str, scheme: str) -> None:
 
 
 def test_open_source_dispatch_and_errors(tmp_path: Path) -> None:
-    assert open_source(str(tmp_path / "s.jsonl")) == tmp_path / "s.jsonl"
-    assert open_source(f"file://{tmp_path}/s.jsonl") == tmp_path / "s.jsonl"
+    assert open_source(str(tmp_path / "s.jsonl")).file == tmp_path / "s.jsonl"
+    assert open_source(f"file://{tmp_path}/s.jsonl").file == tmp_path / "s.jsonl"
     with pytest.raises(InputError, match="--input: unknown store scheme 'redis'"):
         open_source("redis://h/0")
     with pytest.raises(InputError, match="--columns: maps the columns of a postgresql"):
@@ -141,15 +155,29 @@ def test_open_source_dispatch_and_errors(tmp_path: Path) -> None:
         open_sink("postgresql://u@h/db", source="postgresql://u@h/db?table=writegate_edges", keep_unrelated=False)
 
 
+def test_a_database_row_is_checked_and_rejected_as_its_store_line() -> None:
+    rows = [
+        store_row(1, "a", "user:x", "hello", datetime(2026, 1, 2, 3, tzinfo=UTC)),
+        store_row(2, "b", None, "hi", date(2026, 1, 1)),
+    ]
+    read = read_store(rows)
+    [record] = read.records
+    assert (record.id, record.observed_at) == ("a", datetime(2026, 1, 2, 3, tzinfo=UTC))
+    [reject] = read.rejects
+    assert (reject.line, reject.field, reject.error) == (2, "subject", "is required")
+    assert reject.raw == '{"id": "b", "subject": null, "text": "hi", "observed_at": "2026-01-01"}'
+    assert read_store(jsonl_rows([row.raw for row in rows])) == read  # the same lines of a JSONL store
+
+
 def test_a_missing_driver_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "psycopg", None)  # as if not installed: import raises ImportError
     monkeypatch.setitem(sys.modules, "qdrant_client", None)
     with pytest.raises(InputError, match=r"--input: needs the psycopg package: pip install 'writegate\[stores\]'"):
-        list(open_source("postgresql://u@h/db?table=t").lines())
+        list(open_source("postgresql://u@h/db?table=t").rows())
     with pytest.raises(
         InputError, match=r"--input: needs the qdrant_client package: pip install 'writegate\[stores\]'"
     ):
-        list(open_source("mem0:///tmp/q").lines())
+        list(open_source("mem0:///tmp/q").rows())
 
 
 def test_columns_spec() -> None:
@@ -222,7 +250,7 @@ def test_mem0_layout_is_read_as_mem0_writes_it(tmp_path: Path) -> None:
     assert write_store(store, records) == len(records)
     before = _tree_digest(store)
     source = open_source(f"mem0://{store}")
-    lines = [json.loads(line) for line in source.lines()]
+    lines = _values(source)
     assert _tree_digest(store) == before  # only read
     assert source.describe() == f"mem0://{store}?collection=mem0"
     by_id = {line["id"]: line for line in lines}
@@ -233,7 +261,7 @@ def test_mem0_layout_is_read_as_mem0_writes_it(tmp_path: Path) -> None:
     assert by_id[point_id("x1")]["observed_at"] == "2026-01-02T03:04:05+00:00"
     assert [line["id"] for line in lines] == sorted(by_id)  # point-id order: deterministic
     again = open_source(f"mem0://{store}")
-    list(again.lines())
+    list(again.rows())
     assert again.sha256() == source.sha256()
 
 
@@ -262,7 +290,7 @@ def test_mem0_payload_fields_owner_precedence_and_columns(tmp_path: Path) -> Non
         "memories", [models.PointStruct(id=i, vector=[0.1, 0.2], payload=p) for i, p in zip(ids, payloads, strict=True)]
     )
     client.close()
-    lines = [json.loads(line) for line in Mem0Source(f"mem0://{store}?collection=memories").lines()]
+    lines = _values(Mem0Source(f"mem0://{store}?collection=memories"))
     assert [(x["subject"], x["text"], x["observed_at"]) for x in lines] == [
         ("user:alice", "I work in EST", "2025-06-01T00:00:00+00:00"),  # user_id wins; updated_at
         (entity_subject("agent", "Bot 7"), "Answer in French", "2025-02-01T00:00:00+00:00"),
@@ -270,12 +298,12 @@ def test_mem0_payload_fields_owner_precedence_and_columns(tmp_path: Path) -> Non
         ("user:bob", None, "2025-04-01T00:00:00+00:00"),
     ]
     created = [
-        json.loads(line)["observed_at"]
-        for line in Mem0Source(f"mem0://{store}?collection=memories", {"observed_at": "created_at"}).lines()
+        x["observed_at"]
+        for x in _values(Mem0Source(f"mem0://{store}?collection=memories", {"observed_at": "created_at"}))
     ]
     assert created[0] == "2025-01-01T00:00:00+00:00"
     with pytest.raises(InputError, match="no collection 'mem0'"):
-        list(Mem0Source(f"mem0://{store}").lines())
+        list(Mem0Source(f"mem0://{store}").rows())
 
 
 MEM0_SCRIPT = textwrap.dedent("""
@@ -320,7 +348,7 @@ def test_a_store_written_by_mem0_itself(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    lines = [json.loads(line) for line in open_source(f"mem0://{store}").lines()]
+    lines = _values(open_source(f"mem0://{store}"))
     assert sorted((x["subject"], x["text"], x["observed_at"][:10]) for x in lines) == sorted(
         (r["subject"], r["text"], r["observed_at"]) for r in records
     )
@@ -363,7 +391,7 @@ def test_postgres_reader_order_columns_types_and_read_only(pg_server: PgServer) 
         )
     before = _table_digest(url, "notes")
     source = open_source(f"{url}?table=notes", "id=memory_id,subject=owner,text=body,observed_at=seen")
-    lines = [json.loads(line) for line in source.lines()]
+    lines = _values(source)
     assert [(x["id"], x["subject"], x["observed_at"]) for x in lines] == [
         ("2", entity_subject("user", "Alice"), "2024-12-31"),
         ("1", "user:bob", "2025-01-02"),  # same date: id order ('1' < '3')
@@ -377,11 +405,11 @@ def test_postgres_reader_order_columns_types_and_read_only(pg_server: PgServer) 
         match=r"--columns: column \"text\" does not exist \(table 'notes' has: memory_id, owner, "
         r"body, seen\)",
     ):
-        list(open_source(f"{url}?table=notes", "id=memory_id,subject=owner,observed_at=seen").lines())
+        list(open_source(f"{url}?table=notes", "id=memory_id,subject=owner,observed_at=seen").rows())
     with pytest.raises(InputError, match="--input: no table 'nope'"):
-        list(open_source(f"{url}?table=nope").lines())
+        list(open_source(f"{url}?table=nope").rows())
     with pytest.raises(InputError, match="--input: cannot connect to"):
-        list(open_source(pg_server.url("no_such_db", table="t")).lines())
+        list(open_source(pg_server.url("no_such_db", table="t")).rows())
 
 
 def test_postgres_reader_streams_with_a_server_side_cursor(
@@ -394,8 +422,8 @@ def test_postgres_reader_streams_with_a_server_side_cursor(
     url = pg_server.create_db("stream")
     postgres.create_table(f"{url}?table=memories", _records(1))
     monkeypatch.setattr(postgres, "ITERSIZE", 7)
-    lines = open_source(f"{url}?table=memories").lines()
-    first = [next(lines) for _ in range(10)]  # mid-way: the cursor is open on the server
+    rows = open_source(f"{url}?table=memories").rows()
+    first = [next(rows) for _ in range(10)]  # mid-way: the cursor is open on the server
     with psycopg.connect(url) as conn:
         queries = [
             r[0]
@@ -404,7 +432,7 @@ def test_postgres_reader_streams_with_a_server_side_cursor(
             ).fetchall()
         ]
     assert any(q.startswith('FETCH FORWARD 7 FROM "writegate_relabel"') for q in queries), queries
-    rest = list(lines)
+    rest = list(rows)
     assert len(first) + len(rest) == 48
 
 
@@ -594,5 +622,5 @@ def test_two_reads_of_a_table_hash_the_same(pg_server: PgServer) -> None:
     create_table(f"{url}?table=memories", _records(2))
     sources = [open_source(f"{url}?table=memories") for _ in range(2)]
     for source in sources:
-        assert sum(1 for _ in source.lines()) == 96
+        assert sum(1 for _ in source.rows()) == 96
     assert sources[0].sha256() == sources[1].sha256()

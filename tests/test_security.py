@@ -41,13 +41,13 @@ class Pki:
     encrypted_key: Path
 
 
-def _key():  # noqa: ANN202
+def _key():
     from cryptography.hazmat.primitives.asymmetric import ec
 
     return ec.generate_private_key(ec.SECP256R1())
 
 
-def _write_key(path: Path, key, password: bytes | None = None) -> Path:  # noqa: ANN001
+def _write_key(path: Path, key, password: bytes | None = None) -> Path:
     from cryptography.hazmat.primitives import serialization
 
     enc = serialization.BestAvailableEncryption(password) if password else serialization.NoEncryption()
@@ -55,7 +55,7 @@ def _write_key(path: Path, key, password: bytes | None = None) -> Path:  # noqa:
     return path
 
 
-def _cert(subject_cn: str, key, issuer_cn: str, issuer_key, *, ca: bool, san: bool = False):  # noqa: ANN001, ANN202
+def _cert(subject_cn: str, key, issuer_cn: str, issuer_key, *, ca: bool, san: bool = False):
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes
     from cryptography.x509.oid import NameOID
@@ -79,7 +79,7 @@ def _cert(subject_cn: str, key, issuer_cn: str, issuer_key, *, ca: bool, san: bo
     return builder.sign(issuer_key, hashes.SHA256())
 
 
-def _write_cert(path: Path, cert) -> Path:  # noqa: ANN001
+def _write_cert(path: Path, cert) -> Path:
     from cryptography.hazmat.primitives import serialization
 
     path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
@@ -251,7 +251,7 @@ async def test_health_and_reflection_stay_open_without_a_token() -> None:
         status = await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
         assert status.status == health_pb2.HealthCheckResponse.SERVING
 
-        async def ask():  # noqa: ANN202
+        async def ask():
             yield reflection_pb2.ServerReflectionRequest(list_services="")
 
         answers = [

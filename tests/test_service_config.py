@@ -274,18 +274,18 @@ def test_batch_workers_must_be_positive() -> None:
 def test_queue_is_sized_from_the_measured_speed(
     settings: dict[str, object], env: dict[str, str], pairs_per_s: float | None, expected: int
 ) -> None:
-    """The bound is the batcher's (`Batcher.max_queue_pairs`, from `ServerConfig.queue_settings`):
-    what the speed runs in `max_queue_wait_ms` less one batch (1/8 of it), even below
-    `max_candidates` (a request alone always fits)."""
-    from server_fakes import FakeClassifier
-
-    from writegate.classifier.batcher import Batcher
-
+    """The bound is the queue policy's (`ServerConfig.queue_policy`, `QueuePolicy.queue_bound`): what
+    the speed runs in `max_queue_wait_ms` less one batch (1/8 of it), even below `max_candidates` (a
+    request alone always fits)."""
     cfg = load_config(settings, env=env)
-    batcher = Batcher(FakeClassifier(), **cfg.queue_settings)
-    batcher.pairs_per_s = pairs_per_s
-    assert batcher.max_queue_pairs == expected
-    assert batcher.batch_ms == cfg.max_queue_wait_ms / 8
+    policy = cfg.queue_policy
+    assert policy.queue_bound(pairs_per_s) == expected
+    assert policy.batch_ms == cfg.max_queue_wait_ms / 8
+    assert (policy.max_batch_tokens, policy.max_wait_ms, policy.workers) == (
+        cfg.max_batch_tokens,
+        cfg.max_wait_ms,
+        cfg.effective_batch_workers,
+    )
 
 
 @pytest.mark.parametrize(
@@ -301,15 +301,16 @@ async def test_the_server_sizes_its_queue_after_the_warm_up_and_logs_it(
         batcher = app.batcher
         assert batcher is not None and batcher.pairs_per_s is not None and batcher.pairs_per_s > 0
         if sized:
-            from writegate.classifier.batcher import queue_pairs_for
+            from writegate.classifier.batcher.policy import queue_pairs_for
 
             wait_ms = app.config.max_queue_wait_ms * 7 / 8  # less one batch
-            floor, ceiling = batcher.queue_floor, batcher.queue_ceiling
+            floor, ceiling = batcher.policy.queue_floor, batcher.policy.queue_ceiling
             assert batcher.max_queue_pairs == queue_pairs_for(
                 batcher.pairs_per_s, wait_ms, floor=floor, ceiling=ceiling
             )
         else:
             assert batcher.max_queue_pairs == 300
-        assert batcher.queue_wait_ms == (app.config.max_queue_wait_ms if sized else None)
+        assert batcher.policy == app.config.queue_policy  # the config's policy, handed over once
+        assert batcher.policy.sized is sized
         expected = f"max_queue_pairs {batcher.max_queue_pairs}: " if sized else "max_queue_pairs 300 (set)"
         assert any(expected in r.getMessage() for r in caplog.records), [r.getMessage() for r in caplog.records]

@@ -23,13 +23,13 @@ import grpc
 import pytest
 from server_fakes import memory, serving
 
+from writegate.api.normalizing import MemoryKey, NormalizeFailure, normalize_many
 from writegate.normalizer.api import normalize
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory
 from writegate.server import config as config_mod
 from writegate.server.app import WriteGateServer, load_classifier
 from writegate.server.config import ServerConfig, load_config
-from writegate.server.service import NormalizeFailure, memory_item, normalize_texts
 from writegate.v1 import writegate_pb2 as pb
 
 T_NEW = datetime(2026, 5, 2, 9, 30, tzinfo=timezone(timedelta(hours=-5)))
@@ -102,10 +102,10 @@ async def test_prepare_write_through_the_pool_answers_as_the_thread_does(
     # one task per request with cache misses (none for the repeat and the Classify of it), each
     # distinct memory of a request once
     assert [(fn, len(items)) for fn, items in tasks] == [
-        (normalize_texts, 5),
-        (normalize_texts, 3),
-        (normalize_texts, 1),
-        (normalize_texts, 1),
+        (normalize_many, 5),
+        (normalize_many, 3),
+        (normalize_many, 1),
+        (normalize_many, 1),
     ]
 
 
@@ -127,20 +127,20 @@ async def test_a_bad_candidate_text_is_invalid_argument_naming_the_candidate(tin
         with pytest.raises(InputError) as raised:
             await app.service._records_of([good, good, bad], ["memory", "candidates[0]", "candidates[1]"])
         assert str(raised.value) == "candidates[1].text: contains a control character (U+0007)"
-        assert app.service.records_cache.get(app.service._record_key(good)) is not None  # the good one is kept
+        assert app.service.normalizing.cache.get(MemoryKey.of(good)) is not None  # the good one is kept
 
 
-def test_normalize_texts_is_pure_and_names_the_field() -> None:
+def test_normalize_many_is_pure_and_names_the_field() -> None:
     items = [
-        memory_item(Memory(text="User works in EST", observed_at=T_OLD)),
-        ("   ", "user:alice", T_OLD, "stated"),
-        ("User works in EST", "Alice", T_OLD, "stated"),
+        MemoryKey.of(Memory(text="User works in EST", observed_at=T_OLD)),
+        MemoryKey("   ", "user:alice", T_OLD),
+        MemoryKey("User works in EST", "Alice", T_OLD),
     ]
-    ok, blank, subject = normalize_texts(items)
+    ok, blank, subject = normalize_many(items)
     assert ok == tuple(normalize("User works in EST", subject="user:default", observed_at=T_OLD))
     assert blank == NormalizeFailure("text", "is empty or whitespace only")
     assert isinstance(subject, NormalizeFailure) and subject.field == "subject"
-    assert normalize_texts(items[:1], lambda text, **kw: []) == [()]
+    assert normalize_many(items[:1], lambda text, **kw: []) == [()]
 
 
 def _workers(before: set[multiprocessing.process.BaseProcess]) -> list[multiprocessing.process.BaseProcess]:
@@ -243,7 +243,7 @@ async def test_a_request_cancelled_while_its_memories_are_in_the_pool_leaves_no_
     tiny_model_dir: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with tiny_server(tiny_model_dir, normalize_workers=1) as (app, _channel, _stub):
-        items = [memory_item(Memory(text=f"User works in EST {i}", observed_at=T_OLD)) for i in range(20)]
+        items = [MemoryKey(f"User works in EST {i}", "user:default", T_OLD) for i in range(20)]
         cancelled = asyncio.ensure_future(app.service._normalized(items))
         await asyncio.sleep(0)  # submitted
         cancelled.cancel()

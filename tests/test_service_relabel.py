@@ -13,7 +13,7 @@ import pytest
 from server_fakes import BOOM, FakeClassifier, memory, serving, until
 
 from writegate.server import validate
-from writegate.server.app import LoggingInterceptor, MetricsInterceptor, wrap_handler
+from writegate.server.interceptors import LoggingInterceptor, MetricsInterceptor, wrap_handler
 from writegate.server.metrics import Metrics
 from writegate.server.service import RELABEL_DEPTH, relabel_window_for
 from writegate.v1 import writegate_pb2 as pb

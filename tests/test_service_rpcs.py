@@ -14,13 +14,15 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from server_fakes import BOOM, T0, FakeClassifier, expected_label, memory, serving, until
 
 from writegate.api import convert
+from writegate.api.normalizing import RecordCache
 from writegate.classifier.types import Pair
 from writegate.normalizer.api import normalize
 from writegate.normalizer.schema import Record
-from writegate.server.service import RELABEL_DEPTH, RecordCache
+from writegate.server.service import RELABEL_DEPTH
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc
 
+INTERNAL = grpc.StatusCode.INTERNAL.value[0]
 LABEL_ENUM = {"unrelated": 1, "corroborates": 2, "elaborates": 3, "contradicts": 4, "supersedes": 5}
 
 
@@ -80,7 +82,7 @@ async def test_concurrent_requests_share_batches() -> None:
         assert await asyncio.to_thread(fake.entered.wait, 5)
         n_before = len(fake.batches)
         tasks = [asyncio.ensure_future(classify(stub, f"n{i}", "she moved")) for i in range(1, 9)]
-        await asyncio.wait_for(until(lambda: app.batcher is not None and len(app.batcher._pending) == 8), 5)
+        await asyncio.wait_for(until(lambda: app.batcher is not None and len(app.batcher._queue.pending) == 8), 5)
         fake.release()
         await first
         results = await asyncio.gather(*tasks)
@@ -91,7 +93,7 @@ async def test_concurrent_requests_share_batches() -> None:
 async def test_two_batch_workers_run_two_requests_at_once() -> None:
     fake = FakeClassifier.gated()  # open for the warm-up batch
     async with serving(fake, batch_workers=2) as (app, _channel, stub):
-        assert app.batcher is not None and app.batcher.workers == 2
+        assert app.batcher is not None and app.batcher.policy.workers == 2
         fake.hold()
         calls = []
         for i, text in enumerate(("she moved", "also has a cat")):
@@ -121,12 +123,12 @@ class PairRecordingFake(FakeClassifier):
         super().__init__()
         self.pairs: list[Pair] = []
 
-    def encode(self, pairs):  # noqa: ANN001, ANN201 - FakeClassifier.encode
+    def encode(self, pairs):
         self.pairs.extend(pairs)
         return super().encode(pairs)
 
 
-def counting_normalizer(calls: list[str]):  # noqa: ANN201 - a Normalizer
+def counting_normalizer(calls: list[str]):
     """`normalize`, noting each text it is called on."""
 
     def normalizer(text: str, **kwargs: Any) -> list[Record]:
@@ -164,7 +166,7 @@ async def test_relabel_pairs_carry_their_records() -> None:
     async with serving(fake, relabel_window=4) as (_app, _channel, stub):
         fake.pairs.clear()  # the warm-up's
 
-        async def requests():  # noqa: ANN202
+        async def requests():
             for i in range(6):
                 yield pb.RelabelRequest(
                     pair_id=f"p{i}",
@@ -178,6 +180,35 @@ async def test_relabel_pairs_carry_their_records() -> None:
         tuple(normalize("User works in EST", subject="user:alice", observed_at=T0))
     ] * 6
     assert all(p.new.records and p.new.records[0].text == p.new.text for p in fake.pairs)
+
+
+async def test_a_relabel_window_normalizes_each_memory_once_and_a_normalizer_crash_is_its_pairs_own() -> None:
+    calls: list[str] = []
+    counting = counting_normalizer(calls)
+
+    def crashing(text: str, **kwargs: Any) -> list[Record]:
+        if "crash" in text:
+            raise RuntimeError("a normalizer bug")
+        return counting(text, **kwargs)
+
+    def requests(*new_texts: str) -> list[pb.RelabelRequest]:
+        return [
+            pb.RelabelRequest(pair_id=f"p{i}", existing=memory(f"e{i}", "User works in EST"), new=memory(f"n{i}", t))
+            for i, t in enumerate(new_texts)
+        ]
+
+    async with serving(relabel_window=8) as (app, _channel, stub):
+        app.service.normalizer = counting
+        out = [r async for r in stub.Relabel(iter(requests("she moved", "never", "she moved")), timeout=10)]
+        assert [r.WhichOneof("result") for r in out] == ["relation"] * 3
+        assert sorted(calls) == ["User works in EST", "never", "she moved"]  # each memory once
+
+        app.service.normalizer = crashing  # a new normalizer: an empty cache
+        calls.clear()
+        out = [r async for r in stub.Relabel(iter(requests("she moved", "crash here", "never")), timeout=10)]
+    assert [r.WhichOneof("result") for r in out] == ["relation", "error", "relation"]
+    assert (out[1].error.code, out[1].error.message) == (INTERNAL, "internal error: RuntimeError")
+    assert set(calls) == {"User works in EST", "never", "she moved"}  # the other pairs were normalized
 
 
 def test_record_cache_drops_the_least_recently_used() -> None:
@@ -195,7 +226,7 @@ async def test_relabel_streams_in_request_order() -> None:
     texts = ["she moved", "never", "also this", "again", "nothing"] * 12
     async with serving(relabel_window=4, max_batch_tokens=64) as (_app, _channel, stub):
 
-        async def requests():  # noqa: ANN202
+        async def requests():
             for i, t in enumerate(texts):
                 yield pb.RelabelRequest(pair_id=f"p{i}", existing=memory(f"e{i}", "old"), new=memory(f"n{i}", t))
 
@@ -226,7 +257,7 @@ async def test_failed_batch_is_internal_for_that_request_only() -> None:
         assert await asyncio.to_thread(fake.entered.wait, 5)
         bad = asyncio.ensure_future(classify(stub, "b", f"a {BOOM} here"))
         good = asyncio.ensure_future(classify(stub, "g", "she moved here"))
-        await asyncio.wait_for(until(lambda: len(app.batcher._pending) == 2), 5)
+        await asyncio.wait_for(until(lambda: len(app.batcher._queue.pending) == 2), 5)
         fake.release()
         await hold
         with pytest.raises(grpc.aio.AioRpcError) as info:
@@ -260,7 +291,7 @@ async def test_a_sized_queue_below_max_candidates_still_serves_a_full_request() 
     request is still valid, and served when nothing else is queued."""
     fake = FakeClassifier()
     async with serving(fake, max_candidates=64) as (app, _channel, stub):
-        app.batcher.pairs_per_s = 10.0  # 10 pairs/s x 1.3 s: a bound of 14 pairs
+        app.batcher.speed.pairs_per_s = 10.0  # 10 pairs/s x 1.3 s: a bound of 14 pairs
         assert app.batcher.max_queue_pairs < 64
         resp = await stub.PrepareWrite(request(*(f"fact {i}" for i in range(64))), timeout=10)
         assert len(resp.relations) == 64
@@ -272,7 +303,7 @@ async def test_a_call_whose_batch_cannot_end_by_its_deadline_is_never_run() -> N
     same call with 10 s is served."""
     fake = FakeClassifier()
     async with serving(fake) as (app, _channel, stub):
-        app.batcher.pairs_per_s = 2.0
+        app.batcher.speed.pairs_per_s = 2.0
         before = len(fake.batches)
         with pytest.raises(grpc.aio.AioRpcError) as info:
             await stub.PrepareWrite(request("a", "b", "c", "d", new_text="too slow"), timeout=1)
@@ -312,7 +343,7 @@ async def test_reflection_lists_the_service() -> None:
     async with serving() as (_app, channel, _stub):
         stub = reflection_pb2_grpc.ServerReflectionStub(channel)
 
-        async def ask():  # noqa: ANN202
+        async def ask():
             yield reflection_pb2.ServerReflectionRequest(list_services="")
             yield reflection_pb2.ServerReflectionRequest(file_containing_symbol="writegate.v1.WriteGate")
 
@@ -350,7 +381,7 @@ async def test_relabel_keeps_a_bounded_number_of_pairs_in_flight() -> None:
         submitted = 0
         real_submit = app.batcher.submit
 
-        async def counting_submit(pairs, **kwargs):  # noqa: ANN001, ANN202
+        async def counting_submit(pairs, **kwargs):
             nonlocal submitted
             submitted += len(pairs)
             return await real_submit(pairs, **kwargs)
@@ -358,7 +389,7 @@ async def test_relabel_keeps_a_bounded_number_of_pairs_in_flight() -> None:
         app.batcher.submit = counting_submit  # type: ignore[method-assign]
         fake.hold()
 
-        async def requests():  # noqa: ANN202
+        async def requests():
             for i in range(20):
                 yield pb.RelabelRequest(pair_id=f"p{i}", existing=memory(f"e{i}", "old"), new=memory(f"n{i}", "also"))
 

@@ -267,7 +267,7 @@ async def test_the_otlp_exporter_sends_the_spans_to_a_collector() -> None:
     received: list[Any] = []
 
     class Collector(trace_service_pb2_grpc.TraceServiceServicer):
-        async def Export(self, request: Any, context: Any) -> Any:  # noqa: N802
+        async def Export(self, request: Any, context: Any) -> Any:
             received.append(request)
             return trace_service_pb2.ExportTraceServiceResponse()
 

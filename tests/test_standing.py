@@ -9,8 +9,9 @@ import pytest
 from writegate.normalizer import time_windows
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
-from writegate.normalizer.schema import ProvenanceKind
-from writegate.normalizer.standing import is_one_off, is_someone_elses, states_standing_window
+from writegate.normalizer.schema import ProvenanceKind, TimeWindowValue
+from writegate.normalizer.scope import someone_elses
+from writegate.normalizer.standing import is_one_off, states_standing_window
 
 CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
 
@@ -57,7 +58,9 @@ STANDING = [
 @pytest.mark.parametrize(("text", "cron", "minutes"), [s[1:] for s in STANDING], ids=[s[0] for s in STANDING])
 def test_standing(text: str, cron: str, minutes: int) -> None:
     got = [
-        (r.time_window.cron, r.time_window.duration_minutes) for r in time_windows.extract(text, CTX) if r.time_window
+        (r.value.time_window.cron, r.value.time_window.duration_minutes)
+        for r in time_windows.extract(text, CTX)
+        if isinstance(r.value, TimeWindowValue)
     ]
     assert (cron, minutes) in got
 
@@ -68,8 +71,8 @@ def test_recurring_cue_overrides_one_off_words() -> None:
 
 
 def test_pronoun_is_the_subject_without_antecedent() -> None:
-    assert not is_someone_elses("She likes mornings.", CTX, "")
-    assert is_someone_elses("She likes mornings.", CTX, "My mom is a nurse. ")
+    assert not someone_elses("She likes mornings.", CTX, "")
+    assert someone_elses("She likes mornings.", CTX, "My mom is a nurse. ")
 
 
 def test_question_is_not_a_statement() -> None:
@@ -97,5 +100,5 @@ def test_one_off_bookings_stay_one_off(text: str) -> None:
 
 
 def test_reported_preference_is_the_subjects() -> None:
-    assert not is_someone_elses("Her assistant says she refuses afternoon calls.", CTX, "")
-    assert is_someone_elses("My manager prefers meetings before noon.", CTX, "")
+    assert not someone_elses("Her assistant says she refuses afternoon calls.", CTX, "")
+    assert someone_elses("My manager prefers meetings before noon.", CTX, "")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from writegate.relabel.engine import DEFAULT_K, build_plan, open_store
+from writegate.relabel.plan import DEFAULT_K, build_plan
+from writegate.relabel.stores.jsonl import JsonlSource
 from writegate.training.datafile import read_examples
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,7 +17,7 @@ PAIRS = ROOT / "tests" / "data" / "store_pairs" / "store_pairs.jsonl"
 
 @pytest.mark.parametrize("store", ["memories", "legacy_store"])
 def test_the_labelled_pairs_are_the_pairs_relabel_compares(store: str) -> None:
-    plan = build_plan(open_store(ROOT / "examples" / f"{store}.jsonl"), DEFAULT_K)
+    plan = build_plan(JsonlSource(ROOT / "examples" / f"{store}.jsonl").rows(), DEFAULT_K)
     compared = {(plan.records[e].id, plan.records[n].id) for e, n in plan.pairs}
     labelled = {
         tuple(ex.id.split(":", 1)[1].split(">")) for ex in read_examples(PAIRS) if ex.id.startswith(f"{store}:")

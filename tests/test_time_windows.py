@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from writegate.normalizer import clock, time_windows
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
-from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind
+from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, TimeWindowValue
 
 CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
 M = "schedule.meetings"
@@ -24,9 +24,8 @@ Window = tuple[str, str, int, str | None, str]  # slot, cron, duration, timezone
 def windows(text: str) -> list[Window]:
     out = []
     for rec in time_windows.extract(text, CTX):
-        assert rec.kind is RecordKind.TIME_WINDOW
-        w = rec.time_window
-        assert w is not None
+        assert isinstance(rec.value, TimeWindowValue)
+        w = rec.value.time_window
         out.append((rec.slot, w.cron, w.duration_minutes, w.timezone, w.polarity.value))
     return out
 
@@ -330,7 +329,7 @@ def test_qa_record_text() -> None:
 
 def test_inferred_place_zone_not_attached() -> None:
     (rec,) = time_windows.extract("Sam moved to London and likes mornings.", CTX)
-    assert rec.time_window is not None and rec.time_window.timezone is None
+    assert isinstance(rec.value, TimeWindowValue) and rec.value.time_window.timezone is None
 
 
 @pytest.mark.parametrize(
@@ -393,7 +392,7 @@ SCHEDULE_WORDS = (
 @given(word_soup(SCHEDULE_WORDS, max_size=14))
 def test_schedule_word_soup_never_raises(text: str) -> None:
     for rec in time_windows.extract(text, CTX):
-        assert rec.time_window is not None and 1 <= rec.time_window.duration_minutes <= 10080
+        assert isinstance(rec.value, TimeWindowValue) and 1 <= rec.value.time_window.duration_minutes <= 10080
 
 
 @pytest.mark.parametrize(
@@ -406,7 +405,7 @@ def test_schedule_word_soup_never_raises(text: str) -> None:
 )
 def test_regressions_never_raise(text: str) -> None:
     for rec in time_windows.extract(text, CTX):
-        assert rec.time_window is not None
+        assert isinstance(rec.value, TimeWindowValue)
 
 
 # preferences as people state them: the zone of the sentence or clause, "my time", instructions' polarity

@@ -9,10 +9,10 @@ from helpers import word_soup
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from writegate.normalizer import places, timezones
+from writegate.normalizer import home_places, places, timezones
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
-from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind
+from writegate.normalizer.schema import ProvenanceKind, Record, RecordKind, TimezoneValue
 
 CTX = Context("user:sam", datetime(2026, 3, 2, tzinfo=UTC), ProvenanceKind.STATED, DEFAULT_CONFIG)
 S, I = "stated", "inferred"  # noqa: E741
@@ -21,8 +21,8 @@ S, I = "stated", "inferred"  # noqa: E741
 def zones(text: str) -> list[tuple[str, str]]:
     out = []
     for rec in timezones.extract(text, CTX):
-        assert rec.kind is RecordKind.TIMEZONE and rec.slot == "timezone" and rec.timezone is not None
-        out.append((rec.timezone.timezone, rec.provenance.kind.value))
+        assert isinstance(rec.value, TimezoneValue) and rec.slot == "timezone"
+        out.append((rec.value.timezone.timezone, rec.provenance.kind.value))
     return out
 
 
@@ -372,7 +372,7 @@ def test_lookup_place_in(name: str, qualifier: str, zone: str) -> None:
 
 
 def test_current_places_for_edges() -> None:
-    hits = timezones.current_places("I live in the USA. My sister lives in Spain. Sam moved to Denver.", CTX)
+    hits = home_places.current_places("I live in the USA. My sister lives in Spain. Sam moved to Denver.", CTX)
     assert [(h.name, h.place.timezone) for h in hits] == [("USA", None), ("Denver", "America/Denver")]
 
 
@@ -393,7 +393,7 @@ ZONE_WORDS = (
 @given(word_soup(ZONE_WORDS, max_size=12))
 def test_zone_word_soup_never_raises(text: str) -> None:
     for rec in timezones.extract(text, CTX):
-        assert rec.timezone is not None
+        assert isinstance(rec.value, TimezoneValue)
 
 
 # zones as people state them beside a preference; stays are not homes; other people's zones are theirs

@@ -393,8 +393,8 @@ def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: P
     )
 
     from writegate.classifier import features
+    from writegate.training.fitting import predict_in_order
     from writegate.training.package import encode_examples
-    from writegate.training.train import predict_in_order
 
     rows = [
         {**GOOD, "existing": {**GOOD["existing"], "text": "Michelle owns the Acme account" + " again" * (i % 9)}}

@@ -47,7 +47,7 @@ class FakeLLM:
     honour_token_types: bool = True
     calls: list[tuple[list[dict], list[FakePoolingParams]]] = field(default_factory=list)
 
-    def classify(self, prompts, *, pooling_params, use_tqdm=True):  # noqa: ANN001, ANN201
+    def classify(self, prompts, *, pooling_params, use_tqdm=True):
         from writegate.classifier.backends.torch import TorchBackend
 
         self.calls.append((prompts, pooling_params))
@@ -291,7 +291,7 @@ def vllm_api_problems(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[s
 
     try:
         prompts, params = backend.requests(CHECK_BATCH)
-    except Exception as exc:  # noqa: BLE001 - any refusal is the finding
+    except Exception as exc:
         return [*problems, f"building the requests failed: {type(exc).__name__}: {exc}"]
     if getattr(params[0], "use_activation", None) is not False:
         problems.append("PoolingParams(use_activation=False) does not keep use_activation=False")
@@ -301,7 +301,7 @@ def vllm_api_problems(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[s
     if verify is not None and not _bind("verify", verify, ("classify",), {}):
         try:
             verify("classify")
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             problems.append(f"PoolingParams.verify('classify') refuses the backend's params: {exc}")
     keys = set(getattr(tokens_prompt, "__required_keys__", ())) | set(getattr(tokens_prompt, "__optional_keys__", ()))
     if "prompt_token_ids" not in (keys or set(getattr(tokens_prompt, "__annotations__", {}))):

@@ -5,18 +5,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pydantic import BaseModel, Field
 
+from writegate.classifier import columnar
+from writegate.classifier.guard import GUARD_NONE
 from writegate.classifier.labels import LABEL2ID, LABELS
-from writegate.classifier.model import Classifier, Encoded, post_process
-from writegate.classifier.post import softmax
+from writegate.classifier.model import Classifier
 from writegate.training.calibrate import expected_calibration_error
 from writegate.training.datafile import Example
 from writegate.training.metrics import Report, report
-from writegate.training.paired import Interval, PairedComparison, SourcesComparison
+from writegate.training.paired import Interval, PairedComparison, SourceDelta, SourcesComparison
 from writegate.training.sources import MeanScore, SourceScore
 
 if TYPE_CHECKING:
@@ -57,37 +58,32 @@ class Evaluation(BaseModel):
 
 
 def decode_all(
-    logits: np.ndarray, items: Sequence[Encoded], temperature: float, fusion: bool, guards: bool = True
+    logits: np.ndarray, prepared: columnar.PreparedWindow, temperature: float, fusion: bool, guards: bool = True
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """(probabilities [n,5], predicted indices, evidence names) for logits of encoded items.
+    """(probabilities [n,5], predicted indices, evidence names) for logits [n, 5] of a prepared window's
+    pairs, in pair order (`Classifier.logits`).
 
     `fusion` fuses structure as the served model does; `guards` applies the guards (content-free
     text, another subject) as serving always does. Model-only metrics use neither.
     """
-    probs = softmax(logits, temperature)
-    rows: list[np.ndarray] = []
-    evidence: list[str] = []
-    for row, item in zip(probs, items, strict=True):
-        row, ev = post_process(row, item, fusion=fusion, guards=guards)
-        rows.append(row)
-        evidence.append(ev.value)
-    probs = np.stack(rows) if rows else probs
-    return probs, probs.argmax(axis=1), evidence
+    guard = prepared.guard if guards else np.full(prepared.size, GUARD_NONE, dtype=np.int8)
+    probs, evidence = columnar.post_rows(logits, prepared.rule, guard, temperature=temperature, fusion=fusion)
+    return probs, probs.argmax(axis=1), [columnar.EVIDENCE[i].value for i in evidence.tolist()]
 
 
 def evaluate(clf: Classifier, examples: Sequence[Example], name: str = "eval", batch_size: int = 64) -> Evaluation:
     """Run `clf` on `examples` once; score model-only and fused."""
-    from writegate.normalizer.api import with_records_all
+    from writegate.api.normalizing import with_records
 
-    logits, items = clf.logits(with_records_all(ex.pair for ex in examples), batch_size=batch_size)
+    logits, prepared = clf.logits(with_records(ex.pair for ex in examples), batch_size=batch_size)
     return evaluate_logits(
-        logits, items, [LABEL2ID[ex.label.value] for ex in examples], clf.temperature, name, served_fusion=clf.fusion
+        logits, prepared, [LABEL2ID[ex.label.value] for ex in examples], clf.temperature, name, served_fusion=clf.fusion
     )
 
 
 def evaluate_logits(
     logits: np.ndarray,
-    items: Sequence[Encoded],
+    prepared: columnar.PreparedWindow,
     gold: Sequence[int],
     temperature: float,
     name: str,
@@ -95,10 +91,10 @@ def evaluate_logits(
 ) -> Evaluation:
     """`evaluate` from precomputed logits (training reuses them)."""
     gold_arr = np.asarray(gold, dtype=np.int64)
-    p_model, pred_model, _ = decode_all(logits, items, temperature, fusion=False, guards=False)
-    p_fused, pred_fused, evidence = decode_all(logits, items, temperature, fusion=True)
+    p_model, pred_model, _ = decode_all(logits, prepared, temperature, fusion=False, guards=False)
+    p_fused, pred_fused, evidence = decode_all(logits, prepared, temperature, fusion=True)
     p_served, served, _ = (
-        (p_fused, pred_fused, evidence) if served_fusion else decode_all(logits, items, temperature, fusion=False)
+        (p_fused, pred_fused, evidence) if served_fusion else decode_all(logits, prepared, temperature, fusion=False)
     )
     return Evaluation(
         name=name,
@@ -106,7 +102,7 @@ def evaluate_logits(
         fused=report(gold_arr.tolist(), pred_fused.tolist()),
         ece=expected_calibration_error(p_model, gold_arr),
         evidence=dict(Counter(evidence)),
-        slot_match=sum(1 for it in items if it.comparison is not None and it.comparison.same_slot),
+        slot_match=int(prepared.slot_match.sum()),
         predicted=[LABELS[i] for i in served],
         confidence=[float(p_served[j, i]) for j, i in enumerate(served)],
     )
@@ -223,75 +219,15 @@ def render_sources(
             each delta and, under each macro-F1 delta, its bootstrap interval.
         console: a rich Console (default: a new one on stdout).
     """
-    from rich import box
     from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text
 
     con: Console = console if isinstance(console, Console) else Console()
-    mode = "fused with structure" if fusion else "model only"
-    caption = (
-        "macro-F1 over the labels each source holds; conflict: accuracy on gold supersedes/contradicts "
-        "(mean over the sources that have any); FIR: false invalidation rate, the share of gold "
-        "unrelated/elaborates/corroborates pairs predicted supersedes/contradicts (lower is better); "
-        "ret. P: precision of the supersedes/contradicts predictions; both pooled in the last row"
-    )
-    if cmp is not None:
-        caption += f"; Δ = model − baseline, {cmp.confidence:.0%} bootstrap interval below it"
-    t = Table(title=f"{mean.sources} sources, {mean.pairs} pairs, {mode}", caption=caption, box=box.SIMPLE_HEAD)
-    t.add_column("source", overflow="fold")
-    t.add_column("pairs", justify="right", no_wrap=True)
-    t.add_column("gold labels")
-    t.add_column("macro-F1", justify="right", no_wrap=True)
-    if cmp is not None:
-        t.add_column("baseline", justify="right", no_wrap=True)
-        t.add_column("Δ", justify="right", no_wrap=True)
-    t.add_column("conflict", justify="right", no_wrap=True)
-    if cmp is not None:
-        t.add_column("baseline", justify="right", no_wrap=True)
-        t.add_column("Δ", justify="right", no_wrap=True)
-    for name in ("FIR", "ret. P"):
-        t.add_column(name, justify="right", no_wrap=True)
-        if cmp is not None:
-            t.add_column("baseline", justify="right", no_wrap=True)
-            t.add_column("Δ", justify="right", no_wrap=True)
+    t = _sources_table(mean, fusion, cmp)
     deltas = {d.name: d for d in cmp.sources} if cmp is not None else {}
     for s in scores:
-        labels = " ".join(f"{name[:3]} {n}" for name, n in s.labels.items())
-        row: list[str | Text] = [Text(s.name), str(s.pairs), labels, f"{s.macro_f1:.3f}"]
-        d = deltas.get(s.name)
-        if cmp is not None:
-            row += [_num(d.macro_f1.baseline if d else None), _delta(d.macro_f1 if d else None, interval=True)]
-        row.append(_num(s.conflict_accuracy))
-        if cmp is not None:
-            c = d.conflict_accuracy if d else None
-            row += [_num(c.baseline if c else None), _delta(c)]
-        for value, iv in (
-            (s.false_invalidation_rate, d.false_invalidation_rate if d else None),
-            (s.retiring_precision, d.retiring_precision if d else None),
-        ):
-            row.append(_num(value))
-            if cmp is not None:
-                row += [_num(iv.baseline if iv else None), _delta(iv, interval=True)]
-        t.add_row(*row)
+        t.add_row(*_source_row(s, deltas.get(s.name), cmp is not None))
     t.add_section()
-    mean_row: list[str | Text] = [f"mean of {mean.sources}", str(mean.pairs), "", f"{mean.macro_f1:.3f}"]
-    if cmp is not None:
-        mean_row += [_num(cmp.mean_macro_f1.baseline), _delta(cmp.mean_macro_f1, interval=True)]
-    mean_row.append(
-        _num(mean.conflict_accuracy) + ("" if mean.conflict_accuracy is None else f"\nof {mean.conflict_sources}")
-    )
-    if cmp is not None:
-        mc = cmp.mean_conflict_accuracy
-        mean_row += [_num(mc.baseline if mc else None), _delta(mc, interval=True)]
-    for value, iv in (
-        (mean.false_invalidation_rate, cmp.false_invalidation_rate if cmp else None),
-        (mean.retiring_precision, cmp.retiring_precision if cmp else None),
-    ):
-        mean_row.append(_num(value) + ("" if value is None else "\npooled"))
-        if cmp is not None:
-            mean_row += [_num(iv.baseline if iv else None), _delta(iv, interval=True)]
-    t.add_row(*mean_row)
+    t.add_row(*_mean_row(mean, cmp))
     wide_enough(con, t).print(t)
     if cmp is not None:
         verdict = "the interval excludes 0" if cmp.significant else "the interval includes 0: not told apart from noise"
@@ -305,6 +241,75 @@ def render_sources(
             markup=False,
             highlight=False,
         )
+
+
+def _sources_table(mean: MeanScore, fusion: bool, cmp: SourcesComparison | None) -> Any:
+    """The empty per-source table: title, caption and columns (a baseline and Δ beside each figure with `cmp`)."""
+    from rich import box
+    from rich.table import Table
+
+    mode = "fused with structure" if fusion else "model only"
+    caption = (
+        "macro-F1 over the labels each source holds; conflict: accuracy on gold supersedes/contradicts "
+        "(mean over the sources that have any); FIR: false invalidation rate, the share of gold "
+        "unrelated/elaborates/corroborates pairs predicted supersedes/contradicts (lower is better); "
+        "ret. P: precision of the supersedes/contradicts predictions; both pooled in the last row"
+    )
+    if cmp is not None:
+        caption += f"; Δ = model − baseline, {cmp.confidence:.0%} bootstrap interval below it"
+    t = Table(title=f"{mean.sources} sources, {mean.pairs} pairs, {mode}", caption=caption, box=box.SIMPLE_HEAD)
+    t.add_column("source", overflow="fold")
+    t.add_column("pairs", justify="right", no_wrap=True)
+    t.add_column("gold labels")
+    for name in ("macro-F1", "conflict", "FIR", "ret. P"):
+        t.add_column(name, justify="right", no_wrap=True)
+        if cmp is not None:
+            t.add_column("baseline", justify="right", no_wrap=True)
+            t.add_column("Δ", justify="right", no_wrap=True)
+    return t
+
+
+def _source_row(s: SourceScore, d: SourceDelta | None, compared: bool) -> list[Any]:
+    """One source's row; `d`: its comparison with the baseline (None: not compared, or no such source)."""
+    from rich.text import Text
+
+    labels = " ".join(f"{name[:3]} {n}" for name, n in s.labels.items())
+    row: list[Any] = [Text(s.name), str(s.pairs), labels, f"{s.macro_f1:.3f}"]
+    if compared:
+        row += [_num(d.macro_f1.baseline if d else None), _delta(d.macro_f1 if d else None, interval=True)]
+    row.append(_num(s.conflict_accuracy))
+    if compared:
+        c = d.conflict_accuracy if d else None
+        row += [_num(c.baseline if c else None), _delta(c)]
+    for value, iv in (
+        (s.false_invalidation_rate, d.false_invalidation_rate if d else None),
+        (s.retiring_precision, d.retiring_precision if d else None),
+    ):
+        row.append(_num(value))
+        if compared:
+            row += [_num(iv.baseline if iv else None), _delta(iv, interval=True)]
+    return row
+
+
+def _mean_row(mean: MeanScore, cmp: SourcesComparison | None) -> list[Any]:
+    """The last row: the mean over sources (FIR and retiring precision pooled)."""
+    row: list[Any] = [f"mean of {mean.sources}", str(mean.pairs), "", f"{mean.macro_f1:.3f}"]
+    if cmp is not None:
+        row += [_num(cmp.mean_macro_f1.baseline), _delta(cmp.mean_macro_f1, interval=True)]
+    row.append(
+        _num(mean.conflict_accuracy) + ("" if mean.conflict_accuracy is None else f"\nof {mean.conflict_sources}")
+    )
+    if cmp is not None:
+        mc = cmp.mean_conflict_accuracy
+        row += [_num(mc.baseline if mc else None), _delta(mc, interval=True)]
+    for value, iv in (
+        (mean.false_invalidation_rate, cmp.false_invalidation_rate if cmp else None),
+        (mean.retiring_precision, cmp.retiring_precision if cmp else None),
+    ):
+        row.append(_num(value) + ("" if value is None else "\npooled"))
+        if cmp is not None:
+            row += [_num(iv.baseline if iv else None), _delta(iv, interval=True)]
+    return row
 
 
 def plot_confusion(rep: Report, path: str | Path, title: str = "confusion matrix") -> Path:

@@ -40,13 +40,13 @@ class PairDataset:
 
 def encode_examples(encoder: features.PairEncoder, examples: Sequence[Example], progress: Any = None) -> PairDataset:
     """The serving input format (normalize + compare + render + tokenize) for each example."""
-    from writegate.normalizer.api import with_records_all
+    from writegate.api.normalizing import with_records
 
     rows: list[dict[str, Any]] = []
     step = 512
     for start in range(0, len(examples), step):
         chunk = examples[start : start + step]
-        pairs = with_records_all(ex.pair for ex in chunk)
+        pairs = with_records(ex.pair for ex in chunk)
         texts = [features.render_pair(p, features.compare_pair(p)) for p in pairs]
         for ex, (ids, types) in zip(chunk, encoder.encode(texts), strict=True):
             rows.append(
@@ -104,7 +104,7 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
 
     Args:
         model: the fine-tuned fp32 torch model (any device); it is moved to the CPU and saved as fp16.
-        dev_logits: its raw logits on `inp.dev`, in that order (`train.predict_in_order`), for the temperature.
+        dev_logits: its raw logits on `inp.dev`, in that order (`fitting.predict_in_order`), for the temperature.
         inp: everything else (see PackageInputs).
 
     Raises:
@@ -112,52 +112,18 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
     """
     if dev_logits.shape != (len(inp.dev), len(LABELS)):
         raise ValueError(f"dev_logits has shape {dev_logits.shape}, expected ({len(inp.dev)}, {len(LABELS)})")
-    import torch
     from rich.console import Console
 
-    from writegate.classifier.model import Classifier
-    from writegate.classifier.post import softmax
-    from writegate.training.calibrate import expected_calibration_error, fit_temperature
-    from writegate.training.evaluate import evaluate, render
+    from writegate.training.evaluate import render
     from writegate.training.export import export_onnx
     from writegate.training.model_card import CardInputs, write_card
 
     console = Console(stderr=True, quiet=inp.quiet)
     out = inp.out
-
-    # 1. calibration on the full dev split
-    dev_gold = np.asarray([LABEL2ID[ex.label.value] for ex in inp.dev], dtype=np.int64)
-    temperature = fit_temperature(dev_logits, dev_gold)
-    ece_before = expected_calibration_error(softmax(dev_logits, 1.0), dev_gold)
-    ece_after = expected_calibration_error(softmax(dev_logits, temperature), dev_gold)
-    console.print(f"temperature {temperature:.3f}: dev ECE {ece_before:.4f} → {ece_after:.4f}")
-
-    # 2. save + export
-    model = model.to("cpu").to(torch.float16)
-    model.config.id2label = dict(enumerate(LABELS))
-    model.config.label2id = dict(LABEL2ID)
-    model.save_pretrained(str(out), safe_serialization=True)
-    meta = modeldir.ModelMeta(
-        name=inp.name,
-        version=inp.version,
-        input_format_version=features.INPUT_FORMAT_VERSION,
-        max_length=inp.max_length,
-        labels=list(LABELS),
-        temperature=round(temperature, 6),
-        fusion=inp.fusion != "off",
-        metrics={},
-    )
-    modeldir.write_meta(out, meta)
+    temperature, ece_before, ece_after = _calibrate(dev_logits, inp.dev, console)  # 1. on the full dev split
+    meta = _save(model, inp, temperature)  # 2. save + export
     exported = export_onnx(out, smooth_alpha=inp.smooth_alpha) if inp.onnx else None
-
-    # 3. evaluate the served model (int8 ONNX; torch fp32 without an export)
-    clf = Classifier.load(out, "onnx" if inp.onnx else "torch", threads=inp.threads)
-    evals = {"dev": evaluate(clf, inp.dev, "dev")}
-    if inp.test:
-        evals["test"] = evaluate(clf, inp.test, "test")
-    if inp.dev_pairs:
-        evals["dev_pairs"] = evaluate(clf, inp.dev_pairs, "dev_pairs")
-    fusion = {"on": True, "off": False}.get(inp.fusion, evals["dev"].fused.macro_f1 >= evals["dev"].model_only.macro_f1)
+    clf, evals, fusion = _evaluate_served(inp)  # 3. the served model
     par = int8_parity(out, clf, (inp.test or inp.dev)[:1000]) if exported is not None else None
 
     metrics: dict[str, float] = {
@@ -207,11 +173,61 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
     )
 
 
+def _calibrate(dev_logits: np.ndarray, dev: Sequence[Example], console: Any) -> tuple[float, float, float]:
+    """The softmax temperature fitted on the dev logits, and the dev ECE before and after it."""
+    from writegate.classifier.post import softmax
+    from writegate.training.calibrate import expected_calibration_error, fit_temperature
+
+    dev_gold = np.asarray([LABEL2ID[ex.label.value] for ex in dev], dtype=np.int64)
+    temperature = fit_temperature(dev_logits, dev_gold)
+    ece_before = expected_calibration_error(softmax(dev_logits, 1.0), dev_gold)
+    ece_after = expected_calibration_error(softmax(dev_logits, temperature), dev_gold)
+    console.print(f"temperature {temperature:.3f}: dev ECE {ece_before:.4f} → {ece_after:.4f}")
+    return temperature, ece_before, ece_after
+
+
+def _save(model: Any, inp: PackageInputs, temperature: float) -> modeldir.ModelMeta:
+    """Save `model` as fp16 safetensors and its writegate.json (metrics still empty) in `inp.out`."""
+    import torch
+
+    model = model.to("cpu").to(torch.float16)
+    model.config.id2label = dict(enumerate(LABELS))
+    model.config.label2id = dict(LABEL2ID)
+    model.save_pretrained(str(inp.out), safe_serialization=True)
+    meta = modeldir.ModelMeta(
+        name=inp.name,
+        version=inp.version,
+        input_format_version=features.INPUT_FORMAT_VERSION,
+        max_length=inp.max_length,
+        labels=list(LABELS),
+        temperature=round(temperature, 6),
+        fusion=inp.fusion != "off",
+        metrics={},
+    )
+    modeldir.write_meta(inp.out, meta)
+    return meta
+
+
+def _evaluate_served(inp: PackageInputs) -> tuple[Any, dict[str, Any], bool]:
+    """The served model (int8 ONNX; torch fp32 without an export) loaded from `inp.out`, its evaluations
+    (dev, test, dev pairs) and whether fusion stays on (`auto`: iff it does not lower dev macro-F1)."""
+    from writegate.classifier.model import Classifier
+    from writegate.training.evaluate import evaluate
+
+    clf = Classifier.load(inp.out, "onnx" if inp.onnx else "torch", threads=inp.threads)
+    evals = {"dev": evaluate(clf, inp.dev, "dev")}
+    if inp.test:
+        evals["test"] = evaluate(clf, inp.test, "test")
+    if inp.dev_pairs:
+        evals["dev_pairs"] = evaluate(clf, inp.dev_pairs, "dev_pairs")
+    fusion = {"on": True, "off": False}.get(inp.fusion, evals["dev"].fused.macro_f1 >= evals["dev"].model_only.macro_f1)
+    return clf, evals, fusion
+
+
 def int8_parity(out: Path, clf: Any, examples: Sequence[Example]) -> Any:
     """ONNX fp32/int8 vs torch fp32 on up to 1000 examples, in length-sorted batches of 64."""
-    from writegate.classifier.model import length_ordered_chunks
-    from writegate.normalizer.api import with_records_all
+    from writegate.api.normalizing import with_records
     from writegate.training.export import parity
 
-    items = clf.encode(with_records_all(ex.pair for ex in examples))
-    return parity(out, [clf.collate([items[i] for i in idx]) for idx in length_ordered_chunks(items, 64)])
+    prepared = clf.prepare(with_records(ex.pair for ex in examples), 64)
+    return parity(out, [b.batch for b in prepared.batches])

@@ -28,6 +28,7 @@ sources or to pool the harm counts across them. Each draw's statistics are vecto
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -196,27 +197,51 @@ def compare_predictions(
     )
 
 
-class HarmDraws:
-    """Per bootstrap draw of one source's pairs, both models' harm counts (see `sources.harm_counts`)."""
+HarmPoint = tuple[int, int, int, int]
+"""`sources.harm_counts` of one model: safe pairs, of them retired, retiring labels, of them right."""
 
-    def __init__(self, g: np.ndarray, a: np.ndarray, b: np.ndarray, idx: np.ndarray) -> None:
+
+@dataclass(frozen=True)
+class HarmDraws:
+    """Per bootstrap draw of one source's pairs, both models' harm counts (see `sources.harm_counts`).
+
+    Each field holds one count per draw: `safe` pairs drawn, model a's and b's `false_` retirements
+    among them, their `retiring_` labels, and of those the `right_` ones.
+    """
+
+    safe: np.ndarray
+    false_a: np.ndarray
+    false_b: np.ndarray
+    retiring_a: np.ndarray
+    retiring_b: np.ndarray
+    right_a: np.ndarray
+    right_b: np.ndarray
+
+    @classmethod
+    def of(cls, g: np.ndarray, a: np.ndarray, b: np.ndarray, idx: np.ndarray) -> HarmDraws:
+        """The counts of gold `g` and predictions `a`, `b` over the draws `idx` (one row of pair indices each)."""
         safe, gold_is_pred_a, gold_is_pred_b = np.isin(g, SAFE_IDS), g == a, g == b
         retiring_a, retiring_b = np.isin(a, CONFLICT_IDS), np.isin(b, CONFLICT_IDS)
-        self.safe = safe[idx].sum(axis=-1)
-        self.false_a = (safe & retiring_a)[idx].sum(axis=-1)
-        self.false_b = (safe & retiring_b)[idx].sum(axis=-1)
-        self.retiring_a, self.retiring_b = retiring_a[idx].sum(axis=-1), retiring_b[idx].sum(axis=-1)
-        self.right_a = (retiring_a & gold_is_pred_a)[idx].sum(axis=-1)
-        self.right_b = (retiring_b & gold_is_pred_b)[idx].sum(axis=-1)
+        return cls(
+            safe=safe[idx].sum(axis=-1),
+            false_a=(safe & retiring_a)[idx].sum(axis=-1),
+            false_b=(safe & retiring_b)[idx].sum(axis=-1),
+            retiring_a=retiring_a[idx].sum(axis=-1),
+            retiring_b=retiring_b[idx].sum(axis=-1),
+            right_a=(retiring_a & gold_is_pred_a)[idx].sum(axis=-1),
+            right_b=(retiring_b & gold_is_pred_b)[idx].sum(axis=-1),
+        )
 
     def __add__(self, other: HarmDraws) -> HarmDraws:
-        summed = object.__new__(HarmDraws)
-        for name, value in vars(self).items():
-            setattr(summed, name, value + getattr(other, name))
-        return summed
+        return HarmDraws(*(x + y for x, y in zip(astuple_shallow(self), astuple_shallow(other), strict=True)))
+
+    @staticmethod
+    def stacked(parts: Sequence[HarmDraws]) -> HarmDraws:
+        """The draws of every part, one after another."""
+        return HarmDraws(*(np.concatenate(column) for column in zip(*map(astuple_shallow, parts), strict=True)))
 
     def intervals(
-        self, point: tuple[tuple[int, int, int, int], tuple[int, int, int, int]], confidence: float
+        self, point: tuple[HarmPoint, HarmPoint], confidence: float
     ) -> tuple[Interval | None, Interval | None]:
         """FIR and retiring-precision intervals; `point`: both models' `harm_counts` on all the pairs."""
         (safe, false_a, ret_a, ok_a), (_, false_b, ret_b, ok_b) = point
@@ -232,14 +257,16 @@ class HarmDraws:
         return fir, prec
 
 
+def astuple_shallow(draws: HarmDraws) -> tuple[np.ndarray, ...]:
+    """The fields in declaration order (`dataclasses.astuple` would deep-copy the arrays)."""
+    return tuple(getattr(draws, f.name) for f in fields(draws))
+
+
 def _harm_intervals(
     g: np.ndarray, a: np.ndarray, b: np.ndarray, draws: list[np.ndarray], confidence: float
 ) -> tuple[Interval | None, Interval | None]:
     """FIR and retiring-precision intervals of one set of pairs over index draws of any lengths."""
-    parts = [HarmDraws(g, a, b, i[None, :]) for i in draws]
-    stacked = object.__new__(HarmDraws)
-    for name in vars(parts[0]):
-        setattr(stacked, name, np.concatenate([getattr(p, name) for p in parts]))
+    stacked = HarmDraws.stacked([HarmDraws.of(g, a, b, i[None, :]) for i in draws])
     return stacked.intervals((harm_counts(g, a), harm_counts(g, b)), confidence)
 
 
@@ -339,6 +366,60 @@ def compare_sources(
     Raises:
         InputError: mismatched lengths, an empty source, no source, or a bad `resamples`/`confidence`.
     """
+    _check_sources(names, gold, model, baseline, resamples, confidence)
+    rng = np.random.default_rng(seed)
+    each = [
+        _compare_source(name, gs, ms, bs, rng, resamples, confidence)
+        for name, gs, ms, bs in zip(names, gold, model, baseline, strict=True)
+    ]
+    f1_model, f1_baseline = np.mean([c.f1 for c in each], axis=0).tolist()
+    mean_f1 = _interval_of(f1_model, f1_baseline, np.mean([c.f1_draws for c in each], axis=0), confidence)
+    if mean_f1 is None:
+        raise AssertionError("every draw has a macro-F1")
+    conflicts = [
+        (c.conflict, c.conflict_draws) for c in each if c.conflict is not None and c.conflict_draws is not None
+    ]
+    mean_conflict = None
+    if conflicts:  # NaN in any source leaves the draw out (np.mean propagates it)
+        acc_model, acc_baseline = np.mean([point for point, _ in conflicts], axis=0).tolist()
+        draws = np.mean([d for _, d in conflicts], axis=0)
+        mean_conflict = _interval_of(acc_model, acc_baseline, draws, confidence)
+    harm = each[0].harm
+    for c in each[1:]:
+        harm = harm + c.harm
+    points = np.asarray([c.harm_point for c in each], dtype=np.int64).sum(axis=0)
+    pooled = (_harm_point(points[0]), _harm_point(points[1]))
+    fir, precision = harm.intervals(pooled, confidence)
+    only_a, only_b = sum(c.only_a for c in each), sum(c.only_b for c in each)
+    return SourcesComparison(
+        n=sum(c.delta.pairs for c in each),
+        confidence=confidence,
+        resamples=resamples,
+        sources=[c.delta for c in each],
+        mean_macro_f1=mean_f1,
+        mean_conflict_accuracy=mean_conflict,
+        false_invalidation_rate=fir,
+        retiring_precision=precision,
+        model_only_right=only_a,
+        baseline_only_right=only_b,
+        mcnemar_p=mcnemar_exact(only_a, only_b),
+    )
+
+
+def _harm_point(row: np.ndarray) -> HarmPoint:
+    safe, false, retiring, right = (int(x) for x in row)
+    return safe, false, retiring, right
+
+
+def _check_sources(
+    names: Sequence[str],
+    gold: Sequence[Sequence[int]],
+    model: Sequence[Sequence[int]],
+    baseline: Sequence[Sequence[int]],
+    resamples: int,
+    confidence: float,
+) -> None:
+    """InputError unless there are sources, one name and three label lists each, and sane settings."""
     if not (len(names) == len(gold) == len(model) == len(baseline)):
         raise InputError(
             "sources",
@@ -351,74 +432,65 @@ def compare_sources(
         raise InputError("resamples", f"must be at least 1, got {resamples}")
     if not 0 < confidence < 1:
         raise InputError("confidence", f"must be in (0, 1), got {confidence}")
-    rng = np.random.default_rng(seed)
-    deltas: list[SourceDelta] = []
-    f1_diffs: list[np.ndarray] = []
-    conflict_diffs: list[np.ndarray] = []
-    point_f1: list[tuple[float, float]] = []
-    point_conflict: list[tuple[float, float]] = []
-    only_a = only_b = 0
-    harm: HarmDraws | None = None
-    points = np.zeros((2, 4), dtype=np.int64)
-    for name, gs, ms, bs in zip(names, gold, model, baseline, strict=True):
-        g, a, b = (np.asarray(x, dtype=np.int64) for x in (gs, ms, bs))
-        if not (len(g) == len(a) == len(b)):
-            raise InputError(
-                f"sources.{name}", f"need one prediction per gold label, got {len(g)}, {len(a)} and {len(b)}"
-            )
-        if len(g) == 0:
-            raise InputError(f"sources.{name}", "no pairs to compare")
-        only_a += int(np.sum((a == g) & (b != g)))
-        only_b += int(np.sum((a != g) & (b == g)))
-        f1_a, f1_b = (macro_f1_score(g, x, gold_only=True) for x in (a, b))
-        idx = rng.integers(0, len(g), size=(resamples, len(g)))
-        d_f1_a, d_f1_b, d_acc_a, d_acc_b = _source_draws(g, a, b, idx)
-        source_harm = HarmDraws(g, a, b, idx)
-        point = (harm_counts(g, a), harm_counts(g, b))
-        fir_iv, prec_iv = source_harm.intervals(point, confidence)
-        harm = source_harm if harm is None else harm + source_harm
-        points += np.asarray(point, dtype=np.int64)
-        f1_iv = _interval_of(f1_a, f1_b, d_f1_a - d_f1_b, confidence)
-        assert f1_iv is not None  # every draw has a macro-F1
-        acc_a, acc_b = conflict_accuracy(g, a), conflict_accuracy(g, b)
-        conflict_iv = None
-        if acc_a is not None and acc_b is not None:
-            conflict_iv = _interval_of(acc_a, acc_b, d_acc_a - d_acc_b, confidence)
-            point_conflict.append((acc_a, acc_b))
-            conflict_diffs.append(d_acc_a - d_acc_b)
-        deltas.append(
-            SourceDelta(
-                name=name,
-                pairs=len(g),
-                macro_f1=f1_iv,
-                conflict_accuracy=conflict_iv,
-                false_invalidation_rate=fir_iv,
-                retiring_precision=prec_iv,
-            )
-        )
-        point_f1.append((f1_a, f1_b))
-        f1_diffs.append(d_f1_a - d_f1_b)
 
-    f1_model, f1_baseline = np.mean(point_f1, axis=0).tolist()
-    mean_f1 = _interval_of(f1_model, f1_baseline, np.mean(f1_diffs, axis=0), confidence)
-    assert mean_f1 is not None
-    mean_conflict = None
-    if point_conflict:  # NaN in any source leaves the draw out (np.mean propagates it)
-        acc_model, acc_baseline = np.mean(point_conflict, axis=0).tolist()
-        mean_conflict = _interval_of(acc_model, acc_baseline, np.mean(conflict_diffs, axis=0), confidence)
-    assert harm is not None  # at least one source
-    pooled = tuple(tuple(int(x) for x in row) for row in points)
-    fir, precision = harm.intervals(pooled, confidence)  # type: ignore[arg-type] # two rows of four
-    return SourcesComparison(
-        n=sum(d.pairs for d in deltas),
-        confidence=confidence,
-        resamples=resamples,
-        sources=deltas,
-        mean_macro_f1=mean_f1,
-        mean_conflict_accuracy=mean_conflict,
-        false_invalidation_rate=fir,
-        retiring_precision=precision,
-        model_only_right=only_a,
-        baseline_only_right=only_b,
-        mcnemar_p=mcnemar_exact(only_a, only_b),
+
+@dataclass(frozen=True)
+class _SourceResult:
+    """One source's comparison and the draws the means over sources are made of."""
+
+    delta: SourceDelta
+    f1: tuple[float, float]
+    f1_draws: np.ndarray
+    conflict: tuple[float, float] | None
+    conflict_draws: np.ndarray | None
+    harm: HarmDraws
+    harm_point: tuple[HarmPoint, HarmPoint]
+    only_a: int
+    only_b: int
+
+
+def _compare_source(
+    name: str,
+    gs: Sequence[int],
+    ms: Sequence[int],
+    bs: Sequence[int],
+    rng: np.random.Generator,
+    resamples: int,
+    confidence: float,
+) -> _SourceResult:
+    """Compare the two models on one source (its pairs resampled `resamples` times)."""
+    g, a, b = (np.asarray(x, dtype=np.int64) for x in (gs, ms, bs))
+    if not (len(g) == len(a) == len(b)):
+        raise InputError(f"sources.{name}", f"need one prediction per gold label, got {len(g)}, {len(a)} and {len(b)}")
+    if len(g) == 0:
+        raise InputError(f"sources.{name}", "no pairs to compare")
+    f1_a, f1_b = (macro_f1_score(g, x, gold_only=True) for x in (a, b))
+    idx = rng.integers(0, len(g), size=(resamples, len(g)))
+    d_f1_a, d_f1_b, d_acc_a, d_acc_b = _source_draws(g, a, b, idx)
+    harm = HarmDraws.of(g, a, b, idx)
+    point = (harm_counts(g, a), harm_counts(g, b))
+    fir_iv, prec_iv = harm.intervals(point, confidence)
+    f1_iv = _interval_of(f1_a, f1_b, d_f1_a - d_f1_b, confidence)
+    if f1_iv is None:
+        raise AssertionError("every draw has a macro-F1")
+    acc_a, acc_b = conflict_accuracy(g, a), conflict_accuracy(g, b)
+    conflict = None if acc_a is None or acc_b is None else (acc_a, acc_b)
+    conflict_iv = None if conflict is None else _interval_of(*conflict, d_acc_a - d_acc_b, confidence)
+    return _SourceResult(
+        delta=SourceDelta(
+            name=name,
+            pairs=len(g),
+            macro_f1=f1_iv,
+            conflict_accuracy=conflict_iv,
+            false_invalidation_rate=fir_iv,
+            retiring_precision=prec_iv,
+        ),
+        f1=(f1_a, f1_b),
+        f1_draws=d_f1_a - d_f1_b,
+        conflict=conflict,
+        conflict_draws=None if conflict is None else d_acc_a - d_acc_b,
+        harm=harm,
+        harm_point=point,
+        only_a=int(np.sum((a == g) & (b != g))),
+        only_b=int(np.sum((a != g) & (b == g))),
     )

@@ -158,9 +158,9 @@ def calibration_batches(
     """
     from pathlib import Path
 
+    from writegate.api.normalizing import with_records
     from writegate.classifier import features, modeldir
-    from writegate.classifier.model import Encoded, collate, length_ordered_chunks
-    from writegate.normalizer.api import with_records_all
+    from writegate.classifier.columnar import collate_rows, length_chunks
     from writegate.training.data.generate import generate
     from writegate.training.datafile import parse_example
 
@@ -169,7 +169,11 @@ def calibration_batches(
         modeldir.read_meta(model_dir).max_length if (model_dir / modeldir.META_FILE).is_file() else features.MAX_LENGTH
     )
     encoder = features.PairEncoder.from_file(modeldir.require_file(model_dir, modeldir.TOKENIZER), max_length)
-    pairs = with_records_all(parse_example(row, i + 1).pair for i, row in enumerate(generate(n, seed)[:n]))
+    pairs = with_records(parse_example(row, i + 1).pair for i, row in enumerate(generate(n, seed)[:n]))
     texts = [features.render_pair(p, features.compare_pair(p)) for p in pairs]
-    items = [Encoded(ids, types, None) for ids, types in encoder.encode(texts)]
-    return [collate([items[i] for i in idx], encoder.pad_id) for idx in length_ordered_chunks(items, batch_size)]
+    encoded = encoder.encode(texts)
+    rows, seg_a = [ids for ids, _ in encoded], [types.count(0) for _, types in encoded]
+    return [
+        collate_rows([rows[i] for i in idx], [seg_a[i] for i in idx], encoder.pad_id)
+        for idx in length_chunks([len(r) for r in rows], batch_size)
+    ]

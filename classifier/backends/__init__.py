@@ -1,4 +1,4 @@
-"""Backends behind one small interface (`Backend.run(Batch) -> logits`), imported lazily."""
+"""Backends behind one protocol (`backends.base.Backend`: `run(Batch) -> logits`), each imported only when built."""
 
 from __future__ import annotations
 

@@ -1,9 +1,10 @@
-"""The backend interface: padded token arrays in, logits out."""
+"""The backend interface: padded token arrays in, logits out (`Backend`, the one protocol a backend implements)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 import numpy as np
 
@@ -32,12 +33,24 @@ class Batch:
         return int(self.input_ids.size)
 
 
-@runtime_checkable
 class Backend(Protocol):
-    """Runs the classifier on a batch. Blocking; safe to call from one worker thread."""
+    """Runs the classifier on batches. Blocking; safe to call from one worker thread.
+
+    A backend subclasses this protocol: it must define `name` and `run`; `run_many` and
+    `release_memory` have defaults that a backend overrides when it can do better.
+    """
 
     name: str
 
     def run(self, batch: Batch) -> np.ndarray:
         """Return float32 logits of shape [n, 5] (index i ↔ LABELS[i])."""
         ...
+
+    def run_many(self, batches: Sequence[Batch]) -> list[np.ndarray]:
+        """The logits of each batch, in order (default: `run` on each; the torch backend queues them all
+        on the device before it reads the first result)."""
+        return [self.run(batch) for batch in batches]
+
+    def release_memory(self) -> None:
+        """Hand free working memory back to the OS; called when idle (default: nothing to hand back)."""
+        return None

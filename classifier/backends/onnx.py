@@ -6,13 +6,13 @@ from pathlib import Path
 
 import numpy as np
 
-from writegate.classifier.backends.base import Batch
+from writegate.classifier.backends.base import Backend, Batch
 
 ARENA_SHRINK = ("memory.enable_memory_arena_shrinkage", "cpu:0")
 """Run option: at the end of the run, free the CPU arena's regions no tensor uses."""
 
 
-class OnnxBackend:
+class OnnxBackend(Backend):
     """onnxruntime InferenceSession on the CPU.
 
     Memory: the CPU arena keeps the peak of the largest batches run so far (it never shrinks on

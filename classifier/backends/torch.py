@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from writegate.classifier.backends.base import Batch
+from writegate.classifier.backends.base import Backend, Batch
 from writegate.normalizer.errors import InputError
 
 _PRECISIONS = {
@@ -43,7 +43,7 @@ ATTENTION = "sdpa"
 _DEVICE = re.compile(r"cpu|cuda(:\d+)?")
 
 
-class TorchBackend:
+class TorchBackend(Backend):
     """A transformers BertForSequenceClassification run with torch.
 
     Args:

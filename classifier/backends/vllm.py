@@ -78,7 +78,7 @@ def first_type_one(token_types: Sequence[int]) -> int:
     return k
 
 
-class VllmBackend:
+class VllmBackend(Backend):
     """Runs batches through `vllm.LLM.classify` with pre-tokenized prompts.
 
     Args:
@@ -179,8 +179,7 @@ def probe_batch(model_dir: Path, max_length: int) -> Batch:
     """A batch in our real input format (dates, gaps, both segments) to check a backend with."""
     from datetime import datetime
 
-    from writegate.classifier import features
-    from writegate.classifier.model import Encoded, collate
+    from writegate.classifier import columnar, features
 
     encoder = features.PairEncoder.from_file(Path(model_dir) / "tokenizer.json", max_length)
     t0, t1 = datetime(2026, 3, 1, tzinfo=UTC), datetime(2026, 6, 20, tzinfo=UTC)
@@ -192,8 +191,8 @@ def probe_batch(model_dir: Path, max_length: int) -> Batch:
         ("User was born in Lyon", "User was born in Marseille"),
     ]
     texts = [features.render(a, t0, b, t1, None) for a, b in pairs]
-    items = [Encoded(ids, types, None) for ids, types in encoder.encode(texts)]
-    return collate(items, encoder.pad_id)
+    encoded = encoder.encode(texts)
+    return columnar.collate_rows([ids for ids, _ in encoded], [types.count(0) for _, types in encoded], encoder.pad_id)
 
 
 def load_vllm_backend(

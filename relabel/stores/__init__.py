@@ -1,8 +1,8 @@
 """Where `writegate relabel` reads a memory store from and writes its results to.
 
-`--input` is a path (a JSONL store, read by `engine.open_store`) or a URL whose scheme picks the
-reader: `postgresql://…?table=T` (`postgres.PostgresSource`), `mem0:///path` (mem0's embedded Qdrant,
-`mem0_qdrant.Mem0Source`). `--write-back postgresql://…` writes the results to tables
+`--input` is a path (a JSONL store, `jsonl.JsonlSource`) or a URL whose scheme picks the reader:
+`postgresql://…?table=T` (`postgres.PostgresSource`), `mem0:///path` (mem0's embedded Qdrant,
+`mem0_qdrant.Mem0Source`). Each yields the store as `store.StoreRow`s (`base.Source`). `--write-back postgresql://…` writes the results to tables
 (`postgres.PostgresSink`). The drivers are optional: `pip install 'writegate[stores]'`.
 """
 
@@ -14,6 +14,7 @@ from pathlib import Path
 from writegate.api.secrets import redact_url
 from writegate.normalizer.errors import InputError
 from writegate.relabel.stores.base import Sink, Source, parse_columns
+from writegate.relabel.stores.jsonl import JsonlSource
 
 __all__ = ["Sink", "Source", "open_sink", "open_source", "scheme_of"]
 
@@ -26,8 +27,8 @@ def scheme_of(spec: str) -> str:
     return m.group(1).lower() if m and len(m.group(1)) > 1 else ""
 
 
-def open_source(spec: str, columns: str | None = None) -> Source | Path:
-    """The reader for `--input`: a Source for a URL, the Path itself for a JSONL file.
+def open_source(spec: str, columns: str | None = None) -> Source:
+    """The reader for `--input`: a JSONL file's for a path (or a file:// URL), else the URL scheme's.
 
     Raises:
         InputError: an unknown scheme, `--columns` with a JSONL file, a mem0 store given as a bare
@@ -44,7 +45,7 @@ def open_source(spec: str, columns: str | None = None) -> Source | Path:
             )
         if path.is_dir() and (path / "meta.json").is_file():
             raise InputError("--input", f"{path} is a Qdrant local store: read it as mem0://{path.resolve()}")
-        return path
+        return JsonlSource(path)
     if scheme in ("postgresql", "postgres"):
         from writegate.relabel.stores.postgres import PostgresSource
 

@@ -1,9 +1,11 @@
-"""What a store reader and a write-back target give `relabel` (see `engine.relabel`'s `source` and `sinks`).
+"""What a store reader and a write-back target give `relabel` (see `run.relabel` and `run.RelabelOptions.input`).
 
-A **source** yields the store as the lines of a JSONL store (`{"id", "subject", "text",
-"observed_at"}`), so every check, reject and the canonical order are the JSONL path's own: the same
-rows give the same plan, hence the same edges. Its `sha256` (of the lines it yielded) stands in
-for the input file's hash in the checkpoint's fingerprint.
+A **source** yields the store's entries as `store.StoreRow`s (the values of `{"id", "subject",
+"text", "observed_at", "provenance"?}`, not yet checked), so every check, reject and the canonical
+order are the same whichever store was read: the same rows give the same plan, hence the same
+edges. A row also carries its values as a JSONL store line (`StoreRow.raw`: what a reject shows). Its
+`sha256` stands in for the input file's hash in the checkpoint's fingerprint (a database source
+hashes the rows' `raw` lines).
 
 A **sink** is told about the run at three points: `begin` (the checkpoint is open: some chunks may
 already be committed by an earlier, killed run), `chunk` (one more chunk committed to the
@@ -23,27 +25,34 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ENTITY_ID_RE
+from writegate.relabel.store import StoreEntry, StoreRow
 
 if TYPE_CHECKING:
     from writegate.relabel.checkpoint import Checkpoint
-    from writegate.relabel.engine import Plan, _Tally
+    from writegate.relabel.outputs import Tally
+    from writegate.relabel.plan import Plan
 
 COLUMN_NAMES: tuple[str, ...] = ("id", "subject", "text", "observed_at")
 
 
 class Source(Protocol):
-    """A store read as JSONL store lines."""
+    """A store read as `StoreRow`s."""
+
+    @property
+    def file(self) -> Path | None:
+        """The file the store is (checked against the run's outputs first); None for a database or a mem0 store."""
+        ...
 
     def describe(self) -> str:
         """What was read, for logs and the summary (never a password)."""
         ...
 
-    def lines(self) -> Iterator[str]:
-        """The store's lines, in a deterministic order (each one JSON object)."""
+    def rows(self) -> Iterator[StoreEntry]:
+        """The store's entries, in a deterministic order, numbered from 1."""
         ...
 
     def sha256(self) -> str:
-        """Hex sha256 of the lines `lines()` yielded (valid once it is exhausted)."""
+        """Hex sha256 of what `rows()` read (valid once it is exhausted)."""
         ...
 
 
@@ -74,7 +83,7 @@ class Sink(Protocol):
         """Chunk `index` (its result lines, one per pair) was just committed to the checkpoint."""
         ...
 
-    def finish(self, plan: Plan, tally: _Tally, lines: Callable[[], Iterator[str]]) -> None:
+    def finish(self, plan: Plan, tally: Tally, lines: Callable[[], Iterator[str]]) -> None:
         """Every chunk is committed; `tally` holds the counts and roles, `lines()` every result line."""
         ...
 
@@ -83,43 +92,36 @@ class Sink(Protocol):
         ...
 
 
-class HashingLines:
-    """Wraps an iterator of lines; hashes each line (and a newline) as it passes."""
-
-    def __init__(self, lines: Iterator[str]) -> None:
-        self._lines = lines
-        self._hash = hashlib.sha256()
-        self.count = 0
-
-    def __iter__(self) -> Iterator[str]:
-        for line in self._lines:
-            self._hash.update(line.encode("utf-8", "surrogatepass") + b"\n")
-            self.count += 1
-            yield line
-
-    def hexdigest(self) -> str:
-        """The hash of the lines seen so far."""
-        return self._hash.hexdigest()
+StoreValues = tuple[object, object, object, object]
+"""One entry's (id, subject, text, observed_at) as a database or mem0 store holds them."""
 
 
 class HashedSource:
-    """A source's `lines()` and `sha256()`: subclasses yield their store lines from `_read()`."""
+    """A source's `rows()` and `sha256()`: subclasses yield each entry's values from `_read()`; each
+    becomes a numbered `StoreRow` and its `raw` line (and a newline) is hashed as it passes."""
 
-    _hash: HashingLines | None = None
+    file: Path | None = None
+    _hash: Any = None
 
-    def _read(self) -> Iterator[str]:
+    def _read(self) -> Iterator[StoreValues]:
         raise NotImplementedError
 
-    def lines(self) -> Iterator[str]:
-        """The store's lines, hashed as they pass."""
-        self._hash = HashingLines(self._read())
-        return iter(self._hash)
+    def rows(self) -> Iterator[StoreRow]:
+        """The store's rows, hashed as they pass."""
+        digest = self._hash = hashlib.sha256()
+        return self._hashed(digest)
+
+    def _hashed(self, digest: Any) -> Iterator[StoreRow]:
+        for number, (id_, subject, text, observed_at) in enumerate(self._read(), start=1):
+            row = store_row(number, id_, subject, text, observed_at)
+            digest.update(row.raw.encode("utf-8", "surrogatepass") + b"\n")
+            yield row
 
     def sha256(self) -> str:
-        """Hash of the lines read."""
+        """Hash of the rows read."""
         if self._hash is None:
-            raise RuntimeError("sha256() before lines()")
-        return self._hash.hexdigest()
+            raise RuntimeError("sha256() before rows()")
+        return str(self._hash.hexdigest())
 
 
 def iso(value: object) -> object:
@@ -129,11 +131,12 @@ def iso(value: object) -> object:
     return value
 
 
-def store_line(id_: object, subject: object, text: object, observed_at: object) -> str:
-    """One JSONL store line from a row's values (None stays null: `read_store` names the field)."""
-    return json.dumps(
-        {"id": id_, "subject": subject, "text": text, "observed_at": iso(observed_at)}, ensure_ascii=False
-    )
+def store_row(line: int, id_: object, subject: object, text: object, observed_at: object) -> StoreRow:
+    """Entry `line` of a store from its values (None stays None: `StoreRow.record` names the field); its
+    `raw` is the JSONL store line of those values, and `observed_at` a date as ISO 8601 text, as there."""
+    observed_at = iso(observed_at)
+    raw = json.dumps({"id": id_, "subject": subject, "text": text, "observed_at": observed_at}, ensure_ascii=False)
+    return StoreRow(line, raw, id_, subject, text, observed_at)
 
 
 _SLUG_BAD = re.compile(r"[^a-z0-9._-]+")

@@ -32,7 +32,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from writegate.api.secrets import redact_url
 from writegate.normalizer.errors import InputError
-from writegate.relabel.stores.base import HashedSource, entity_subject, need, store_line
+from writegate.relabel.stores.base import HashedSource, StoreValues, entity_subject, need
 
 SCHEMES = ("mem0",)
 DEFAULT_COLLECTION = "mem0"
@@ -68,7 +68,7 @@ def open_client(path: Path, flag: str = "--input") -> Any:
 
 
 class Mem0Source(HashedSource):
-    """The memories of a mem0 local Qdrant store, as store lines (point-id order).
+    """The memories of a mem0 local Qdrant store, as store rows (point-id order).
 
     Args:
         url: `mem0:///path?collection=mem0`.
@@ -95,7 +95,7 @@ class Mem0Source(HashedSource):
         """The URL."""
         return f"mem0://{self.path.resolve()}?collection={self.collection}"
 
-    def _read(self) -> Iterator[str]:
+    def _read(self) -> Iterator[StoreValues]:
         client = open_client(self.path)
         try:
             names = [c.name for c in client.get_collections().collections]
@@ -111,21 +111,21 @@ class Mem0Source(HashedSource):
                     self.collection, limit=PAGE, offset=offset, with_payload=True, with_vectors=False
                 )
                 for point in points:
-                    yield self.line(str(point.id), point.payload or {})
+                    yield self.values(str(point.id), point.payload or {})
                 if offset is None:
                     break
         finally:
             client.close()
 
-    def line(self, point_id: str, payload: Mapping[str, Any]) -> str:
-        """One point as a store line."""
+    def values(self, point_id: str, payload: Mapping[str, Any]) -> StoreValues:
+        """One point's (id, subject, text, observed_at)."""
         subject = None
         for field, kind in OWNER_FIELDS:
             if payload.get(field) not in (None, ""):
                 subject = entity_subject(kind, payload[field])
                 break
         observed_at = next((payload[f] for f in self.time_fields if payload.get(f) not in (None, "")), None)
-        return store_line(point_id, subject, payload.get(self.text_field), observed_at)
+        return point_id, subject, payload.get(self.text_field), observed_at
 
 
 # -- writing mem0's layout (the walkthrough, tests, bench, where mem0 itself cannot run) -------------

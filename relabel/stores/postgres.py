@@ -38,11 +38,12 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from writegate.api.secrets import redact_url
 from writegate.normalizer.errors import InputError
-from writegate.relabel.stores.base import HashedSource, entity_subject, need, store_line
+from writegate.relabel.stores.base import HashedSource, StoreValues, entity_subject, need
 
 if TYPE_CHECKING:
     from writegate.relabel.checkpoint import Checkpoint
-    from writegate.relabel.engine import Plan, _Tally
+    from writegate.relabel.outputs import Tally
+    from writegate.relabel.plan import Plan
 
 SCHEMES = ("postgresql", "postgres")
 ITERSIZE = 2000
@@ -237,7 +238,6 @@ class PostgresSource(HashedSource):
             raise InputError("--input", f"name the memories table: {redact_url(url)}?table=memories")
         self.table = ours["table"]
         self.columns = {name: (columns or {}).get(name, name) for name in ("id", "subject", "text", "observed_at")}
-        self.rows = 0
 
     def describe(self) -> str:
         """The URL, password removed."""
@@ -251,7 +251,7 @@ class PostgresSource(HashedSource):
             "SELECT {id}::text, {subject}::text, {text}::text, {observed_at} FROM {table} ORDER BY {observed_at}, {id}"
         ).format(table=_identifier(self.table, "--input"), **c)
 
-    def _read(self) -> Iterator[str]:
+    def _read(self) -> Iterator[StoreValues]:
         psycopg = need("psycopg", "--input")
         with connect(self.conninfo, "--input", self.url) as conn:
             conn.read_only = True  # the user's table is only ever read
@@ -261,8 +261,7 @@ class PostgresSource(HashedSource):
                     cur.itersize = ITERSIZE
                     cur.execute(self.query())
                     for id_, subject, text, observed_at in cur:
-                        self.rows += 1
-                        yield store_line(id_, entity_subject("user", subject), text, observed_at)
+                        yield id_, entity_subject("user", subject), text, observed_at
             except psycopg.errors.UndefinedTable:
                 raise InputError("--input", f"no table {self.table!r} in {redact_url(self.url)}") from None
             except psycopg.errors.UndefinedColumn as exc:
@@ -439,14 +438,14 @@ class PostgresSink:
         self.done.add(index)
         self.on_step(f"db-chunk:{index}")
 
-    def finish(self, plan: Plan, tally: _Tally, lines: Callable[[], Iterator[str]]) -> None:
+    def finish(self, plan: Plan, tally: Tally, lines: Callable[[], Iterator[str]]) -> None:
         """Write every memory's state role, retire earlier runs of this input and model, mark the run complete."""
         with database_errors("--write-back", self.url, "writing writegate_states"):
             self._finish(plan, tally)
         self.on_step("db-done")
         self.close()
 
-    def _finish(self, plan: Plan, tally: _Tally) -> None:
+    def _finish(self, plan: Plan, tally: Tally) -> None:
         with self.conn.transaction(), self.conn.cursor() as cur:
             cur.execute("DELETE FROM writegate_states WHERE run_id = %s", (self.run_id,))
             with cur.copy(

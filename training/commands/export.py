@@ -74,9 +74,9 @@ def run(args: argparse.Namespace) -> int:
                 new=Side(text="User's dog is named Biscuit", observed_at=datetime(2026, 1, 2, tzinfo=UTC)),
             ),
         ]
-        from writegate.normalizer.api import with_records_all
+        from writegate.api.normalizing import with_records
 
-        r = parity(out, clf.collate(clf.encode(with_records_all(probe))))
+        r = parity(out, [b.batch for b in clf.prepare(with_records(probe), len(probe)).batches])
         agree = "n/a" if r.int8_argmax_agreement is None else f"{r.int8_argmax_agreement:.0%}"
         print(
             f"parity vs torch fp32 on {r.n} probe pairs: fp32 max |Δlogit| {r.fp32_max_abs_diff:.2e}; int8 argmax agreement {agree}"

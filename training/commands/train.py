@@ -40,13 +40,23 @@ PRESET_FLAGS: dict[str, type] = {
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """Register the command's flags."""
+    """Register the command's flags (in this order in --help)."""
+    _data_arguments(p)
+    _model_arguments(p)
+    _recipe_arguments(p)
+    _run_arguments(p)
+
+
+def _data_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", type=Path, help="training pairs (JSONL); omit with --preset default to generate them")
     p.add_argument("--dev", type=Path, help="dev pairs (default: a family/slot-grouped 10%% of --data)")
     p.add_argument("--test", type=Path, help="test pairs, evaluated after training")
     p.add_argument(
         "--dev-pairs", type=Path, help="hand-written pairs (the training format), evaluated only, never trained on"
     )
+
+
+def _model_arguments(p: argparse.ArgumentParser) -> None:
     from writegate.training.bases import BASES, DEFAULT_BASE
 
     p.add_argument(
@@ -66,6 +76,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--out", type=Path, help="output model dir (default models/custom; models/default for --preset default)"
     )
+
+
+def _recipe_arguments(p: argparse.ArgumentParser) -> None:
     from writegate.training.presets import PRESETS, Preset
 
     p.add_argument(
@@ -104,6 +117,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="auto",
         help="structured-evidence fusion: auto = keep it iff it does not lower dev macro-F1",
     )
+
+
+def _run_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, help="torch threads (default: all cores)")
     p.add_argument(
         "--no-onnx",

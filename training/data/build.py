@@ -5,6 +5,10 @@ with two dates and two labels). `FAMILIES` maps ``(label, group)`` to the functi
 pair(s) from a `Frame` (one sampled fact and its existing text). Every generic wrapper (attribution,
 change cues, "still" markers, corrections) is a phrasing list of ``phrases/generic.toml``, split
 between train/dev/test by `core.part` like every other list.
+
+Longer than 600 lines: the grammar reads as one table, each family's few lines beside its
+`@family` registration; split, a reader would page between files to compare the families of one
+label.
 """
 
 from __future__ import annotations

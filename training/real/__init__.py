@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol
 
 from writegate.training.real import (
@@ -35,7 +34,6 @@ class Source:
 
     name: str
     examples: Callable[[Iterable[Row]], Iterator[Mapped]]
-    load: Callable[[str | Path], Iterator[Mapped]]
     licence: str
     shippable: bool
 
@@ -50,11 +48,9 @@ class _Module(Protocol):
 
     def examples(self, rows: Iterable[Row]) -> Iterator[Mapped]: ...
 
-    def load(self, path: str | Path) -> Iterator[Mapped]: ...
-
 
 def _source(module: _Module, licence: str, shippable: bool) -> Source:
-    return Source(module.NAME, module.examples, module.load, licence, shippable)
+    return Source(module.NAME, module.examples, licence, shippable)
 
 
 SOURCES: dict[str, Source] = {

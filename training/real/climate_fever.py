@@ -10,10 +10,9 @@ Both are observed at one moment (two sources, one time: a refutation is not a ch
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 from writegate.classifier.labels import Label
-from writegate.training.real.common import Mapped, Row, make, moment, norm, present, read_jsonl
+from writegate.training.real.common import Mapped, Row, make, moment, norm, present
 
 NAME = "climate_fever"
 MAPPING: dict[str, tuple[Label, str]] = {
@@ -41,8 +40,3 @@ def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
                     )
                 ]
             )
-
-
-def load(path: str | Path) -> Iterator[Mapped]:
-    """Map the rows of `climate_fever.jsonl`."""
-    return examples(read_jsonl(path))

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from datetime import datetime
-from pathlib import Path
 
 from writegate.classifier.labels import Label
 from writegate.training.real.common import (
@@ -30,7 +29,6 @@ from writegate.training.real.common import (
     make,
     moment,
     present,
-    read_jsonl,
     stable_int,
 )
 
@@ -110,8 +108,3 @@ def first_disjoint(rid: str, mine: frozenset[str], cands: list[Row]) -> Row | No
         if not mine & content_words(o["summary"]):
             return o
     return None
-
-
-def load(path: str | Path) -> Iterator[Mapped]:
-    """Map the rows of `msc_persona.jsonl`."""
-    return examples(read_jsonl(path))

@@ -8,10 +8,9 @@ across the grass." / "A black poodle is running through the grass.").
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 from writegate.training.real import nli
-from writegate.training.real.common import Mapped, Row, read_jsonl
+from writegate.training.real.common import Mapped, Row
 
 NAME = "oie_nli"
 
@@ -19,8 +18,3 @@ NAME = "oie_nli"
 def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
     """Map oie_nli rows to labelled pairs (rules in `nli`)."""
     return nli.examples(rows, NAME, hard=False)
-
-
-def load(path: str | Path) -> Iterator[Mapped]:
-    """Map the rows of `oie_nli.jsonl`."""
-    return examples(read_jsonl(path))

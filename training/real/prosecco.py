@@ -14,10 +14,9 @@ Rows repeated with one id are read once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 from writegate.classifier.labels import Label
-from writegate.training.real.common import Mapped, Row, content_words, jaccard, later, make, moment, present, read_jsonl
+from writegate.training.real.common import Mapped, Row, content_words, jaccard, later, make, moment, present
 
 NAME = "prosecco"
 MIN_OVERLAP = 0.25
@@ -53,8 +52,3 @@ def pair(r: Row) -> Mapped | None:
             (r["b"], later(rid, when)),
         )
     return None
-
-
-def load(path: str | Path) -> Iterator[Mapped]:
-    """Map the rows of `prosecco.jsonl`."""
-    return examples(read_jsonl(path))

@@ -19,10 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from datetime import timedelta
-from pathlib import Path
 
 from writegate.classifier.labels import Label
-from writegate.training.real.common import Mapped, Row, make, moment, present, read_jsonl, stable_int
+from writegate.training.real.common import Mapped, Row, make, moment, present, stable_int
 
 NAME = "sgd_changes"
 CHANGE_CUE = re.compile(
@@ -108,8 +107,3 @@ def pair(r: Row) -> Mapped | None:
         (r["old_utterance"], t_old),
         (r["new_utterance"], t_new),
     )
-
-
-def load(path: str | Path) -> Iterator[Mapped]:
-    """Map the rows of `sgd_changes.jsonl`."""
-    return examples(read_jsonl(path))

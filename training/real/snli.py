@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 from writegate.training.real import nli
-from writegate.training.real.common import Mapped, Row, read_jsonl
+from writegate.training.real.common import Mapped, Row
 
 NAME = "snli"
 
@@ -14,8 +13,3 @@ NAME = "snli"
 def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
     """Map SNLI rows to labelled pairs (rules in `nli`)."""
     return nli.examples(rows, NAME)
-
-
-def load(path: str | Path) -> Iterator[Mapped]:
-    """Map the rows of `snli.jsonl`."""
-    return examples(read_jsonl(path))

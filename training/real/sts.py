@@ -9,10 +9,9 @@ The labels are time-independent: NEW is observed at EXISTING's moment or later (
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 from writegate.classifier.labels import Label
-from writegate.training.real.common import Mapped, Row, later, make, moment, norm, present, read_jsonl
+from writegate.training.real.common import Mapped, Row, later, make, moment, norm, present
 
 NAME = "sts"
 SAME_MIN = 4.5
@@ -39,8 +38,3 @@ def pair(r: Row) -> Mapped | None:
             group, f"{rid}:unrelated", Label.UNRELATED, f"{NAME}.different", (r["a"], when), (r["b"], later(rid, when))
         )
     return None
-
-
-def load(path: str | Path) -> Iterator[Mapped]:
-    """Map the rows of `sts.jsonl`."""
-    return examples(read_jsonl(path))

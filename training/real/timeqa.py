@@ -27,10 +27,9 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
 from writegate.classifier.labels import Label
-from writegate.training.real.common import Mapped, Row, make, norm, present, read_jsonl, split_of, stable_int
+from writegate.training.real.common import Mapped, Row, make, norm, present, split_of, stable_int
 from writegate.training.real.statements import statement
 
 NAME = "timeqa"
@@ -168,8 +167,3 @@ def negatives(rows: list[Row], facts: dict[str, list[Fact]]) -> Iterator[Mapped 
                 e,
                 (renderings(facts[str(other["id"])])[theirs.index], theirs.start),
             )
-
-
-def load(path: str | Path) -> Iterator[Mapped]:
-    """Map the rows of `timeqa.jsonl`."""
-    return examples(read_jsonl(path))
