@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, ModelInfo
-from writegate.normalizer.errors import InputError, first_error
+from writegate.errors import InputError, first_error
 from writegate.normalizer.schema import (
     Edge,
     EdgeType,

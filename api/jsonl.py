@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
 
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 # json.dumps escapes every C0 control; these three are left raw, yet str.splitlines() and many
 # editors treat them as line breaks, which would cut one record in two.

@@ -33,8 +33,8 @@ from datetime import datetime
 from typing import NamedTuple
 
 from writegate.classifier.types import Pair, Side
+from writegate.errors import InputError
 from writegate.normalizer.api import normalize
-from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory, ProvenanceKind, Record
 
 NormalizeFn = Callable[..., list[Record]]

@@ -7,7 +7,7 @@ error names the field (`new.observed_at`).
 from __future__ import annotations
 
 from writegate.classifier.types import Pair, Side
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 
 def json_kind(v: object) -> str:

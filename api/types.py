@@ -9,7 +9,7 @@ from __future__ import annotations
 from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, ModelInfo
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.normalizer.schema import Memory, ProvenanceKind, Record, RecordKind
 
 __all__ = [

@@ -29,7 +29,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from writegate.classifier.types import MissingRecordsError
+from writegate.errors import MissingRecordsError
 from writegate.normalizer.compare import compare_all
 
 if TYPE_CHECKING:

@@ -33,7 +33,7 @@ import numpy as np
 
 from writegate.classifier import columnar, features, modeldir
 from writegate.classifier.backends.base import Backend
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 T = TypeVar("T")
 R = TypeVar("R")

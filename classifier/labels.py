@@ -22,7 +22,7 @@ LABEL2ID: dict[str, int] = {name: i for i, name in enumerate(LABELS)}
 
 def parse_label(value: object, field: str = "label") -> Label:
     """Parse a label name, raising InputError naming `field` when unknown."""
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
 
     try:
         return Label(value)

@@ -20,7 +20,7 @@ import numpy as np
 from writegate.classifier import columnar, features, modeldir
 from writegate.classifier.backends import Backend, load_backend
 from writegate.classifier.types import ModelInfo, Pair, Prediction
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 
 class Classifier:

@@ -19,7 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from writegate.classifier.labels import LABELS
-from writegate.normalizer.errors import InputError, first_error
+from writegate.errors import InputError, first_error
 
 META_FILE = "writegate.json"
 ONNX_FP32 = "model.onnx"

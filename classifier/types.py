@@ -32,21 +32,6 @@ class Side(BaseModel):
     )
 
 
-class MissingRecordsError(ValueError):
-    """A side reached the classifier without its normalized records (a caller's bug, not bad input).
-
-    Args:
-        field: the side, e.g. `pairs[3].existing`; the message names `<field>.records`.
-    """
-
-    def __init__(self, field: str) -> None:
-        self.field = f"{field}.records"
-        super().__init__(
-            f"{self.field}: missing; the classifier does not normalize: fill Side.records first "
-            "(writegate.normalizer.api.with_records / normalize_side)"
-        )
-
-
 class Pair(BaseModel):
     """An (EXISTING, NEW) pair; the label says how NEW relates to EXISTING."""
 

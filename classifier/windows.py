@@ -13,7 +13,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, I
 from typing import Any, TypeVar
 
 from writegate.classifier.types import Pair, Prediction
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 K = TypeVar("K")
 P = TypeVar("P")

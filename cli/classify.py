@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from writegate.api.jsonl import check_id, error_record, json_line, line_id, open_lines, read_json_lines
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 if TYPE_CHECKING:
     from writegate.classifier.types import Pair

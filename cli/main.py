@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser(argv).parse_args(argv)
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
 
     try:
         return int(_load(args.command).run(args) or 0)

@@ -13,7 +13,8 @@ import sys
 from typing import Any
 
 from writegate.api.jsonl import check_id, error_record, json_line, line_id, open_lines, read_json_lines
-from writegate.normalizer import InputError, normalize
+from writegate.errors import InputError
+from writegate.normalizer import normalize
 from writegate.normalizer.schema import Record
 
 

@@ -2,13 +2,11 @@
 
 from writegate.normalizer.api import normalize, parse_observed_at, parse_provenance, validate_subject, validate_text
 from writegate.normalizer.compare import SlotComparison, compare, compare_all
-from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Edge, EnumValue, Memory, Provenance, Record, RecordKind, TimeWindow, Timezone
 
 __all__ = [
     "Edge",
     "EnumValue",
-    "InputError",
     "Memory",
     "Provenance",
     "Record",

@@ -7,10 +7,10 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
+from writegate.errors import InputError
 from writegate.normalizer import edges, enums, time_windows, timezones
 from writegate.normalizer.config import DEFAULT_CONFIG, NormalizerConfig
 from writegate.normalizer.context import Context
-from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ENTITY_ID_RE, MAX_TEXT_BYTES, ProvenanceKind, Record, RecordKind
 
 Extractor = Callable[[str, Context], list[Record]]

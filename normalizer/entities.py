@@ -3,7 +3,7 @@
 Slugs are lowercase ASCII (accents folded with unicodedata), words joined by hyphens:
 `Michelle Chen` → `michelle-chen`, `São Paulo` → `sao-paulo`.
 
-Subject resolution (design.md): first person ("I", "my", "me"…), "the user" / "user", a
+Subject resolution (docs/normalizer.md, "The values the rules give"): first person ("I", "my", "me"…), "the user" / "user", a
 third-person pronoun ("she", "he", "they"…) with no other person named before it in the text, and
 a name whose slug matches the subject's slug (or the first word of it: "Sam" for `user:sam-lee`)
 resolve to the request's subject.

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 
 def _add_store_arguments(p: argparse.ArgumentParser) -> None:

@@ -39,7 +39,7 @@ from writegate.api.prepare import StateRole
 from writegate.classifier.columnar import Labels
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.windows import SCORE_DIGITS
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.normalizer.schema import iso_utc
 from writegate.relabel import checkpoint
 

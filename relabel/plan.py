@@ -22,8 +22,8 @@ from writegate.api.jsonl import json_text
 from writegate.api.normalizing import MemoryKey, Normalized, NormalizeFailure, normalize_many
 from writegate.classifier.columnar import PairWindow, WindowMemory
 from writegate.classifier.types import Pair, Side
+from writegate.errors import InputError
 from writegate.normalizer.compare import SlotComparison, compare_all
-from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Record
 from writegate.relabel.candidates import DEFAULT_MAX_POSTINGS, slots_of, subject_pairs
 from writegate.relabel.store import (

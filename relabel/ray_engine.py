@@ -33,7 +33,7 @@ import numpy as np
 from writegate.api.secrets import redact_url
 from writegate.classifier.columnar import Labels, PairWindow
 from writegate.classifier.windows import DEFAULT_BATCH_SIZE
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.relabel.plan import Plan
 from writegate.relabel.run import model_fingerprint
 

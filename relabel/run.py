@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from writegate.classifier.columnar import Labels, PairWindow
 from writegate.classifier.labels import Label
 from writegate.classifier.windows import DEFAULT_BATCH_SIZE
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.relabel import checkpoint
 from writegate.relabel.candidates import DEFAULT_MAX_POSTINGS
 from writegate.relabel.outputs import OutputPaths, Tally, check_outputs, edge_texts, free_space_warning, output_files

@@ -20,6 +20,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from writegate.errors import InputError
 from writegate.normalizer.api import (
     parse_observed_at,
     parse_provenance,
@@ -27,7 +28,6 @@ from writegate.normalizer.api import (
     validate_subject,
     validate_text,
 )
-from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import ProvenanceKind
 
 RAW_EXCERPT_CHARS = 500

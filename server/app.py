@@ -47,7 +47,7 @@ from writegate.classifier.feeder import Feeder
 from writegate.classifier.model import Classifier
 from writegate.classifier.modeldir import read_meta
 from writegate.classifier.types import Pair, Side
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.server.config import ServerConfig
 from writegate.server.interceptors import (
     FINAL_GRACE_S,

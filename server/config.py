@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from pydantic.fields import FieldInfo
 
 from writegate.classifier.modeldir import default_model_dir
-from writegate.normalizer.errors import InputError, first_error
+from writegate.errors import InputError, first_error
 from writegate.normalizer.schema import MAX_TEXT_BYTES
 from writegate.server.validate import Limits
 

@@ -29,7 +29,7 @@ from typing import Any
 import grpc
 from google.protobuf.message import DecodeError
 
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 HEALTH_SERVICE = "grpc.health.v1.Health"
 REFLECTION_SERVICES: tuple[str, ...] = (

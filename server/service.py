@@ -62,12 +62,12 @@ from writegate.api.normalizing import (
     records_or_error,
     side,
 )
-from writegate.classifier.batcher import Batcher, BatcherClosed, BatchFailed, DeadlineExceeded, QueueFull
+from writegate.classifier.batcher import Batcher
 from writegate.classifier.feeder import Feeder
 from writegate.classifier.types import ModelInfo, Pair, Prediction
 from writegate.classifier.windows import alabel_pairs
+from writegate.errors import BatcherClosed, BatchFailed, DeadlineExceeded, InputError, QueueFull
 from writegate.normalizer.api import normalize
-from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory, Record
 from writegate.server import validate
 from writegate.v1 import writegate_pb2 as pb

@@ -49,7 +49,7 @@ from writegate.api import prepare
 from writegate.api.normalizing import MemoryKey, Normalized
 from writegate.classifier.batcher import Timeline
 from writegate.classifier.types import Pair, Prediction
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.normalizer.schema import Memory, Record
 from writegate.server.config import ServerConfig
 from writegate.server.interceptors import SERVICE_NAME, CallObserver, WriteGateInterceptor, wrap_handler

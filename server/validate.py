@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
+from writegate.errors import InputError
 from writegate.normalizer.api import validate_id, validate_subject, validate_text
-from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import MAX_TEXT_BYTES
 from writegate.v1 import writegate_pb2 as pb
 

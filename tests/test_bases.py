@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import cli, small_data
 
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training import bases
 from writegate.training.bases import SplitZipBase, resolve_base
 

@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from server_fakes import BOOM, T0, FakeClassifier, expected_label
 
-from writegate.classifier.batcher import Batcher, BatcherClosed, BatchFailed, DeadlineExceeded, QueueFull, QueuePolicy
+from writegate.classifier.batcher import Batcher, QueuePolicy
 from writegate.classifier.batcher.forming import cut_batches, plan_finish, split_for_idle
 from writegate.classifier.batcher.policy import queue_pairs_for
 from writegate.classifier.types import Pair, Side
+from writegate.errors import BatcherClosed, BatchFailed, DeadlineExceeded, QueueFull
 
 
 def pair(new_text: str, existing_text: str = "e") -> Pair:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.breakdown import error_breakdown, group_of
 from writegate.training.datafile import parse_example
 

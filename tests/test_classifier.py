@@ -18,10 +18,10 @@ from writegate.classifier.fusion import RULE_LABELS, fuse_rows, rule_for
 from writegate.classifier.guard import GUARD_NONE, is_content_free
 from writegate.classifier.labels import LABEL2ID, LABELS
 from writegate.classifier.model import Classifier
-from writegate.classifier.types import Evidence, MissingRecordsError, Pair, Side
+from writegate.classifier.types import Evidence, Pair, Side
+from writegate.errors import InputError, MissingRecordsError
 from writegate.normalizer.api import normalize
 from writegate.normalizer.compare import SlotComparison, ValueRelation, compare_all
-from writegate.normalizer.errors import InputError
 
 SUP, CON, COR, ELA, UNR = (
     LABEL2ID[x] for x in ("supersedes", "contradicts", "corroborates", "elaborates", "unrelated")

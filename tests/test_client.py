@@ -20,7 +20,7 @@ from writegate.api.prepare import PrepareWriteResult, StateRole
 from writegate.classifier.labels import Label
 from writegate.client import AsyncClient, Client, RelabelPair, RelabelResult, RetryPolicy
 from writegate.client.common import relabel_result
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.normalizer.schema import Memory, Record
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc

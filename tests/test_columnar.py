@@ -222,7 +222,7 @@ def test_feeder_map_and_submit_keep_order_and_raise(tiny_model_dir: Path) -> Non
     ids=["batch-size", "workers", "depth"],
 )
 def test_feeder_rejects_bad_settings(tiny_model_dir: Path, kwargs: dict[str, int], message: str) -> None:
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
 
     with pytest.raises(InputError, match=message):
         Feeder(tiny_model_dir, **kwargs)

@@ -12,7 +12,7 @@ from writegate.api import convert
 from writegate.api.prepare import CandidateState, PrepareWriteResult, Relation, StateRole, WriteEdge
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, ModelInfo
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.normalizer.schema import Memory, ProvenanceKind, Record, RecordKind
 from writegate.v1 import writegate_pb2 as pb
 

@@ -188,7 +188,7 @@ def test_render_missing_key_raises() -> None:
 
 
 def test_generate_rejects_non_positive_n() -> None:
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
 
     with pytest.raises(InputError, match="must be positive"):
         gen.generate(0, 13)

@@ -1,4 +1,4 @@
-"""Golden cases for the edge rule family (design.md edge table) and entity slugs."""
+"""Golden cases for the edge rule family (the edge table of docs/normalizer.md) and entity slugs."""
 
 from __future__ import annotations
 

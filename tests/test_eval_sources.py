@@ -11,7 +11,7 @@ from helpers import cli
 
 from writegate.classifier.labels import LABEL2ID
 from writegate.cli.main import main
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.breakdown import confident_errors
 from writegate.training.datafile import Example, parse_example
 from writegate.training.metrics import macro_f1, macro_f1_score, report

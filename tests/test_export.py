@@ -13,7 +13,7 @@ from writegate.classifier import columnar
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Pair, Side
 from writegate.cli.main import main
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 pytest.importorskip("torch")
 

@@ -155,7 +155,8 @@ def test_encoder_requires_special_tokens(tiny_model_dir) -> None:
 
 
 def test_compare_pair_reads_the_records_the_pair_carries() -> None:
-    from writegate.classifier.types import MissingRecordsError, Pair, Side
+    from writegate.classifier.types import Pair, Side
+    from writegate.errors import MissingRecordsError
     from writegate.normalizer.api import normalize
 
     est = tuple(normalize("User works in EST", observed_at="2026-01-01"))

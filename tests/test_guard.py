@@ -15,8 +15,8 @@ from writegate.classifier.guard import GUARD_NONE, is_content_free
 from writegate.classifier.labels import LABEL2ID
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Evidence, Pair, Side
+from writegate.errors import InputError
 from writegate.normalizer.api import validate_text
-from writegate.normalizer.errors import InputError
 from writegate.server.app import load_classifier
 from writegate.server.config import ServerConfig
 from writegate.training.evaluate import decode_all

@@ -24,7 +24,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_fakes import running_server
 
-from writegate.normalizer import InputError, normalize
+from writegate.errors import InputError
+from writegate.normalizer import normalize
 from writegate.server import validate
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc

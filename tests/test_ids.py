@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from writegate.errors import InputError
 from writegate.normalizer.api import MAX_ID_CHARS, validate_id
-from writegate.normalizer.errors import InputError
 from writegate.relabel.stores.jsonl import parse_record
 
 GOOD = {

@@ -74,7 +74,7 @@ def test_normalize_cli_error_naming_a_nel_key_stays_one_line(tmp_path, capsys) -
 )
 def test_parse_json_line_errors_name_the_line(raw: str, message: str) -> None:
     from writegate.api.jsonl import parse_json_line
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
 
     with pytest.raises(InputError) as info:
         parse_json_line(raw)
@@ -171,7 +171,7 @@ def test_open_lines_splits_at_newline_only_and_keeps_bad_bytes(tmp_path: Path) -
 
 def test_open_lines_names_the_field_of_a_file_it_cannot_open(tmp_path: Path) -> None:
     from writegate.api.jsonl import open_lines
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
 
     with pytest.raises(InputError) as info:
         open_lines(tmp_path / "nope.jsonl", field="data")  # at the call, not at the first line

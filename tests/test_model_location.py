@@ -15,7 +15,7 @@ import pytest
 
 import writegate.classifier
 from writegate.classifier.modeldir import MODEL_ENV, default_model_dir, read_meta
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 POINT = "pass --model DIR or set WRITEGATE_MODEL=DIR"
 PAIR = {

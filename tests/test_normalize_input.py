@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from writegate.normalizer import InputError, Record, RecordKind, normalize
+from writegate.errors import InputError
+from writegate.normalizer import Record, RecordKind, normalize
 
 
 @pytest.mark.parametrize(
@@ -71,7 +72,7 @@ def test_inferred_provenance_lowers_confidence_and_half_life() -> None:
 def test_first_error_names_where_what_and_the_input() -> None:
     from pydantic import BaseModel, Field, ValidationError
 
-    from writegate.normalizer.errors import first_error
+    from writegate.errors import first_error
 
     class Inner(BaseModel):
         n: int = Field(ge=1)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from writegate.normalizer import InputError, Record, normalize
+from writegate.errors import InputError
+from writegate.normalizer import Record, normalize
 
 _WORDS = [
     "9am",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from writegate.classifier.labels import LABEL2ID
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.paired import compare_predictions, mcnemar_exact
 
 SUP, CON, UNR, COR = (LABEL2ID[x] for x in ("supersedes", "contradicts", "unrelated", "corroborates"))

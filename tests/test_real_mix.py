@@ -12,7 +12,7 @@ import pytest
 from writegate.classifier.guard import is_content_free
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Pair, Side
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.commands import train as train_command
 from writegate.training.datafile import Example, read_examples
 from writegate.training.presets import PRESETS

@@ -20,7 +20,7 @@ from writegate.classifier.model import Classifier
 from writegate.classifier.types import Evidence, Pair, Prediction, Side
 from writegate.classifier.windows import alabel_pairs
 from writegate.cli.main import main
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.relabel import checkpoint
 from writegate.relabel.candidates import LexicalIndex, subject_pairs, terms
 from writegate.relabel.command import LogProgress

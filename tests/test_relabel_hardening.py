@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from writegate.api.secrets import redact_url
 from writegate.classifier.labels import Label
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.relabel import checkpoint
 from writegate.relabel.report import ReportSink
 from writegate.relabel.run import RelabelOptions, relabel

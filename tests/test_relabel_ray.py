@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.relabel.run import LocalEngine, RelabelOptions, relabel
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:ray.*")  # Ray's own internals

@@ -22,7 +22,7 @@ import pytest
 from helpers import relabel_roles, relabel_summary
 
 from writegate.api.secrets import redact_url as redact
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.relabel.checkpoint import work_dir_for
 from writegate.relabel.store import StoreRow, read_store
 from writegate.relabel.stores import open_sink, open_source, scheme_of

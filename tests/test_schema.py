@@ -129,20 +129,6 @@ def test_valid_record_json_form_matches_design() -> None:
     assert Record.model_validate(data) == rec
 
 
-def test_null_timezone_is_kept_in_json() -> None:
-    rec = Record(
-        subject="user:a",
-        kind=RecordKind.TIME_WINDOW,
-        slot="schedule.meetings",
-        time_window=TimeWindow(cron="0 9 * * *", duration_minutes=60),
-        observed_at=T0,
-        half_life_days=7,
-        confidence=0.9,
-        text="9am",
-    )
-    assert rec.to_json()["time_window"]["timezone"] is None
-
-
 def test_decayed_confidence_halves_each_half_life() -> None:
     rec = _record(confidence=0.8, half_life_days=10)
     assert rec.decayed_confidence(T0) == pytest.approx(0.8)

@@ -16,7 +16,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from server_fakes import FakeClassifier, memory, running_server, serving
 
 from writegate.client import AsyncClient, RetryPolicy
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.server import security
 from writegate.v1 import writegate_pb2 as pb
 from writegate.v1 import writegate_pb2_grpc as pb_grpc

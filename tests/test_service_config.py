@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from writegate.classifier.modeldir import MODEL_ENV, default_model_dir
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.server.config import FIELDS, SETTINGS, BackendName, ServerConfig, env_name, flag_name, load_config
 
 

@@ -24,8 +24,8 @@ import pytest
 from server_fakes import memory, serving
 
 from writegate.api.normalizing import MemoryKey, NormalizeFailure, normalize_many
+from writegate.errors import InputError
 from writegate.normalizer.api import normalize
-from writegate.normalizer.errors import InputError
 from writegate.normalizer.schema import Memory
 from writegate.server import config as config_mod
 from writegate.server.app import WriteGateServer, load_classifier

@@ -66,7 +66,7 @@ async def test_stop_drains_in_flight_requests_then_returns_0() -> None:
 
 
 async def test_load_error_stops_the_server_and_propagates() -> None:
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
 
     def broken() -> None:
         raise InputError("model", "/nowhere/writegate.json is missing")
@@ -100,7 +100,7 @@ def test_cli_missing_model_is_a_clear_error_before_it_listens(tmp_path: Path) ->
 async def test_the_model_dir_is_checked_before_the_port_is_bound(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
     from writegate.server.app import WriteGateServer
 
     caplog.set_level("INFO", logger="writegate.server")
@@ -148,7 +148,7 @@ async def test_a_model_that_fails_its_warm_up_is_refused() -> None:
     from server_fakes import BOOM, T0
 
     from writegate.classifier.types import Pair, Side
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
     from writegate.server.app import WriteGateServer
 
     bad = [Pair(existing=Side(text="x", observed_at=T0), new=Side(text=BOOM, observed_at=T0))]

@@ -18,7 +18,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from opentelemetry.trace import SpanKind, StatusCode
 from server_fakes import BOOM, FakeClassifier, memory, running_server, serving
 
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.server.app import WriteGateServer, start_tracing
 from writegate.server.config import ServerConfig, load_config
 from writegate.server.service import WriteGateService

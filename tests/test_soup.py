@@ -172,7 +172,7 @@ def test_member_flag_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_train_and_train_member_refuse_each_others_config(tmp_path: Path) -> None:
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
     from writegate.training.train import TrainConfig, train, train_member
 
     cfg = TrainConfig(data=small_data(tmp_path / "train.jsonl", 8), out=tmp_path / "o", preset=Preset(soup=(7,)))

@@ -1,4 +1,4 @@
-"""Golden cases for the time-window family (design.md vocabulary decides the values)."""
+"""Golden cases for the time-window family (the vocabulary of docs/normalizer.md decides the values)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from writegate.classifier.backends.base import Batch
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 torch = pytest.importorskip("torch", reason="the torch backend needs torch (the `train` extra)")
 pytest.importorskip("transformers", reason="the torch backend needs transformers (the `train` extra)")

@@ -11,7 +11,7 @@ from helpers import cli, quick_train_argv, small_data, write_jsonl
 
 from writegate.classifier.labels import LABEL2ID, LABELS
 from writegate.cli.main import main
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.calibrate import expected_calibration_error, fit_temperature, nll
 from writegate.training.datafile import DataFileError, read_examples
 from writegate.training.metrics import report

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 DEFAULT_BASE = "all-minilm-l6-v2"
 WEIGHTS = "model.safetensors"

@@ -21,7 +21,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from writegate.classifier.labels import LABELS
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.datafile import Example
 
 GroupBy = Literal["family", "construction", "slot"]

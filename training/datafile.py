@@ -23,7 +23,7 @@ from writegate.api.jsonl import JsonLineError, open_lines, read_json_lines
 from writegate.api.pairs import parse_pair
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.types import Pair, Side
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 MAX_REPORTED = 50
 

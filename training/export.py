@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from writegate.classifier import modeldir
 from writegate.classifier.backends.base import Batch
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.inputs import forward_kwargs, input_names
 
 OPSET = 17

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from writegate.classifier.labels import LABEL2ID, LABELS
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.inputs import input_names
 from writegate.training.package import PairDataset
 from writegate.training.soup import MemberRecord
@@ -318,7 +318,11 @@ class Fitter:
             eval_dataset=self.dev_sub,
             data_collator=_collator(DataCollatorWithPadding(self.hf_tok), input_names(model)),
             compute_metrics=_metrics_fn,
-            callbacks=[EarlyStoppingCallback(early_stopping_patience=p.patience), progress_callback(cfg.quiet)],
+            callbacks=[
+                EarlyStoppingCallback(early_stopping_patience=p.patience),
+                progress_callback(cfg.quiet),
+                stop_callback(),
+            ],
         )
         trainer.remove_callback(PrinterCallback)  # the rich callback reports instead
         return trainer
@@ -405,3 +409,19 @@ def fit_soup(fitter: Fitter, console: Any) -> tuple[Any, list[MemberRecord]]:
     trainer = fitter.trainer(0, p.data_seed)  # its model is replaced by the average below
     trainer.model.load_state_dict(soup.average_state_dicts(states))
     return trainer, records
+
+
+def stop_callback() -> Any:
+    """A TrainerCallback that raises KeyboardInterrupt at the next step once `staging.STOP` is set."""
+    from transformers import TrainerCallback
+
+    from writegate.training.staging import STOP
+
+    class StopWhenAsked(TrainerCallback):
+        def on_step_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            if STOP.is_set():
+                raise KeyboardInterrupt
+
+        on_step_end = on_substep_end = on_evaluate = on_step_begin
+
+    return StopWhenAsked()

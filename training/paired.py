@@ -34,7 +34,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from writegate.classifier.labels import LABEL2ID, Label
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.metrics import macro_f1, macro_f1_score
 from writegate.training.sources import (
     CONFLICT_IDS,

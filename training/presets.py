@@ -127,7 +127,7 @@ PRESETS: dict[str, Preset] = {
 
 def get_preset(name: str) -> Preset:
     """The preset called `name`; InputError for an unknown one."""
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
 
     try:
         return PRESETS[name]

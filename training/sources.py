@@ -32,7 +32,7 @@ import numpy as np
 from pydantic import BaseModel, Field, computed_field
 
 from writegate.classifier.labels import LABEL2ID, LABELS, Label
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.datafile import Example, read_examples
 from writegate.training.metrics import macro_f1_score
 

@@ -6,6 +6,9 @@ temporary folders go with it.
   is moved aside first and then deleted). An exception, Ctrl-C or SIGTERM removes the partial
   folder.
 - `temp_dir(prefix)`: a temporary folder removed when the block ends, however it ends.
+- `STOP`: set by `writegate train` on SIGTERM (which also raises KeyboardInterrupt at once); the
+  Trainer checks it at every step (`fitting.stop_callback`), so a signal that arrives where a
+  library swallows the KeyboardInterrupt still ends the run at the next step.
 - A run killed with SIGKILL cannot clean up: each folder holds `owner.pid`, and the next run
   removes the folders of this kind whose owner is gone (`reap`).
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +27,8 @@ OWNER = "owner.pid"
 PARTIAL = ".partial-"
 TEMP_PREFIXES: tuple[str, ...] = ("writegate-train-", "writegate-data-")
 """The prefixes of the temporary folders a run makes (in the system's temporary directory)."""
+STOP = threading.Event()
+"""Set when the run has been asked to stop (SIGTERM): the training loop raises KeyboardInterrupt."""
 
 
 def _alive(pid: int) -> bool:

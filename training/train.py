@@ -34,7 +34,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from writegate.classifier import features, modeldir
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.bases import resolve_base
 from writegate.training.datafile import Example, read_examples
 from writegate.training.fitting import WEIGHT_FILES, Fitter, fit_or_reuse, fit_soup, predict_in_order, seed_everything

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from writegate.classifier.backends.base import Backend, Batch
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 BACKENDS: tuple[str, ...] = ("onnx", "torch", "vllm", "null")
 

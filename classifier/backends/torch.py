@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from writegate.classifier.backends.base import Backend, Batch
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 _PRECISIONS = {
     "fp32": "float32",

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from writegate.classifier.backends.base import Backend, Batch
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 
 TOKEN_TYPES_KEY = "compressed_token_type_ids"
 PARITY_TOLERANCE = 0.02

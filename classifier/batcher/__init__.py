@@ -49,19 +49,13 @@ each of its batches ran (wall clock, for the server's trace spans).
 from __future__ import annotations
 
 from writegate.classifier.batcher.core import Batcher
-from writegate.classifier.batcher.errors import BatcherClosed, BatcherError, BatchFailed, DeadlineExceeded, QueueFull
 from writegate.classifier.batcher.policy import QueuePolicy
 from writegate.classifier.batcher.queue import BatchObserver, BatchRun, Timeline
 
 __all__ = [
-    "BatchFailed",
     "BatchObserver",
     "BatchRun",
     "Batcher",
-    "BatcherClosed",
-    "BatcherError",
-    "DeadlineExceeded",
-    "QueueFull",
     "QueuePolicy",
     "Timeline",
 ]

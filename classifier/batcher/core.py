@@ -9,13 +9,13 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
-from writegate.classifier.batcher.errors import BatcherClosed, BatchFailed, DeadlineExceeded
 from writegate.classifier.batcher.forming import cut_batches, finish_times, plan_finish, split_for_idle
 from writegate.classifier.batcher.policy import QueuePolicy
 from writegate.classifier.batcher.queue import BatchObserver, Item, NoObserver, PairQueue, Request, Timeline
 from writegate.classifier.batcher.runner import Runner, Speed, too_late
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Pair, Prediction
+from writegate.errors import BatcherClosed, BatchFailed, DeadlineExceeded
 
 
 class Batcher:

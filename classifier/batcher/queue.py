@@ -15,10 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from writegate.classifier.batcher.errors import BatcherClosed, BatcherError, DeadlineExceeded, QueueFull
 from writegate.classifier.batcher.policy import QueuePolicy
 from writegate.classifier.columnar import EncodedWindow
 from writegate.classifier.types import Prediction
+from writegate.errors import BatcherClosed, BatcherError, DeadlineExceeded, QueueFull
 
 
 class BatchObserver(Protocol):

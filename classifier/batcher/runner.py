@@ -21,11 +21,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from writegate.classifier import columnar
-from writegate.classifier.batcher.errors import BatchFailed, DeadlineExceeded
 from writegate.classifier.batcher.policy import QueuePolicy
 from writegate.classifier.batcher.queue import BatchObserver, BatchRun, Item, PairQueue, Request
 from writegate.classifier.model import Classifier
 from writegate.classifier.types import Prediction
+from writegate.errors import BatchFailed, DeadlineExceeded
 
 log = logging.getLogger("writegate.classifier.batcher")
 

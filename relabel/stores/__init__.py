@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from writegate.api.secrets import redact_url
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.relabel.stores.base import Sink, Source, parse_columns
 from writegate.relabel.stores.jsonl import JsonlSource
 

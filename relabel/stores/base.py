@@ -23,7 +23,7 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.normalizer.schema import ENTITY_ID_RE
 from writegate.relabel.store import StoreEntry, StoreRow
 

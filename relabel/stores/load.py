@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from writegate.api.secrets import redact_url
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.relabel.stores import scheme_of
 from writegate.relabel.stores.base import read_jsonl
 

@@ -31,7 +31,7 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from writegate.api.secrets import redact_url
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.relabel.stores.base import HashedSource, StoreValues, entity_subject, need
 
 SCHEMES = ("mem0",)

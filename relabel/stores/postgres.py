@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from writegate.api.secrets import redact_url
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.relabel.stores.base import HashedSource, StoreValues, entity_subject, need
 
 if TYPE_CHECKING:

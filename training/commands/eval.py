@@ -64,7 +64,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> None:
     """Fail on bad numbers before any data is read."""
-    from writegate.normalizer.errors import InputError
+    from writegate.errors import InputError
 
     for flag, value in (("--resamples", args.resamples), ("--top", args.top), ("--errors", args.errors)):
         if value is not None and value < 1:

@@ -21,7 +21,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from writegate.normalizer.errors import InputError, first_error
+from writegate.errors import InputError, first_error
 
 if TYPE_CHECKING:
     from writegate.training.presets import Preset
@@ -215,7 +215,10 @@ def run(args: argparse.Namespace) -> int:
     on the way out (`training/staging.py`).
     """
 
+    from writegate.training.staging import STOP
+
     def terminate(signum: int, frame: object) -> None:
+        STOP.set()  # the Trainer's next step raises too, should this one be swallowed on the way
         raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, terminate)

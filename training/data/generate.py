@@ -102,7 +102,7 @@ def generate(n: int, seed: int) -> list[dict]:
         "label", "family", "slot"}``.
     """
     if n <= 0:
-        from writegate.normalizer.errors import InputError
+        from writegate.errors import InputError
 
         raise InputError("n", f"must be positive, got {n}")
     pools = make_pools(seed)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from writegate.api.jsonl import open_lines, read_json_lines
 from writegate.classifier.labels import Label
 from writegate.classifier.types import Pair, Side
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.datafile import Example
 
 Split = Literal["train", "dev"]
@@ -97,8 +97,8 @@ def clean(text: object) -> str | None:
 
     Unusable: not a string, empty, over `MAX_WORDS` words, or refused by `validate_text`.
     """
+    from writegate.errors import InputError
     from writegate.normalizer.api import validate_text
-    from writegate.normalizer.errors import InputError
 
     if not isinstance(text, str):
         return None

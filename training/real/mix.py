@@ -27,7 +27,7 @@ from pathlib import Path
 
 from writegate.classifier.labels import LABELS, Label
 from writegate.classifier.types import Pair, Side
-from writegate.normalizer.errors import InputError
+from writegate.errors import InputError
 from writegate.training.datafile import Example, read_examples, write_examples
 
 GENERATED = "generated"
