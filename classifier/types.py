@@ -17,7 +17,7 @@ class Side(BaseModel):
 
     The classifier never normalizes: the caller fills `records` (the service from the records it
     computed, `writegate relabel` from its plan, the CLI, eval and training with
-    `writegate.normalizer.api.with_records`).
+    `writegate.api.normalizing.with_records` or `fill_pairs`).
     """
 
     model_config = ConfigDict(frozen=True)
