@@ -165,7 +165,14 @@ class Batcher:
         self._queue.admit(n)
         loop = asyncio.get_running_loop()
         try:
-            encoded = await loop.run_in_executor(self._encode_pool, self.model.encode, list(pairs))
+            try:
+                encoded = await loop.run_in_executor(self._encode_pool, self.model.encode, list(pairs))
+            except asyncio.CancelledError:
+                # close() cancels the encodes not yet begun: a request shed while it was encoding is
+                # answered like the queued ones, not left to gRPC's cancel
+                if self._queue.closed is None and self.running:
+                    raise
+                raise BatcherClosed(self._queue.closed or "the batcher is shutting down") from None
             if len(encoded) != n:
                 raise BatchFailed(f"encode returned {len(encoded)} items for {n} pairs")
             if self._queue.closed is not None:
