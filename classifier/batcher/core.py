@@ -114,7 +114,9 @@ class Batcher:
         PairQueue.fail_all(waiting, BatcherClosed("the batcher is shutting down"))
         self._queue.uncount(waiting)
         if self._encode_pool is not None:
-            self._encode_pool.shutdown(wait=False, cancel_futures=True)
+            # encodes already submitted still finish: their requests then meet the checks after the
+            # encode in `_enqueue` (shed or closed) and are answered UNAVAILABLE, not cancelled
+            self._encode_pool.shutdown(wait=False)
         self._encode_pool = None
 
     # -- requests ------------------------------------------------------------------------------
@@ -165,14 +167,7 @@ class Batcher:
         self._queue.admit(n)
         loop = asyncio.get_running_loop()
         try:
-            try:
-                encoded = await loop.run_in_executor(self._encode_pool, self.model.encode, list(pairs))
-            except asyncio.CancelledError:
-                # close() cancels the encodes not yet begun: a request shed while it was encoding is
-                # answered like the queued ones, not left to gRPC's cancel
-                if self._queue.closed is None and self.running:
-                    raise
-                raise BatcherClosed(self._queue.closed or "the batcher is shutting down") from None
+            encoded = await loop.run_in_executor(self._encode_pool, self.model.encode, list(pairs))
             if len(encoded) != n:
                 raise BatchFailed(f"encode returned {len(encoded)} items for {n} pairs")
             if self._queue.closed is not None:
