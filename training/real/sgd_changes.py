@@ -55,14 +55,7 @@ def domain(r: Row) -> str:
 
 def other_service_pairs(group: str, turns: list[Row]) -> Iterator[Mapped | None]:
     """Each request of one service → the first later request of another service in the dialogue."""
-    usable = [
-        r
-        for r in turns
-        if isinstance(r.get("old_utterance"), str)
-        and isinstance(r.get("old_value"), str)
-        and r["old_value"].strip()
-        and r["old_value"].casefold() in r["old_utterance"].casefold()
-    ]
+    usable = [r for r in turns if value_said(r, "old")]
     for i, first in enumerate(usable):
         later_turn = next((r for r in usable[i + 1 :] if domain(r) != domain(first)), None)
         if later_turn is None:
@@ -78,16 +71,22 @@ def other_service_pairs(group: str, turns: list[Row]) -> Iterator[Mapped | None]
         )
 
 
+def value_said(r: Row, side: str) -> bool:
+    """The `side` ("old" or "new") value is a non-empty string visible in its non-empty utterance."""
+    value, said = r.get(f"{side}_value"), r.get(f"{side}_utterance")
+    return (
+        isinstance(value, str)
+        and isinstance(said, str)
+        and bool(value.strip() and said.strip())
+        and value.casefold() in said.casefold()
+    )
+
+
 def is_change(r: Row) -> bool:
     """Both values visible in their utterances and a change cue in the new one."""
-    fields = ("old_value", "old_utterance", "new_value", "new_utterance")
-    if not all(isinstance(r.get(k), str) and r[k].strip() for k in fields):
-        return False
-    old_ok = r["old_value"].casefold() in r["old_utterance"].casefold()
-    new_ok = r["new_value"].casefold() in r["new_utterance"].casefold()
     return (
-        old_ok
-        and new_ok
+        value_said(r, "old")
+        and value_said(r, "new")
         and r["old_value"].casefold() != r["new_value"].casefold()
         and CHANGE_CUE.search(r["new_utterance"]) is not None
     )
