@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple, TypeVar
 
+import numpy as np
 from google.protobuf import struct_pb2, timestamp_pb2
 from google.protobuf.message import Message
 from pydantic import BaseModel, ValidationError
@@ -80,11 +81,13 @@ EVIDENCE: dict[Evidence, pb.Evidence] = {
     Evidence.BOTH: pb.EVIDENCE_BOTH,
     Evidence.CONTENT_FREE: pb.EVIDENCE_CONTENT_FREE,
     Evidence.OTHER_SUBJECT: pb.EVIDENCE_OTHER_SUBJECT,
+    Evidence.CORRECTION: pb.EVIDENCE_CORRECTION,
 }
 STATE_ROLE: dict[StateRole, pb.StateRole] = {
     StateRole.CURRENT: pb.STATE_ROLE_CURRENT,
     StateRole.HISTORICAL: pb.STATE_ROLE_HISTORICAL,
     StateRole.IN_CONFLICT: pb.STATE_ROLE_IN_CONFLICT,
+    StateRole.RETRACTED: pb.STATE_ROLE_RETRACTED,
 }
 
 
@@ -377,6 +380,7 @@ def relation_to_proto(rel: Relation) -> pb.Relation:
         scores=rel.scores,
         slot_match=rel.slot_match,
         evidence=EVIDENCE[rel.evidence],
+        review=rel.review,
     )
 
 
@@ -390,6 +394,7 @@ def relation_from_proto(msg: pb.Relation, field: str = "relation") -> Relation:
         scores=dict(msg.scores),
         slot_match=msg.slot_match,
         evidence=_enum_from_proto(_EVIDENCE_INV, msg.evidence, f"{field}.evidence", "Evidence"),
+        review=msg.review,
     )
 
 
@@ -445,3 +450,22 @@ def model_info_from_proto(msg: pb.GetModelInfoResponse) -> ModelInfo:
 def relations_to_proto(relations: Sequence[Relation]) -> list[pb.Relation]:
     """Relations → protos, in order."""
     return [relation_to_proto(r) for r in relations]
+
+
+def embed_response_to_proto(name: str, dim: int, vectors: Sequence[np.ndarray]) -> pb.EmbedResponse:
+    """The Embed batcher's answers (float32 [dim] each, in text order) → EmbedResponse."""
+    return pb.EmbedResponse(embeddings=[pb.Embedding(values=v.tolist()) for v in vectors], name=name, dim=dim)
+
+
+def embeddings_from_proto(msg: pb.EmbedResponse) -> list[list[float]]:
+    """EmbedResponse → one list of `dim` floats per text, in order.
+
+    Raises:
+        InputError: `embeddings[i]`: a vector whose length is not the response's `dim`.
+    """
+    out = []
+    for i, emb in enumerate(msg.embeddings):
+        if len(emb.values) != msg.dim:
+            raise InputError(f"embeddings[{i}]", f"has {len(emb.values)} values; dim is {msg.dim}")
+        out.append(list(emb.values))
+    return out

@@ -219,7 +219,13 @@ def records_or_error(outcomes: Sequence[Normalized], fields: Sequence[str]) -> l
 
 def side(memory: Memory, records: Sequence[Record]) -> Side:
     """`memory` as one side of a pair, carrying its records."""
-    return Side(text=memory.text, observed_at=memory.observed_at, subject=memory.subject, records=tuple(records))
+    return Side(
+        text=memory.text,
+        observed_at=memory.observed_at,
+        subject=memory.subject,
+        provenance=memory.provenance,
+        records=tuple(records),
+    )
 
 
 def fill_pairs(pairs: Sequence[Pair], normalizer: Normalizer | None = None) -> list[Pair | InputError]:

@@ -5,14 +5,15 @@ A `PairWindow` is a list of memories (text, date, subject, normalized records) a
 
 - `encode_window` (pre): tokenize each memory's text once, compare the records of each pair,
   render the headers and the structure tail, assemble the ids (`PairEncoder.assemble`), find the
-  guards and the fusion rule → an `EncodedWindow` (token rows and per-pair codes);
+  guards, the fusion rule and whether it may be a correction → an `EncodedWindow` (token rows and
+  per-pair codes);
 - `batch_window` cuts it into length-ordered, padded batches (stable sort by length, `batch_size`
   at a time: the batches depend on the window's pairs only) → a `PreparedWindow`
   (`prepare_window` does both); `gather` makes one batch of rows taken from several encoded
   windows (the dynamic batcher's batch of several requests' pairs);
 - the backend runs the batches (`Backend.run_many`);
-- `label_window` (post) turns the batches' logits into `Labels`: softmax, fusion and guards on
-  whole arrays.
+- `label_window` (post) turns the batches' logits into `Labels`: softmax, fusion, guards and
+  corrections (`correction.py`) on whole arrays, then the review flags (`review.py`).
 
 `Classifier.predict`, the dynamic batcher and the feeder all run these functions, so every entry
 point gives the same ids and probabilities. A `PreparedWindow` holds only numpy arrays and plain
@@ -32,12 +33,14 @@ import numpy as np
 
 from writegate.classifier import features, post
 from writegate.classifier.backends.base import Batch
+from writegate.classifier.correction import apply_corrections, may_correct
 from writegate.classifier.fusion import fuse_rows, rule_for
 from writegate.classifier.guard import GUARD_NONE, apply_guards, is_content_free
 from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.review import ReviewPolicy
 from writegate.classifier.types import Evidence, Prediction
 from writegate.normalizer.compare import SlotComparison, compare_all
-from writegate.normalizer.schema import Record
+from writegate.normalizer.schema import ProvenanceKind, Record
 
 EVIDENCE: tuple[Evidence, ...] = tuple(Evidence)
 """Evidence codes: `Labels.evidence[i]` indexes this tuple."""
@@ -54,6 +57,8 @@ class WindowMemory(NamedTuple):
     records: tuple[Record, ...] | None
     """Its normalized records (the caller normalized it once); None when the window carries its pairs'
     comparisons."""
+    provenance: ProvenanceKind = ProvenanceKind.STATED
+    """Where it comes from (a correction needs two `stated` memories: `correction.py`)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +100,8 @@ class PreparedWindow:
     """int8 [n]: the guard's index in `EVIDENCE`, or `guard.GUARD_NONE`."""
     slot_match: np.ndarray
     """bool [n]: the two sides share a slot."""
+    may_correct: np.ndarray | None = None
+    """bool [n]: a `contradicts` label of the pair is a correction (`correction.py`); None: no pair is."""
 
     @property
     def size(self) -> int:
@@ -117,6 +124,7 @@ class Labels:
         label: int64 [n], index into `LABELS`.
         evidence: int8 [n], index into `EVIDENCE`.
         slot_match: bool [n].
+        review: bool [n]: the label is a retiring one a person should review (`review.py`); None: none is.
     """
 
     index: int
@@ -124,9 +132,13 @@ class Labels:
     label: np.ndarray
     evidence: np.ndarray
     slot_match: np.ndarray
+    review: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.label)
+
+    def _review(self) -> list[bool]:
+        return [False] * len(self) if self.review is None else self.review.tolist()
 
     def prediction(self, i: int) -> Prediction:
         """Pair `i`'s `Prediction`."""
@@ -135,17 +147,21 @@ class Labels:
             probabilities=post.as_dict(self.probabilities[i]),
             slot_match=bool(self.slot_match[i]),
             evidence=EVIDENCE[int(self.evidence[i])],
+            review=self.review is not None and bool(self.review[i]),
         )
 
     def predictions(self) -> list[Prediction]:
         """All pairs' `Prediction`s, in pair order."""
         return [self.prediction(i) for i in range(len(self))]
 
-    def rows(self) -> list[tuple[str, list[float], str, bool]]:
-        """Per pair (label, probabilities in `LABELS` order, evidence, slot_match) as plain values: cheap to write."""
+    def rows(self) -> list[tuple[str, list[float], str, bool, bool]]:
+        """Per pair (label, probabilities in `LABELS` order, evidence, slot_match, review) as plain values:
+        cheap to write."""
         labels = [LABELS[i] for i in self.label.tolist()]
         evidence = [EVIDENCE[i].value for i in self.evidence.tolist()]
-        return list(zip(labels, self.probabilities.tolist(), evidence, self.slot_match.tolist(), strict=True))
+        return list(
+            zip(labels, self.probabilities.tolist(), evidence, self.slot_match.tolist(), self._review(), strict=True)
+        )
 
 
 @dataclass(frozen=True)
@@ -160,6 +176,8 @@ class EncodedWindow:
         guard: int8 [n]: the guard's index in `EVIDENCE`, or `guard.GUARD_NONE`.
         slot_match: bool [n]: the two sides share a slot.
         pad_id: the tokenizer's padding id.
+        may_correct: bool [n]: a `contradicts` label of the pair is a correction (`correction.py`);
+            None: no pair is.
     """
 
     index: int
@@ -169,6 +187,7 @@ class EncodedWindow:
     guard: np.ndarray
     slot_match: np.ndarray
     pad_id: int = 0
+    may_correct: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -226,7 +245,8 @@ def encode_window(encoder: features.PairEncoder, window: PairWindow) -> EncodedW
         row, n_a = assemble(piece_ids["a", dates[e]], ids[e], b_head, ids[k], piece_ids["t", pair_tails[i]])
         rows.append(row)
         seg_a.append(n_a)
-    return EncodedWindow(window.index, rows, seg_a, rule, guard, slot_match, encoder.pad_id)
+    corrections = may_correct(mems, window.pairs)  # a guarded pair is unrelated: never a correction
+    return EncodedWindow(window.index, rows, seg_a, rule, guard, slot_match, encoder.pad_id, corrections)
 
 
 def _compare(existing: WindowMemory, new: WindowMemory, i: int) -> SlotComparison | None:
@@ -261,6 +281,7 @@ def batch_window(encoded: EncodedWindow, batch_size: int) -> PreparedWindow:
         rule=encoded.rule,
         guard=encoded.guard,
         slot_match=encoded.slot_match,
+        may_correct=encoded.may_correct,
     )
 
 
@@ -281,8 +302,11 @@ def gather(parts: Sequence[tuple[EncodedWindow, int]]) -> PreparedWindow:
         guard=np.array([w.guard[i] for w, i in parts], dtype=np.int8),
         slot_match=np.array([w.slot_match[i] for w, i in parts], dtype=bool),
         pad_id=parts[0][0].pad_id,
+        may_correct=np.array([w.may_correct is not None and w.may_correct[i] for w, i in parts], dtype=bool),
     )
-    return PreparedWindow(0, [_padded(merged, range(len(parts)))], merged.rule, merged.guard, merged.slot_match)
+    return PreparedWindow(
+        0, [_padded(merged, range(len(parts)))], merged.rule, merged.guard, merged.slot_match, merged.may_correct
+    )
 
 
 def _padded(encoded: EncodedWindow, idx: Sequence[int]) -> PreparedBatch:
@@ -314,27 +338,43 @@ def collate_rows(rows: Sequence[Sequence[int]], seg_a: np.ndarray | Sequence[int
     return Batch(input_ids=ids, attention_mask=mask.astype(np.int64), token_type_ids=types.astype(np.int64))
 
 
-def label_window(prepared: PreparedWindow, logits: Sequence[np.ndarray], *, temperature: float, fusion: bool) -> Labels:
-    """The post step of a window: each batch's logits → `Labels` in pair order.
+def label_window(
+    prepared: PreparedWindow,
+    logits: Sequence[np.ndarray],
+    *,
+    temperature: float,
+    fusion: bool,
+    review: ReviewPolicy | None = None,
+) -> Labels:
+    """The post step of a window: each batch's logits → `Labels` in pair order, the retiring labels
+    to review flagged by `review` on the final probabilities.
 
     Args:
         prepared: the window as `batch_window` or `gather` made it.
         logits: float [rows, 5] per batch of `prepared.batches`, in that order.
         temperature: the model's softmax temperature.
         fusion: apply the structure rules (`fusion.fuse_rows`).
+        review: the model's review thresholds (`ModelMeta.review`); None flags nothing.
 
     Raises:
         ValueError: `logits` does not match the batches.
     """
     probs, evidence = post_rows(
-        window_logits(prepared, logits), prepared.rule, prepared.guard, temperature=temperature, fusion=fusion
+        window_logits(prepared, logits),
+        prepared.rule,
+        prepared.guard,
+        temperature=temperature,
+        fusion=fusion,
+        may_correct=prepared.may_correct,
     )
+    label = np.argmax(probs, axis=1)
     return Labels(
         index=prepared.index,
         probabilities=probs,
-        label=np.argmax(probs, axis=1),
+        label=label,
         evidence=evidence,
         slot_match=prepared.slot_match,
+        review=None if review is None else review.flags(probs, label),
     )
 
 
@@ -355,9 +395,16 @@ def window_logits(prepared: PreparedWindow, logits: Sequence[np.ndarray]) -> np.
 
 
 def post_rows(
-    logits: np.ndarray, rule: np.ndarray, guard: np.ndarray, *, temperature: float, fusion: bool
+    logits: np.ndarray,
+    rule: np.ndarray,
+    guard: np.ndarray,
+    *,
+    temperature: float,
+    fusion: bool,
+    may_correct: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Temperature softmax, then (when `fusion`) the structure rules, then the guards, on [n, 5] logits.
+    """Temperature softmax, then (when `fusion`) the structure rules, then the guards, then the
+    corrections (`may_correct`: bool [n], None: no pair may be one), on [n, 5] logits.
 
     Returns:
         float64 [n, 5] probabilities and int8 [n] evidence codes (`EVIDENCE`).
@@ -368,4 +415,6 @@ def post_rows(
     else:
         evidence = np.full(len(probs), EVIDENCE.index(Evidence.MODEL), dtype=np.int8)
     apply_guards(probs, evidence, guard)
+    if may_correct is not None:
+        apply_corrections(probs, evidence, may_correct)
     return probs, evidence

@@ -122,6 +122,7 @@ class Feeder:
         self.tokenizer = str(modeldir.require_file(Path(model_dir), modeldir.TOKENIZER))
         self.max_length = meta.max_length
         self.temperature = meta.temperature
+        self.review = meta.review
         self.fusion = meta.fusion if fusion is None else fusion
         self.batch_size = batch_size
         self.workers = workers
@@ -211,4 +212,6 @@ class Feeder:
                 yield self._decode(*ahead)
 
     def _decode(self, prepared: columnar.PreparedWindow, logits: Future[list[np.ndarray]]) -> columnar.Labels:
-        return columnar.label_window(prepared, logits.result(), temperature=self.temperature, fusion=self.fusion)
+        return columnar.label_window(
+            prepared, logits.result(), temperature=self.temperature, fusion=self.fusion, review=self.review
+        )

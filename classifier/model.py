@@ -48,6 +48,7 @@ class Classifier:
         self.backend = backend
         self.fusion = meta.fusion if fusion is None else fusion
         self.temperature = meta.temperature
+        self.review = meta.review
         self.info = ModelInfo.of(meta, backend.name)
 
     @classmethod
@@ -105,8 +106,11 @@ class Classifier:
         return self.backend.run_many([b.batch for b in prepared.batches])
 
     def label(self, prepared: columnar.PreparedWindow, logits: Sequence[np.ndarray]) -> columnar.Labels:
-        """Temperature softmax, then (if enabled) fusion with structure, then the guards (`columnar.label_window`)."""
-        return columnar.label_window(prepared, logits, temperature=self.temperature, fusion=self.fusion)
+        """Temperature softmax, then (if enabled) fusion with structure, then the guards, then the review
+        flags (`columnar.label_window`)."""
+        return columnar.label_window(
+            prepared, logits, temperature=self.temperature, fusion=self.fusion, review=self.review
+        )
 
     def release_memory(self) -> None:
         """Hand the backend's free working memory back (the batcher calls this when idle)."""
@@ -150,7 +154,9 @@ def pairs_window(pairs: Sequence[Pair]) -> columnar.PairWindow:
             if at is None:
                 records = features.side_records(side, f"pairs[{i}].{name}")
                 at = position[id(side)] = len(memories)
-                memories.append(columnar.WindowMemory(side.text, side.observed_at, side.subject, records))
+                memories.append(
+                    columnar.WindowMemory(side.text, side.observed_at, side.subject, records, side.provenance)
+                )
             ref.append(at)
         refs.append((ref[0], ref[1]))
     return columnar.PairWindow(0, memories, refs)

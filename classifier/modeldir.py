@@ -5,7 +5,7 @@ Files:
     model.onnx        fp32 ONNX (optional in the shipped dir)
     model.safetensors fp16 torch weights + config.json (HF BertForSequenceClassification)
     tokenizer.json, tokenizer_config.json, vocab.txt, special_tokens_map.json
-    writegate.json    name, version, input format, max_length, labels, temperature, fusion, metrics
+    writegate.json    name, version, input format, max_length, labels, temperature, fusion, review, metrics
     MODEL_CARD.md     how it was made and how well it does
 """
 
@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from writegate.classifier.labels import LABELS
+from writegate.classifier.review import ReviewPolicy
 from writegate.errors import InputError, first_error
 
 META_FILE = "writegate.json"
@@ -82,6 +83,10 @@ class ModelMeta(BaseModel):
     labels: list[str] = Field(description="Output index i ↔ labels[i]; must equal LABELS.")
     temperature: float = Field(default=1.0, gt=0, le=100, description="Calibration temperature for the softmax.")
     fusion: bool = Field(default=True, description="Fuse structured evidence into the probabilities.")
+    review: ReviewPolicy = Field(
+        default_factory=ReviewPolicy,
+        description="When a retiring label is flagged for review (`classifier/review.py`); absent: never.",
+    )
     metrics: dict[str, float] = Field(default_factory=dict, description="Flat metric name → value.")
 
 
@@ -122,7 +127,8 @@ def read_meta(model_dir: str | Path) -> ModelMeta:
 
 
 def write_meta(model_dir: str | Path, meta: ModelMeta) -> Path:
-    """Write `writegate.json` (pretty JSON)."""
+    """Write `writegate.json` (pretty JSON); `review` only when it flags something."""
     path = Path(model_dir) / META_FILE
-    path.write_text(json.dumps(meta.model_dump(), indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    data = meta.model_dump(exclude=None if meta.review.active else {"review"})
+    path.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
     return path

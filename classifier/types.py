@@ -9,11 +9,12 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from writegate.classifier.labels import Label
-from writegate.normalizer.schema import Record
+from writegate.normalizer.schema import ProvenanceKind, Record
 
 
 class Side(BaseModel):
-    """One memory of a pair: its text, when it was observed, whose it is, and its normalized records.
+    """One memory of a pair: its text, when it was observed, whose it is, where it comes from, and its
+    normalized records.
 
     The classifier never normalizes: the caller fills `records` (the service from the records it
     computed, `writegate relabel` from its plan, the CLI, eval and training with
@@ -25,6 +26,11 @@ class Side(BaseModel):
     text: str = Field(min_length=1)
     observed_at: datetime
     subject: str = "user:default"
+    provenance: ProvenanceKind = Field(
+        default=ProvenanceKind.STATED,
+        description="Where the memory comes from: two `stated` memories of one subject have one speaker, "
+        "so the new one can retract the existing one (`classifier/correction.py`).",
+    )
     records: tuple[Record, ...] | None = Field(
         default=None,
         description="`normalize(text, subject=subject, observed_at=observed_at)`; None = not normalized yet "
@@ -51,6 +57,9 @@ class Evidence(str, Enum):
     """A guard: one side has no content words, so the pair is `unrelated`."""
     OTHER_SUBJECT = "other_subject"
     """A guard: the two memories belong to different subjects, so the pair is `unrelated`."""
+    CORRECTION = "correction"
+    """The label is `contradicts` and the new memory is its speaker's retraction of the existing one
+    (`classifier/correction.py`): the existing memory is `retracted`, the new one stays `current`."""
 
 
 class Prediction(BaseModel):
@@ -62,6 +71,9 @@ class Prediction(BaseModel):
     probabilities: dict[str, float]
     slot_match: bool = False
     evidence: Evidence = Evidence.MODEL
+    review: bool = False
+    """A retiring label that won narrowly or with a low probability (`classifier/review.py`): a person
+    should look before the store acts on it."""
 
 
 class ModelInfo(BaseModel):

@@ -1,10 +1,10 @@
 """`writegate classify`: label (existing, new) pairs from a JSONL file, one output line per input line.
 
 Every input line gets exactly one output line, in order: `{"id"?, "label", "scores"}` (`--details`:
-also `slot_match`, `evidence`), or `{"error": "line N: field: message", "line": N, "id"?}` for a bad
-line (a blank one included), with the same message on stderr. `"id"` echoes the line's string `"id"`
-when it has one. `scores` holds the five labels' probabilities and `slot_match`/`evidence` are named
-as in the service's `Relation` and relabel's edge lines.
+also `slot_match`, `evidence`, `review`), or `{"error": "line N: field: message", "line": N, "id"?}`
+for a bad line (a blank one included), with the same message on stderr. `"id"` echoes the line's
+string `"id"` when it has one. `scores` holds the five labels' probabilities and
+`slot_match`/`evidence`/`review` are named as in the service's `Relation` and relabel's edge lines.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", default="onnx", choices=["onnx", "torch"], help="inference backend (default onnx)")
     p.add_argument("--batch-size", type=int, default=64, help="pairs per backend call (default 64)")
     p.add_argument("--no-fusion", action="store_true", help="model probabilities only, no structured evidence")
-    p.add_argument("--details", action="store_true", help="also print slot_match and evidence")
+    p.add_argument("--details", action="store_true", help="also print slot_match, evidence and review")
 
 
 def _parse(obj: Any) -> Pair:
@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
                 "scores": {k: round(v, 6) for k, v in pred.probabilities.items()},
             }
             if args.details:
-                out |= {"slot_match": pred.slot_match, "evidence": pred.evidence.value}
+                out |= {"slot_match": pred.slot_match, "evidence": pred.evidence.value, "review": pred.review}
         sys.stdout.write(json_line(out))
     if failed:
         print(f"writegate classify: {failed} line(s) failed", file=sys.stderr)

@@ -2,7 +2,7 @@
 
 `normalize` and `classify` (the library tools) live here in `writegate.cli`; `serve` is the
 service's (`writegate.server.command`), `relabel` batch relabel's (`writegate.relabel.command`),
-`train`/`eval`/`export` training's (`writegate.training.commands`). Each command module exposes
+`train`/`eval`/`export`/`export-embedder` training's (`writegate.training.commands`). Each command module exposes
 `HELP: str`, `add_arguments(parser)` and `run(args) -> int`; it is
 imported only when its command runs, so `writegate normalize` never loads a model or torch.
 """
@@ -21,6 +21,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("writegate.training.commands.train", "Fine-tune the relation classifier."),
     "eval": ("writegate.training.commands.eval", "Evaluate a model on labelled pairs."),
     "export": ("writegate.training.commands.export", "Export a trained model to ONNX (fp32 + int8)."),
+    "export-embedder": (
+        "writegate.training.commands.export_embedder",
+        "Export the sentence embedder relabel finds candidates with (int8 ONNX).",
+    ),
     "serve": ("writegate.server.command", "Run the gRPC service."),
     "relabel": ("writegate.relabel.command", "Label every candidate pair of a legacy memory store."),
 }

@@ -23,6 +23,7 @@ from writegate.client.common import (
     channel_credentials,
     channel_options,
     classify_request,
+    embed_request,
     normalize_request,
     prepare_write_request,
     raise_typed,
@@ -136,6 +137,15 @@ class AsyncClient:
         """The served model."""
         resp = await self._call(self.stub.GetModelInfo, pb.GetModelInfoRequest(), timeout)
         return convert.model_info_from_proto(resp)
+
+    async def embed(self, texts: Sequence[str], *, timeout: float | None = None) -> list[list[float]]:
+        """One embedding per text, in order: `dim` floats of unit length (cosine = dot product).
+
+        The server batches the texts with other calls' texts; INVALID_ARGUMENT names the text
+        (`texts[2]: is required (empty)`).
+        """
+        resp = await self._call(self.stub.Embed, embed_request(texts), timeout)
+        return convert.embeddings_from_proto(resp)
 
     async def relabel(
         self, pairs: AsyncIterable[RelabelPair | dict] | Iterable[RelabelPair | dict], *, timeout: float | None = None

@@ -70,7 +70,7 @@ class RelabelResult(BaseModel):
 
 
 SERVICE = "writegate.v1.WriteGate"
-"""The service whose methods the retry policy covers (all five)."""
+"""The service whose methods the retry policy covers (all of them)."""
 MAX_RETRIES = 4
 """gRPC makes at most five attempts of a call: it clamps a larger `maxAttempts` to 5."""
 MIN_BACKOFF_S = 0.01
@@ -90,8 +90,8 @@ class RetryPolicy:
     Retries stay within the call's deadline: when it passes during a wait, the call ends
     DEADLINE_EXCEEDED then.
 
-    Normalize, Classify, PrepareWrite and GetModelInfo are pure functions of their request, so a
-    retry is always safe. A Relabel stream is retried only while no result has come back and the
+    Normalize, Classify, PrepareWrite, GetModelInfo and Embed are pure functions of their request,
+    so a retry is always safe. A Relabel stream is retried only while no result has come back and the
     requests sent so far fit gRPC's per-call retry buffer (256 KiB): gRPC sends them again from
     that buffer, so any iterable of pairs is retried. Once a result came back it never is.
 
@@ -240,6 +240,17 @@ def classify_request(memory: Memory | dict, candidates: Sequence[Memory | dict])
 def prepare_write_request(memory: Memory | dict, candidates: Sequence[Memory | dict]) -> pb.PrepareWriteRequest:
     """PrepareWriteRequest for `memory` against `candidates`."""
     return pb.PrepareWriteRequest(memory=memory_proto(memory), candidates=[memory_proto(c) for c in candidates])
+
+
+def embed_request(texts: Sequence[str]) -> pb.EmbedRequest:
+    """EmbedRequest for `texts`.
+
+    Raises:
+        InputError: `texts` is one string, not a sequence of them (it would embed each character).
+    """
+    if isinstance(texts, str):
+        raise InputError("texts", "must be a list of strings, not one string")
+    return pb.EmbedRequest(texts=list(texts))
 
 
 def relabel_request(pair: RelabelPair | dict) -> pb.RelabelRequest:

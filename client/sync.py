@@ -203,6 +203,10 @@ class Client:
         """The served model."""
         return self._runner.run(self._aio.model_info(timeout=timeout))
 
+    def embed(self, texts: Sequence[str], *, timeout: float | None = None) -> list[list[float]]:
+        """One embedding per text, in order: `dim` floats of unit length (see `AsyncClient.embed`)."""
+        return self._runner.run(self._aio.embed(texts, timeout=timeout))
+
     def relabel(self, pairs: Iterable[RelabelPair | dict], *, timeout: float | None = None) -> Iterator[RelabelResult]:
         """Stream pairs in, one result per pair out in the same order (see `AsyncClient.relabel`).
 

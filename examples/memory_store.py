@@ -2,11 +2,14 @@
 
 The pattern the service exists for:
 
-1. retrieve the candidates a new memory could relate to (here: the subject's live memories; a
-   real store would use its vector or keyword index),
+1. retrieve the candidates a new memory could relate to: here the service's `Embed` gives the new
+   memory's vector, and the store takes the `top_k` live memories of the same subject whose stored
+   vectors are most similar (cosine), so "I eat steak every Friday" finds "I am vegetarian" though
+   they share no word; a store with a vector index of its own would ask it instead,
 2. call `PrepareWrite(new, candidates)`,
-3. in one transaction: insert the new memory with its role, apply the candidates' new roles
-   (`historical` when superseded, `in_conflict` when contradicted), store the typed edges.
+3. in one transaction: insert the new memory with its role and its vector, apply the candidates'
+   new roles (`historical` when superseded, `in_conflict` when contradicted, `retracted` when the
+   user took it back), store the typed edges.
 
 Nothing is ever deleted: every version stays, with its role and the history of how it got it, so
 the store can answer "what is current" (and which facts are in conflict) and "what changed".
@@ -29,6 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from writegate.api.types import Memory, PrepareWriteResult, ProvenanceKind, StateRole
@@ -42,7 +46,8 @@ CREATE TABLE IF NOT EXISTS memories (
     observed_at TEXT NOT NULL,
     provenance TEXT NOT NULL,
     role TEXT NOT NULL,
-    records TEXT NOT NULL
+    records TEXT NOT NULL,
+    vector BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS memories_subject_role ON memories (subject, role);
 CREATE TABLE IF NOT EXISTS role_changes (
@@ -68,6 +73,8 @@ M = TypeVar("M", bound=BaseModel)
 
 class WriteGateLike(Protocol):
     """What the store needs of `writegate.client.Client`."""
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
     def prepare_write(self, memory: Memory, candidates: Sequence[Memory]) -> PrepareWriteResult: ...
 
@@ -111,15 +118,18 @@ class MemoryStore:
     Args:
         path: the SQLite file (`:memory:` for a throw-away store).
         client: a WriteGate client (`writegate.client.Client`).
-        max_candidates: how many live memories of the subject are sent as candidates.
+        top_k: how many live memories of the subject, the most similar to the new one, are sent as
+            candidates.
     """
 
-    def __init__(self, path: str | Path, client: WriteGateLike, *, max_candidates: int = 64) -> None:
+    def __init__(self, path: str | Path, client: WriteGateLike, *, top_k: int = 8) -> None:
+        if top_k < 1:
+            raise ValueError(f"top_k must be at least 1, got {top_k}")
         self.db = sqlite3.connect(str(path))
         self.db.row_factory = sqlite3.Row
         self.db.executescript(SCHEMA)
         self.client = client
-        self.max_candidates = max_candidates
+        self.top_k = top_k
 
     def close(self) -> None:
         """Close the database."""
@@ -130,14 +140,20 @@ class MemoryStore:
         with self.db:  # commit on success, roll back on error
             yield self.db
 
-    def candidates(self, subject: str) -> list[Memory]:
-        """The subject's live memories (current or in conflict), newest first."""
+    def candidates(self, subject: str, vector: Sequence[float]) -> list[Memory]:
+        """The subject's `top_k` live memories (current or in conflict) most similar to `vector`, most
+        similar first (ties: newest first). Embed's vectors have unit length: the dot product is the cosine."""
         rows = self.db.execute(
             f"SELECT * FROM memories WHERE subject = ? AND role IN ({','.join('?' * len(LIVE_ROLES))}) "
-            "ORDER BY observed_at DESC, seq DESC LIMIT ?",
-            (subject, *LIVE_ROLES, self.max_candidates),
+            "ORDER BY observed_at DESC, seq DESC",
+            (subject, *LIVE_ROLES),
         ).fetchall()
-        return [_from_row(Memory, r) for r in rows]
+        if not rows:
+            return []
+        stored = np.stack([np.frombuffer(r["vector"], dtype=np.float32) for r in rows])
+        cosine = stored @ np.asarray(vector, dtype=np.float32)
+        best = np.argsort(-cosine, kind="stable")[: self.top_k]
+        return [_from_row(Memory, rows[i]) for i in best]
 
     def write(
         self,
@@ -148,7 +164,8 @@ class MemoryStore:
         provenance: ProvenanceKind = ProvenanceKind.STATED,
         memory_id: str | None = None,
     ) -> PrepareWriteResult:
-        """Write a memory: PrepareWrite first, then store it with every role change and edge."""
+        """Write a memory: its vector (Embed) and candidates, PrepareWrite, then store it with its vector,
+        every role change and edge."""
         new = Memory(
             id=memory_id or uuid.uuid4().hex[:12],
             subject=subject,
@@ -156,12 +173,14 @@ class MemoryStore:
             observed_at=observed_at or datetime.now(UTC),
             provenance=provenance,
         )
-        result = self.client.prepare_write(new, self.candidates(subject))
+        (vector,) = self.client.embed([text])
+        result = self.client.prepare_write(new, self.candidates(subject, vector))
         now = datetime.now(UTC).isoformat()
         labels = {r.candidate_id: r.label.value for r in result.relations}
         with self._tx() as db:
             db.execute(
-                "INSERT INTO memories (id, subject, text, observed_at, provenance, role, records) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO memories (id, subject, text, observed_at, provenance, role, records, vector) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     new.id,
                     subject,
@@ -170,6 +189,7 @@ class MemoryStore:
                     new.provenance.value,
                     result.new_role.value,
                     json.dumps([r.to_json() for r in result.records]),
+                    np.asarray(vector, dtype=np.float32).tobytes(),
                 ),
             )
             db.execute(
@@ -245,9 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--target", default="127.0.0.1:50051", help="writegate server host:port")
     parser.add_argument("--db", default=":memory:", help="SQLite file (default: in memory)")
     parser.add_argument("--subject", default="user:alice")
+    parser.add_argument("--top-k", type=int, default=8, help="candidates per write: the most similar live memories")
     args = parser.parse_args(argv)
     with Client(args.target, timeout=30) as client:
-        store = MemoryStore(args.db, client)
+        store = MemoryStore(args.db, client, top_k=args.top_k)
         for memory_id, day, text in DEMO:
             at = datetime.fromisoformat(day).replace(tzinfo=UTC)
             result = store.write(text, subject=args.subject, observed_at=at, memory_id=memory_id)

@@ -54,11 +54,36 @@ def _add_store_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_candidate_arguments(p: argparse.ArgumentParser) -> None:
+    """The flags that choose each record's candidate partners."""
+    from writegate.classifier.embedder import EMBEDDER_HELP
+    from writegate.relabel.candidates import DEFAULT_RETRIEVAL, Retrieval
+    from writegate.relabel.plan import DEFAULT_K
+
+    p.add_argument(
+        "--candidates-per-record",
+        "-k",
+        dest="k",
+        type=int,
+        default=DEFAULT_K,
+        metavar="K",
+        help=f"partners per record: same slot first, then the most similar (default {DEFAULT_K})",
+    )
+    p.add_argument(
+        "--candidates",
+        choices=[r.value for r in Retrieval],
+        default=DEFAULT_RETRIEVAL.value,
+        metavar="|".join(r.value for r in Retrieval),
+        help="how the most similar are found: meaning (sentence embeddings, cosine), words (TF-IDF) or both "
+        f"(default {DEFAULT_RETRIEVAL.value}; docs/relabel.md, Candidates)",
+    )
+    p.add_argument("--embedder", type=Path, default=None, metavar="DIR", help=EMBEDDER_HELP)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Register the command's flags."""
     from writegate.classifier.modeldir import MODEL_HELP, default_model_dir
     from writegate.classifier.windows import DEFAULT_BATCH_SIZE
-    from writegate.relabel.plan import DEFAULT_K
     from writegate.relabel.run import DEFAULT_CHUNK_SIZE
 
     _add_store_arguments(p)
@@ -84,15 +109,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="processes that normalize, compare and tokenize while the model runs (local: default one per "
         "core less one, 0 = none; Ray: per actor, default 0); the output is the same whatever N",
     )
-    p.add_argument(
-        "--candidates-per-record",
-        "-k",
-        dest="k",
-        type=int,
-        default=DEFAULT_K,
-        metavar="K",
-        help=f"partners per record: same slot first, then the most similar (default {DEFAULT_K})",
-    )
+    _add_candidate_arguments(p)
     p.add_argument("--keep-unrelated", action="store_true", help="also write pairs labelled unrelated")
     p.add_argument(
         "--batch-size",
@@ -272,6 +289,7 @@ def run(args: argparse.Namespace) -> int:
         InputError: a bad flag, clashing outputs, an output folder that takes no file, a write-back
             database the run cannot write (all checked first, before the model is read).
     """
+    from writegate.relabel.candidates import Retrieval
     from writegate.relabel.run import RelabelOptions, preflight, relabel
     from writegate.relabel.stores import open_sink, open_source
 
@@ -292,6 +310,8 @@ def run(args: argparse.Namespace) -> int:
         keep_unrelated=args.keep_unrelated,
         chunk_size=args.chunk_size,
         restart=args.restart,
+        candidates=Retrieval(args.candidates),
+        embedder=args.embedder,
     )
     paths = preflight(options, sinks=sinks)  # before the model is read
     engine = _engine(args)
@@ -308,7 +328,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.close()
     labels = ", ".join(f"{k} {v}" for k, v in stats.labels.items())
-    progress.log(f"{stats.pairs} pairs labelled ({labels}); {stats.written} edges → {paths.edges}")
+    progress.log(
+        f"{stats.pairs} pairs labelled ({labels}), {stats.review} to review; {stats.written} edges → {paths.edges}"
+    )
     progress.log(f"summary → {paths.summary}; conflicts → {paths.conflicts}; roles → {paths.roles}")
     progress.log(f"{stats.rejected} rejected line(s) → {paths.rejects}")
     for sink in sinks:

@@ -7,10 +7,10 @@ without its `.jsonl`), so two runs with different `--out` in one folder never sh
 | file | holds |
 | --- | --- |
 | `NAME.jsonl` | the edges |
-| `NAME.summary.json` | counts: records, rejects, pairs, labels, roles (its size does not grow with the store) |
+| `NAME.summary.json` | counts: records, rejects, pairs, labels, pairs to review, roles (its size does not grow with the store) |
 | `NAME.rejects.jsonl` | the lines not relabelled |
-| `NAME.conflicts.jsonl` | the pairs labelled `contradicts`, with both texts and dates (in the edges' order) |
-| `NAME.roles.jsonl` | each memory's state role and what superseded it |
+| `NAME.conflicts.jsonl` | the open conflicts: the pairs labelled `contradicts` but for corrections, with both texts and dates (in the edges' order) |
+| `NAME.roles.jsonl` | each memory's state role, what superseded it and what retracted it |
 | `.NAME.jsonl.relabel/` | the checkpoint (the run's own work directory, deleted at the end) |
 
 plus `--report` where it says. `check_outputs` refuses, before the store is read, any of these that
@@ -19,7 +19,9 @@ and an output folder where a file cannot be created.
 
 The checkpoint holds each pair's edges line (`edge_texts`); at the end `output_files` turns them into
 the files above, while a `Tally` counts the labels and gathers each memory's state role (the
-summary, the roles file and every `stores.base.Sink` read it).
+summary, the roles file and every `stores.base.Sink` read it). A `contradicts` line with evidence
+`correction` (the later memory's speaker took the earlier one back: `classifier/correction.py`)
+makes the existing memory `retracted` and leaves the new one as it is: it is no open conflict.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from writegate.api.prepare import StateRole
 from writegate.classifier.columnar import Labels
 from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.types import Evidence
 from writegate.classifier.windows import SCORE_DIGITS
 from writegate.errors import InputError
 from writegate.normalizer.schema import iso_utc
@@ -198,6 +201,13 @@ def free_space_warning(paths: OutputPaths, pairs: int, records: int) -> str | No
 
 _CONFLICTS = frozenset({Label.SUPERSEDES.value, Label.CONTRADICTS.value})
 _LABEL_KEY = '"label": "'
+_CORRECTION = Evidence.CORRECTION.value
+
+
+def is_correction(line: Mapping[str, Any]) -> bool:
+    """An edges line (parsed) in which the new memory retracts the existing one: `contradicts`, evidence
+    `correction`."""
+    return bool(line["label"] == Label.CONTRADICTS.value and line.get("evidence") == _CORRECTION)
 
 
 def label_of(raw: str) -> str:
@@ -214,8 +224,8 @@ _SCORES = "{{" + ", ".join(f'"{name}": {{}}' for name in LABELS) + "}}"
 
 def edge_texts(ids_json: Sequence[tuple[str, str]], labels: Labels) -> list[str]:
     """Each labelled pair of a window as its edges-file line: the JSON text (`api.jsonl.json_text`) of
-    `{"new_id", "existing_id", "label", "scores", "evidence", "slot_match"}`, the scores rounded to
-    `SCORE_DIGITS` places, formatted directly (the label says how NEW relates to EXISTING).
+    `{"new_id", "existing_id", "label", "scores", "evidence", "slot_match", "review"}`, the scores rounded
+    to `SCORE_DIGITS` places, formatted directly (the label says how NEW relates to EXISTING).
 
     Args:
         ids_json: (new_id, existing_id) per pair, in the window's pair order, each already as JSON
@@ -228,8 +238,8 @@ def edge_texts(ids_json: Sequence[tuple[str, str]], labels: Labels) -> list[str]
     return [
         f'{{"new_id": {new_id}, "existing_id": {existing_id}, "label": "{label}", '
         f'"scores": {_SCORES.format(*map(repr, map(round, probabilities, digits)))}, "evidence": "{evidence}", '
-        f'"slot_match": {"true" if slot_match else "false"}}}'
-        for (new_id, existing_id), (label, probabilities, evidence, slot_match) in zip(
+        f'"slot_match": {"true" if slot_match else "false"}, "review": {"true" if review else "false"}}}'
+        for (new_id, existing_id), (label, probabilities, evidence, slot_match, review) in zip(
             ids_json, labels.rows(), strict=True
         )
     ]
@@ -242,14 +252,20 @@ class Tally:
         labels: edges lines per label (every line counted, written or not).
         written: lines written to the edges file (`output_files` counts them).
         superseded_by: a record id → the ids of the records that superseded it, in the edges' order.
-        in_conflict: the ids of the records in a `contradicts` pair.
+        retracted_by: a record id → the ids of the records that retracted it (corrections), in the edges' order.
+        in_conflict: the ids of the records in a `contradicts` pair that is not a correction.
+        corrections: `contradicts` lines that are corrections.
+        review: lines flagged `review` per label: they change no role (a person decides).
     """
 
     def __init__(self) -> None:
         self.labels: Counter[str] = Counter()
         self.written = 0
         self.superseded_by: dict[str, list[str]] = defaultdict(list)
+        self.retracted_by: dict[str, list[str]] = defaultdict(list)
         self.in_conflict: set[str] = set()
+        self.corrections = 0
+        self.review: Counter[str] = Counter()
 
     @classmethod
     def of(cls, lines: Iterable[str]) -> Tally:
@@ -272,13 +288,22 @@ class Tally:
         """Count one edges line, parsed (`{"label", "existing_id", "new_id", …}`)."""
         label = line["label"]
         self.labels[label] += 1
+        if line.get("review", False):  # absent from lines written before the review flag
+            self.review[label] += 1
+            return
         if label == Label.SUPERSEDES.value:
             self.superseded_by[line["existing_id"]].append(line["new_id"])
+        elif is_correction(line):
+            self.retracted_by[line["existing_id"]].append(line["new_id"])
+            self.corrections += 1
         elif label == Label.CONTRADICTS.value:
             self.in_conflict.update((line["existing_id"], line["new_id"]))
 
     def role(self, record_id: str) -> StateRole:
-        """A record's state role: historical once superseded, else in conflict, else current."""
+        """A record's state role: retracted once its speaker took it back (it was never true), else
+        historical once superseded, else in conflict, else current."""
+        if record_id in self.retracted_by:
+            return StateRole.RETRACTED
         if record_id in self.superseded_by:
             return StateRole.HISTORICAL
         if record_id in self.in_conflict:
@@ -338,7 +363,12 @@ def _summary_bytes(plan: Plan, tally: Tally, paths: OutputPaths, head: Mapping[s
             "subjects": len({r.subject for r in plan.records}),
         },
         "rejects": {"file": paths.rejects.name, "count": len(plan.rejects), "by_field": dict(sorted(by_field.items()))},
-        "pairs": {"classified": len(plan.pairs), "written": tally.written},
+        "pairs": {
+            "classified": len(plan.pairs),
+            "written": tally.written,
+            "corrections": tally.corrections,
+            "review": sum(tally.review.values()),
+        },
         "labels": {label.value: tally.labels.get(label.value, 0) for label in Label},
         "roles": {role.value: role_counts.get(role.value, 0) for role in StateRole},
         "files": {
@@ -358,12 +388,15 @@ def _rejects_bytes(rejects: Sequence[Reject]) -> Iterator[bytes]:
 
 
 def _conflicts_bytes(plan: Plan, lines: Iterable[str]) -> Iterator[bytes]:
-    """The contradicts pairs, in the edges' order, with both texts and dates (one line each)."""
+    """The open conflicts (contradicts pairs but for corrections), in the edges' order, with both texts
+    and dates (one line each)."""
     by_id = {r.id: r for r in plan.records}
     for raw in lines:
         if label_of(raw) != Label.CONTRADICTS.value:
             continue
         line = json.loads(raw)
+        if is_correction(line):
+            continue
         e, n = by_id[line["existing_id"]], by_id[line["new_id"]]
         conflict = {
             "subject": e.subject,
@@ -379,9 +412,12 @@ def _conflicts_bytes(plan: Plan, lines: Iterable[str]) -> Iterator[bytes]:
 
 
 def _roles_bytes(plan: Plan, tally: Tally) -> Iterator[bytes]:
-    """Each record's state role and the records that superseded it (canonical order, one line each)."""
+    """Each record's state role and the records that superseded or retracted it (canonical order, one
+    line each)."""
     for r in plan.records:
         line: dict[str, str | list[str]] = {"id": r.id, "subject": r.subject, "role": tally.role(r.id).value}
         if r.id in tally.superseded_by:
             line["superseded_by"] = tally.superseded_by[r.id]
+        if r.id in tally.retracted_by:
+            line["retracted_by"] = tally.retracted_by[r.id]
         yield (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")

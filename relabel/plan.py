@@ -3,8 +3,9 @@
 `build_plan`: records sorted by (subject, observed_at, id) — the canonical order; in a pair the
 earlier one is EXISTING (ties by id), the later NEW. Each record is normalized once (as the
 classifier does: its subject and date); a record that fails is a reject too (its `raw`: the
-text). Per subject, `candidates.subject_pairs` picks each record's partners and each pair's
-records are compared (`compare_all`) once. The per-subject work is `plan_subjects`, a pure
+text). Per subject, `candidates.subject_pairs` picks each record's partners (by meaning: over
+the subject's embeddings, computed there and dropped with the subject) and each pair's records are
+compared (`compare_all`) once. The per-subject work is `plan_subjects`, a pure
 function of whole subjects that runs in the engine's worker processes (`run.Engine.plan_mapper`).
 The plan is deterministic: a resumed run rebuilds it and checks its hash (`Plan.sha256`).
 """
@@ -16,16 +17,28 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import NamedTuple, Protocol
+
+import numpy as np
 
 from writegate.api.jsonl import json_text
 from writegate.api.normalizing import MemoryKey, Normalized, NormalizeFailure, normalize_many
 from writegate.classifier.columnar import PairWindow, WindowMemory
+from writegate.classifier.embedder import Embedder, verify
 from writegate.classifier.types import Pair, Side
 from writegate.errors import InputError
 from writegate.normalizer.compare import SlotComparison, compare_all
 from writegate.normalizer.schema import Record
-from writegate.relabel.candidates import DEFAULT_MAX_POSTINGS, slots_of, subject_pairs
+from writegate.relabel.candidates import (
+    DEFAULT_MAX_POSTINGS,
+    DEFAULT_RETRIEVAL,
+    Retrieval,
+    nearest,
+    slots_of,
+    subject_pairs,
+    subject_vectors,
+)
 from writegate.relabel.store import (
     RAW_EXCERPT_CHARS,
     Reject,
@@ -102,7 +115,7 @@ class Plan:
                 if i not in position:
                     position[i] = len(memories)
                     r = self.records[i]
-                    memories.append(WindowMemory(r.text, r.observed_at, r.subject, None))
+                    memories.append(WindowMemory(r.text, r.observed_at, r.subject, None, r.provenance))
             refs.append((position[e], position[n]))
         return PairWindow(index, memories, refs, self.comparisons[lo:hi])
 
@@ -116,7 +129,13 @@ class Plan:
             raise ValueError("this plan was built without its records (build_plan(keep_records=False))")
         if len(self._sides) != len(self.records):
             self._sides = [
-                Side(text=r.text, observed_at=r.observed_at, subject=r.subject, records=self.normalized[i])
+                Side(
+                    text=r.text,
+                    observed_at=r.observed_at,
+                    subject=r.subject,
+                    provenance=r.provenance,
+                    records=self.normalized[i],
+                )
                 for i, r in enumerate(self.records)
             ]
         e, n = self.pairs[index]
@@ -138,6 +157,22 @@ class PlanTask(NamedTuple):
     """Each subject's records as normalized, in canonical order."""
     keep_records: bool = True
     """Hand each record's normalized records back (else `()` in their place: less to send)."""
+    retrieval: Retrieval = DEFAULT_RETRIEVAL
+    embedder: str | None = None
+    """The embedder directory (`meaning`, `both`); None = the shipped one."""
+    embed_threads: int | None = None
+    """The embedder's intra-op threads (1 in a worker process; the vectors are the same whatever the number)."""
+
+
+_EMBEDDERS: dict[tuple[str | None, int | None], Embedder] = {}
+"""Each process's embedders, by (directory, threads): loaded once per worker."""
+
+
+def _embedder(path: str | None, threads: int | None) -> Embedder:
+    key = (path, threads)
+    if key not in _EMBEDDERS:
+        _EMBEDDERS[key] = Embedder.load(None if path is None else Path(path), threads=threads)
+    return _EMBEDDERS[key]
 
 
 SubjectPlan = tuple[list[Normalized], list[tuple[int, int]], list["SlotComparison | None"]]
@@ -159,12 +194,22 @@ def plan_subjects(task: PlanTask) -> tuple[list[int], list[SubjectPlan]]:
         normalized = normalize_many(rows, contain=unexpected_error)  # one bad record must not end the run
         kept = [i for i, got in enumerate(normalized) if not isinstance(got, NormalizeFailure)]
         records = [got for got in normalized if not isinstance(got, NormalizeFailure)]
+        texts = [rows[i].text for i in kept]
+        similar = None
+        if task.retrieval.embeds:
+            similar = np.zeros((len(texts), 0), dtype=np.int64)  # one record: no partner to find
+            if len(texts) > 1:
+                embedder = _embedder(task.embedder, task.embed_threads)
+                with subject_vectors(embedder.embed, texts, embedder.dim) as vectors:
+                    similar = nearest(vectors, task.k)
         pairs = subject_pairs(
             [rows[i].observed_at.timestamp() for i in kept],
             [slots_of(got) for got in records],
-            [rows[i].text for i in kept],
+            texts,
             task.k,
             task.max_postings,
+            retrieval=task.retrieval,
+            similar=similar,
         )
         comparisons = [compare_all(records[e], records[n]) for e, n in pairs]
         if not task.keep_records:
@@ -190,7 +235,8 @@ def _subject_runs(records: Sequence[StoreRecord]) -> Iterator[tuple[int, int]]:
         start = end
 
 
-def _plan_tasks(ordered: Sequence[StoreRecord], k: int, max_postings: int, keep_records: bool) -> Iterator[PlanTask]:
+def _plan_tasks(ordered: Sequence[StoreRecord], template: PlanTask) -> Iterator[PlanTask]:
+    """`template` (the options) with whole subjects of `ordered`, about `PLAN_TASK_RECORDS` records a task."""
     runs: list[tuple[int, int]] = []
     size = 0
     for run in [*_subject_runs(ordered), None]:
@@ -199,7 +245,7 @@ def _plan_tasks(ordered: Sequence[StoreRecord], k: int, max_postings: int, keep_
             size += run[1] - run[0]
         if runs and (run is None or size >= PLAN_TASK_RECORDS):
             subjects = [[MemoryKey(r.text, r.subject, r.observed_at) for r in ordered[a:b]] for a, b in runs]
-            yield PlanTask(k, max_postings, [a for a, _ in runs], subjects, keep_records)
+            yield template._replace(starts=[a for a, _ in runs], subjects=subjects)
             runs, size = [], 0
 
 
@@ -211,6 +257,8 @@ def build_plan(
     progress: ProgressSink | None = None,
     mapper: Mapper | None = None,
     keep_records: bool = True,
+    retrieval: Retrieval = DEFAULT_RETRIEVAL,
+    embedder: Path | None = None,
 ) -> Plan:
     """Read, validate, order, normalize and pick the candidate pairs of a store.
 
@@ -223,12 +271,16 @@ def build_plan(
             the same whichever mapper ran it.
         keep_records: keep each record's normalized records in `Plan.normalized` (`Plan.pair`
             needs them; a run does not: the pairs' comparisons are in the plan).
+        retrieval: how partners beyond the same-slot ones are found (`candidates.Retrieval`).
+        embedder: the embedder directory for `meaning` and `both` (None = the shipped one).
 
     Raises:
-        InputError: `k` is not ≥ 1.
+        InputError: `k` is not ≥ 1; the embedder is missing or corrupt (`--embedder`).
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise InputError("--candidates-per-record", f"must be an integer ≥ 1, got {k!r}")
+    if retrieval.embeds:
+        verify(embedder)  # a missing or corrupt embedder fails here, before any work
     progress = progress or NullProgress()
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -243,7 +295,17 @@ def build_plan(
     normalized_list: list[tuple[Record, ...]] = []
     pairs: list[tuple[int, int]] = []
     comparisons: list[SlotComparison | None] = []
-    tasks = _plan_tasks(ordered, k, max_postings, keep_records)
+    template = PlanTask(
+        k,
+        max_postings,
+        [],
+        [],
+        keep_records,
+        retrieval,
+        None if embedder is None else str(embedder),
+        None if mapper is None else 1,  # worker processes: one thread each
+    )
+    tasks = _plan_tasks(ordered, template)
     for starts, subjects in (mapper or map)(plan_subjects, tasks):
         for a, (normalized, local, compared) in zip(starts, subjects, strict=True):
             base = len(kept)

@@ -1,7 +1,8 @@
 """`--engine ray`: the relabel chunks classified on Ray Data, one model per actor.
 
-The driver does what must be global (read, validate, order, normalize, candidate search,
-checkpointing); Ray does the classification. Each checkpoint chunk is one row of a Ray dataset
+The driver does what must be global (read, validate, order, normalize, candidate search with
+the same `plan.plan_subjects` as the local engine, embeddings included, checkpointing); Ray does
+the classification. Each checkpoint chunk is one row of a Ray dataset
 (the pickled `columnar.PairWindow`); `map_batches` runs `ChunkLabeler` — an actor pool, each
 actor holding one backend and one `classifier.feeder.Feeder` — which labels the chunks exactly as
 the local engine does (`Feeder.label`: the same batches, so the same numbers whichever engine ran a

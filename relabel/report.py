@@ -1,10 +1,16 @@
 """`writegate relabel … --report out.html`: one self-contained page a person reads after a relabel.
 
-What it shows: the totals per label and per state role; the conflicts to review first (every
-`contradicts` edge, most probable first: both texts, both dates, the five probabilities); the
-subjects (most conflicts first) and, per subject, a timeline in which a superseded memory is struck
-through and linked to what replaced it; filters by subject and by label. No external script, style
-sheet or font: the data is one JSON block inside the page and a small script renders only what is
+What it shows: the totals per label (pairs) and per state role (memories); the edges to review
+(every edge flagged `review`, which changed no role, and every `supersedes` edge, which made a
+memory historical: least probable first, both texts, both dates, the five probabilities); the open
+conflicts (every other `contradicts` edge but the corrections, most probable first); the
+corrections (a `contradicts` edge with evidence `correction`: the later memory's speaker took the
+earlier one back, which is `retracted`; nothing to review, listed so a person sees what was
+settled); the subjects (most conflicts first) and, per subject, a timeline in which a superseded or
+retracted memory is struck through and linked to what replaced or retracted it (each edge is listed
+once, under its earlier memory); filters by subject and by label. An id that is a long UUID is
+shown by its first 8 characters, the whole id in its tooltip. No external script, style sheet or
+font: the data is one JSON block inside the page and a small script renders only what is
 on screen (pages of 20 conflicts, 50 subjects, 200 memories), so a report of 100k memories opens as
 fast as the browser parses its JSON.
 
@@ -17,13 +23,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from writegate.api.prepare import StateRole
 from writegate.classifier.labels import LABELS, Label
 from writegate.relabel import checkpoint
+from writegate.relabel.outputs import is_correction
 
 if TYPE_CHECKING:
     from writegate.relabel.checkpoint import Checkpoint
@@ -32,7 +41,7 @@ if TYPE_CHECKING:
     from writegate.relabel.store import StoreRecord
 
 TEMPLATE = "report_template.html"
-ROLES = ("current", "historical", "in_conflict")
+ROLES = tuple(role.value for role in StateRole)
 EDGE_LABELS = tuple(label.value for label in Label if label is not Label.UNRELATED)
 """The labels shown as edges (in the order of `LABELS`); unrelated pairs are only counted."""
 
@@ -56,6 +65,7 @@ def _edge(line: Mapping[str, Any], index: Mapping[str, int]) -> list[Any]:
         index[line["existing_id"]],
         LABELS.index(line["label"]),
         [scores.get(name, 0.0) for name in LABELS],
+        1 if line.get("review", False) else 0,
     ]
 
 
@@ -81,27 +91,17 @@ def report_json(
 
     Yields:
         The text of `{"meta", "labels", "roles", "totals", "role_totals", "subjects": [[name, first,
-        count, contradicts, supersedes]], "conflicts": [edge…], "m": [[id, text, time, role]],
-        "e": [[new, existing, label, [p per label]]]}`: `m` and `e` index memories by position,
-        labels and roles by their index in `labels` and `roles`, `conflicts` edges by position.
+        count, contradicts, supersedes]], "conflicts": [edge…], "corrections": [edge…], "review":
+        [edge…], "m": [[id, text, time, role]], "e": [[new, existing, label, [p per label], review]]}`:
+        `m` and `e` index memories by position, labels and roles by their index in `labels` and
+        `roles`, `conflicts` (open, most probable first), `corrections` (in the edges' order) and
+        `review` (the edges flagged for review and every supersedes edge, least probable first) edges
+        by position; `review` in an edge is 1 when it is flagged. No edge is in two of those lists.
     """
     index = {rec.id: i for i, rec in enumerate(records)}
     subjects, subject_of = _subjects(records)
-    totals: Counter[str] = Counter()
-    conflicts: list[tuple[float, int, int, int]] = []  # (-p, existing, new, edge position)
-    kept = 0
-    for line in edges():
-        label = line["label"]
-        totals[label] += 1
-        if label == Label.UNRELATED.value:
-            continue
-        if label in (Label.CONTRADICTS.value, Label.SUPERSEDES.value):
-            new, existing = index[line["new_id"]], index[line["existing_id"]]
-            subjects[subject_of[new]][3 if label == Label.CONTRADICTS.value else 4] += 1
-            if label == Label.CONTRADICTS.value:
-                conflicts.append((-line["scores"].get(label, 0.0), existing, new, kept))
-        kept += 1
-    conflicts.sort()
+    lists = _EdgeLists.of(edges(), index, subjects, subject_of)
+    totals, kept = lists.totals, lists.kept
     subjects.sort(key=lambda s: (-s[3], -s[4], s[0]))
     role_counts = Counter(roles(rec.id) for rec in records)
     head = {
@@ -113,13 +113,16 @@ def report_json(
             "pairs": pairs,
             "edges": kept,
             "rejected": rejected,
+            "flagged": lists.flagged,
         },
         "labels": list(LABELS),
         "roles": list(ROLES),
         "totals": {name: totals.get(name, 0) for name in LABELS},
         "role_totals": {name: role_counts.get(name, 0) for name in ROLES},
         "subjects": subjects,
-        "conflicts": [c[3] for c in conflicts],
+        "conflicts": [c[3] for c in sorted(lists.conflicts)],
+        "corrections": lists.corrections,
+        "review": [r[3] for r in sorted(lists.review)],
     }
     yield _dumps(head)[:-1] + ',"m":['
     for lo in range(0, len(records), PIECE):
@@ -128,6 +131,50 @@ def report_json(
     yield '],"e":['
     yield from _edge_pieces(edges(), index)
     yield "]}"
+
+
+@dataclass
+class _EdgeLists:
+    """One pass over the result lines: the totals per label, the edges kept (all but unrelated) and the
+    lists of edge positions the page shows; each edge is in at most one list."""
+
+    totals: Counter[str] = field(default_factory=Counter)
+    kept: int = 0
+    flagged: int = 0
+    review: list[tuple[float, int, int, int]] = field(default_factory=list)
+    """Flagged edges and every supersedes edge: (p of its label, existing, new, edge position)."""
+    conflicts: list[tuple[float, int, int, int]] = field(default_factory=list)
+    """The other contradicts edges but corrections: (-p, existing, new, edge position)."""
+    corrections: list[int] = field(default_factory=list)
+
+    @classmethod
+    def of(
+        cls,
+        edges: Iterable[Mapping[str, Any]],
+        index: Mapping[str, int],
+        subjects: list[list[Any]],
+        subject_of: list[int],
+    ) -> _EdgeLists:
+        """Read every line once; count each subject's contradicts and supersedes edges into `subjects`."""
+        out = cls()
+        for line in edges:
+            label = line["label"]
+            out.totals[label] += 1
+            if label == Label.UNRELATED.value:
+                continue
+            if label in (Label.CONTRADICTS.value, Label.SUPERSEDES.value):
+                new, existing = index[line["new_id"]], index[line["existing_id"]]
+                subjects[subject_of[new]][3 if label == Label.CONTRADICTS.value else 4] += 1
+                p = line["scores"].get(label, 0.0)
+                out.flagged += bool(line.get("review", False))
+                if line.get("review", False) or label == Label.SUPERSEDES.value:
+                    out.review.append((p, existing, new, out.kept))
+                elif is_correction(line):
+                    out.corrections.append(out.kept)
+                else:
+                    out.conflicts.append((-p, existing, new, out.kept))
+            out.kept += 1
+        return out
 
 
 def _subjects(records: Sequence[StoreRecord]) -> tuple[list[list[Any]], list[int]]:

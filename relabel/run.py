@@ -14,7 +14,8 @@ Pipeline (`relabel`):
    and counted; the run goes on.
 2. **order**, 3. **normalize**, 4. **candidates** (`plan.build_plan`): records in the canonical
    order (subject, observed_at, id), each normalized once, each subject's candidate pairs
-   (`candidates`) and their records' comparisons.
+   (`candidates`: same slot, then by meaning, words or both, `RelabelOptions.candidates`) and their
+   records' comparisons.
 5. **classify** the pairs in chunks of `chunk_size` (each chunk a `columnar.PairWindow`; the local
    engine runs them through `classifier.feeder.Feeder.label`, Ray through the same feeder in
    each actor); each chunk is committed atomically (`checkpoint`).
@@ -38,11 +39,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from writegate.classifier.columnar import Labels, PairWindow
+from writegate.classifier.embedder import verify as verify_embedder
 from writegate.classifier.labels import Label
 from writegate.classifier.windows import DEFAULT_BATCH_SIZE
 from writegate.errors import InputError
 from writegate.relabel import checkpoint
-from writegate.relabel.candidates import DEFAULT_MAX_POSTINGS
+from writegate.relabel.candidates import DEFAULT_MAX_POSTINGS, DEFAULT_RETRIEVAL, Retrieval
 from writegate.relabel.outputs import OutputPaths, Tally, check_outputs, edge_texts, free_space_warning, output_files
 from writegate.relabel.plan import DEFAULT_K, Mapper, NullProgress, Plan, ProgressSink, build_plan
 from writegate.relabel.stores.jsonl import JsonlSource
@@ -160,6 +162,8 @@ class RelabelOptions:
 
     Attributes:
         input: the store: a JSONL file's path, or a source (`stores.open_source`: a database, a mem0 store).
+        candidates: how partners beyond the same-slot ones are found (`--candidates`).
+        embedder: the embedder directory for `meaning` and `both` (`--embedder`; None = the shipped one).
     """
 
     input: Path | Source
@@ -169,6 +173,8 @@ class RelabelOptions:
     chunk_size: int = DEFAULT_CHUNK_SIZE
     max_postings: int = DEFAULT_MAX_POSTINGS
     restart: bool = False
+    candidates: Retrieval = DEFAULT_RETRIEVAL
+    embedder: Path | None = None
 
     @property
     def source(self) -> Source:
@@ -188,6 +194,8 @@ class RunStats:
     resumed_chunks: int
     labels: dict[str, int]
     timings: dict[str, float]
+    review: int = 0
+    """Pairs flagged for review (`classifier/review.py`): they change no role."""
 
 
 def preflight(options: RelabelOptions, *, sinks: Sequence[Sink] = ()) -> OutputPaths:
@@ -197,10 +205,15 @@ def preflight(options: RelabelOptions, *, sinks: Sequence[Sink] = ()) -> OutputP
         The run's output paths.
 
     Raises:
-        InputError: naming the flag at fault (`--out`, `--report`, `--input`, `--write-back`, `chunk_size`).
+        InputError: naming the flag at fault (`--out`, `--report`, `--input`, `--write-back`, `chunk_size`,
+            `--embedder`: missing or corrupt, or given with `--candidates words`).
     """
     if options.chunk_size < 1:
         raise InputError("chunk_size", f"must be ≥ 1, got {options.chunk_size}")
+    if options.embedder is not None and not options.candidates.embeds:
+        raise InputError("--embedder", "--candidates words uses no embedder: drop --embedder, or use meaning or both")
+    if options.candidates.embeds:
+        verify_embedder(options.embedder)
     paths = OutputPaths.of(options.out)
     input_path = options.source.file
     if input_path is not None and not input_path.is_file():
@@ -259,7 +272,11 @@ def relabel(
             summary = {
                 "input": source.describe(),
                 "model": dict(engine.model_info()),
-                "options": {"candidates_per_record": options.k, "keep_unrelated": options.keep_unrelated},
+                "options": {
+                    "candidates_per_record": options.k,
+                    "candidates": options.candidates.value,
+                    "keep_unrelated": options.keep_unrelated,
+                },
             }
             files = output_files(
                 paths, plan, ckpt.iter_lines, tally, keep_unrelated=options.keep_unrelated, summary=summary
@@ -279,6 +296,7 @@ def relabel(
             resumed_chunks=resumed,
             labels={label.value: tally.labels.get(label.value, 0) for label in Label},
             timings=timings,
+            review=sum(tally.review.values()),
         )
 
 
@@ -300,6 +318,8 @@ def _open_run(
             progress=progress,
             mapper=engine.plan_mapper(),
             keep_records=False,
+            retrieval=options.candidates,
+            embedder=options.embedder,
         )
         progress.log(
             f"read {plan.lines} lines: {len(plan.records)} records, {len(plan.rejects)} rejected; "
@@ -312,6 +332,8 @@ def _open_run(
             "input_sha256": source.sha256(),  # a source hashes what it read
             "candidates_per_record": options.k,
             "max_postings": options.max_postings,
+            "candidates": options.candidates.value,
+            **({"embedder_sha256": verify_embedder(options.embedder).onnx_sha256} if options.candidates.embeds else {}),
             **engine.fingerprint(),  # not the engine's name: both run the same chunks identically
         }
         ckpt = checkpoint.Checkpoint.open(

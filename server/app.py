@@ -1,13 +1,14 @@
 """The gRPC server: ONE `serve()` (and the `WriteGateServer` it runs).
 
-Start-up order: check the model directory (`read_meta`: a bad `--model` fails before anything
-is bound or logged); bind the port with the standard health service saying NOT_SERVING, server
-reflection and the WriteGate service (UNAVAILABLE until ready); load the model off the event
-loop (with `normalize_workers` N > 0, meanwhile start the normalize pool: a `Feeder` whose worker
-processes normalize the requests' cache misses, its N workers started by N small tasks sent at
-once); start the batcher; run the warm-up (one cold batch, then a load that measures pairs/s and
-sizes the queue: `ServerConfig.queue_policy`, handed to the batcher once), release its
-memory; only then health says SERVING.
+Start-up order: check the model and embedder directories (`read_meta`: a bad `--model` or
+`--embedder` fails before anything is bound or logged); bind the port with the standard health
+service saying NOT_SERVING, server reflection and the WriteGate service (UNAVAILABLE until ready);
+load the model and the embedder off the event loop, side by side (with `normalize_workers` N > 0,
+meanwhile start the normalize pool: a `Feeder` whose worker processes normalize the requests'
+cache misses, its N workers started by N small tasks sent at once); start the batcher; run the
+warm-up (one cold batch, then a load that measures pairs/s and sizes the queue:
+`ServerConfig.queue_policy`, handed to the batcher once), release its memory; the same for the
+Embed batcher (`TextJobs`: the warm-up pairs' texts, texts/s); only then health says SERVING.
 Shutdown (SIGTERM or SIGINT): every new RPC is answered UNAVAILABLE ("shutting down": clients
 retry elsewhere), health NOT_SERVING; the accepted calls none of whose pairs has reached the
 model are answered UNAVAILABLE at once (`Batcher.shed`, `QUEUED_AT_SHUTDOWN`); those on the model
@@ -15,7 +16,8 @@ finish — within `grace_s`, after which what is left is answered UNAVAILABLE; t
 held unanswered until gRPC's stop has begun (`DrainInterceptor.hold_new`), so that a client that
 sends again at once cannot keep a call waiting inside gRPC, which gRPC's stop would cancel; gRPC
 stops once calls stop arriving (`QUIET_S`), the held calls are answered UNAVAILABLE, the batcher
-stops, the normalize pool's worker processes stop, exit 0.
+stops, the normalize pool's worker processes stop, exit 0. The Embed batcher is shed and closed
+with the classifier's, at the same steps.
 
 Interceptors (`server/interceptors.py`, built on `security.ServiceInterceptor`), outermost
 first: tracing (only with an `--otel-exporter` other than none: `start_tracing`), metrics,
@@ -38,15 +40,18 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import grpc
+import numpy as np
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from writegate.api.normalizing import MemoryKey, normalize_many, with_records
-from writegate.classifier.batcher import Batcher
+from writegate.classifier.batcher import Batcher, TextEmbedder, TextJobs
+from writegate.classifier.embedder import Embedder
+from writegate.classifier.embedder import read_meta as read_embedder_meta
 from writegate.classifier.feeder import Feeder
 from writegate.classifier.model import Classifier
 from writegate.classifier.modeldir import read_meta
-from writegate.classifier.types import Pair, Side
+from writegate.classifier.types import Pair, Prediction, Side
 from writegate.errors import InputError
 from writegate.server.config import ServerConfig
 from writegate.server.interceptors import (
@@ -77,6 +82,8 @@ QUEUED_AT_SHUTDOWN = "the server is shutting down; this call had not reached the
 
 Loader = Callable[[], Classifier]
 """Returns a loaded classifier (`Classifier.load(...)`); runs in a worker thread."""
+EmbedderLoader = Callable[[], TextEmbedder]
+"""Returns a loaded embedder (`Embedder.load(...)`); runs in a worker thread."""
 OTEL_EXTRA = "pip install 'writegate[otel]'"
 """How to install what `--otel-exporter` needs."""
 
@@ -93,6 +100,11 @@ def warmup_pairs() -> list[Pair]:
     return with_records(  # the pairs carry their records, as served ones do
         Pair(existing=Side(text=a, observed_at=t0), new=Side(text=b.strip(), observed_at=t1)) for a, b in texts
     )
+
+
+def warmup_texts(pairs: Sequence[Pair]) -> list[str]:
+    """The Embed batcher's warm-up: the distinct texts of the warm-up pairs, in order."""
+    return list(dict.fromkeys(text for pair in pairs for text in (pair.existing.text, pair.new.text)))
 
 
 def start_normalize_pool(feeder: Feeder) -> None:
@@ -138,8 +150,9 @@ class WriteGateServer:
     Args:
         config: the server config.
         loader: builds the classifier (default: `Classifier.load` from the config).
+        embedder_loader: builds the embedder of the Embed RPC (default: `Embedder.load` from the config).
         metrics: the metrics (default: a fresh registry).
-        warmup: the warm-up pairs run before SERVING.
+        warmup: the warm-up pairs run before SERVING (their texts warm the Embed batcher up).
         tracer_provider: an OpenTelemetry `TracerProvider` to trace with (default: the one
             `config.otel_exporter` describes; none when that is `none`): `start_tracing`.
 
@@ -152,6 +165,7 @@ class WriteGateServer:
         config: ServerConfig,
         *,
         loader: Loader | None = None,
+        embedder_loader: EmbedderLoader | None = None,
         metrics: Metrics | None = None,
         warmup: Sequence[Pair] | None = None,
         tracer_provider: Any = None,
@@ -162,13 +176,17 @@ class WriteGateServer:
         self.checks_model = loader is None
         """True when the model directory is checked first thing in `start` (the default loader)."""
         self.loader: Loader = loader or (lambda: load_classifier(config))
+        self.checks_embedder = embedder_loader is None
+        """True when the embedder directory is checked first thing in `start` (the default loader)."""
+        self.embedder_loader: EmbedderLoader = embedder_loader or (lambda: load_embedder(config))
         self.metrics = metrics or Metrics()
         self.warmup = list(warmup) if warmup is not None else warmup_pairs()
         service = WriteGateService if self.tracing is None else self.tracing.service
         self.service: WriteGateService = service(limits=config.limits, relabel_window=config.relabel_window)
         self.health = health.aio.HealthServicer()
         self.server: grpc.aio.Server | None = None
-        self.batcher: Batcher | None = None
+        self.batcher: Batcher[Pair, Prediction] | None = None
+        self.embed_batcher: Batcher[str, np.ndarray] | None = None
         self.feeder: Feeder | None = None
         """The normalize pool (`normalize_workers` > 0), from the load until `stop`."""
         self.port: int | None = None
@@ -208,16 +226,18 @@ class WriteGateServer:
             )
 
     async def start(self) -> int:
-        """Check the model directory, bind and start serving (NOT_SERVING); start loading the
-        model. Returns the bound port.
+        """Check the model and embedder directories, bind and start serving (NOT_SERVING); start
+        loading the model and the embedder. Returns the bound port.
 
         Raises:
-            InputError: the model directory is not one (before anything is bound or logged), or
-                the port cannot be bound.
+            InputError: the model or embedder directory is not one (before anything is bound or
+                logged), or the port cannot be bound.
         """
         cfg = self.config
         if self.checks_model:
             read_meta(cfg.model)
+        if self.checks_embedder:
+            read_embedder_meta(cfg.embedder)
         credentials = server_credentials(cfg.tls_cert, cfg.tls_key, cfg.tls_client_ca)
         interceptors = self._interceptors()
         self._warn_if_exposed(credentials is not None, cfg.auth_tokens is not None)
@@ -279,29 +299,68 @@ class WriteGateServer:
             self.feeder = Feeder(cfg.model, workers=workers)
             pool = asyncio.ensure_future(asyncio.to_thread(start_normalize_pool, self.feeder))  # while the model loads
             try:
-                classifier = await asyncio.to_thread(self.loader)
+                classifier, embedder = await self._load_models()
             except BaseException:
                 await asyncio.gather(pool, return_exceptions=True)  # the load's error is the one to report
                 raise
             await pool
             log.info("normalize pool: %d worker processes", workers)
         else:
-            classifier = await asyncio.to_thread(self.loader)
+            classifier, embedder = await self._load_models()
         batcher = await self._start_batcher(classifier)
+        embed_batcher = await self._start_embed_batcher(embedder)
         self.service.feeder = self.feeder
         self.service.attach(batcher, classifier.info)
+        self.service.attach_embedder(embed_batcher, embedder.name, embedder.dim)
         await self._set_health(SERVING)
         self.ready.set()
         info = classifier.info
         log.info(
-            "SERVING %s %s on %s (loaded + warm in %.2f s)",
+            "SERVING %s %s on %s, embedder %s (loaded + warm in %.2f s)",
             info.name,
             info.version,
             info.backend,
+            embedder.name,
             time.perf_counter() - start,
         )
 
-    async def _start_batcher(self, classifier: Classifier) -> Batcher:
+    async def _load_models(self) -> tuple[Classifier, TextEmbedder]:
+        """The classifier and the embedder, loaded side by side in worker threads."""
+        return await asyncio.gather(asyncio.to_thread(self.loader), asyncio.to_thread(self.embedder_loader))
+
+    async def _warm(self, batcher: Batcher[Any, Any], warmup: Sequence[Any], what: str) -> float | None:
+        """A batcher's warm-up: a cold batch (first allocations), then a load that measures the speed the
+        queue bound follows; then its memory is released. The speed, or None without warm-up items.
+
+        Raises:
+            InputError: naming `what` (`model`, `embedder`): the warm-up failed.
+        """
+        if not warmup:
+            return None
+        try:
+            await batcher.submit(warmup)
+            speed = await batcher.measure(warmup, max_pairs=max(len(warmup), batcher.max_queue_pairs))
+        except Exception as exc:  # a model that cannot run one batch is a bad --model (--embedder)
+            raise InputError(what, f"the warm-up batch failed: {exc}") from exc
+        await batcher.release_memory()  # start SERVING at the idle footprint
+        return speed
+
+    async def _start_embed_batcher(self, embedder: TextEmbedder) -> Batcher[str, np.ndarray]:
+        """Start the Embed batcher (`TextJobs`, the config's queue policy) and warm it up on the warm-up texts."""
+        batcher = Batcher(TextJobs(embedder), self.config.queue_policy, observer=self.metrics.embed)
+        await batcher.start()
+        self.embed_batcher = batcher
+        speed = await self._warm(batcher, warmup_texts(self.warmup), "embedder")
+        log.info(
+            "Embed: %s (dim %d), max_queue_pairs %d texts%s",
+            embedder.name,
+            embedder.dim,
+            batcher.max_queue_pairs,
+            "" if speed is None else f" ({speed:.0f} texts/s measured by the warm-up)",
+        )
+        return batcher
+
+    async def _start_batcher(self, classifier: Classifier) -> Batcher[Pair, Prediction]:
         """Start the batcher with the config's queue policy, run the warm-up (a cold batch, then a load
         that measures the speed the queue bound follows), release its memory and log the bound."""
         cfg = self.config
@@ -309,14 +368,7 @@ class WriteGateServer:
         policy = batcher.policy
         await batcher.start()
         self.batcher = batcher
-        speed = None
-        if self.warmup:
-            try:
-                await batcher.submit(self.warmup)  # cold: first allocations
-                speed = await batcher.measure(self.warmup, max_pairs=max(len(self.warmup), batcher.max_queue_pairs))
-            except Exception as exc:  # a model that cannot run one batch is a bad --model
-                raise InputError("model", f"the warm-up batch failed: {exc}") from exc
-            await batcher.release_memory()  # start SERVING at the idle footprint
+        speed = await self._warm(batcher, self.warmup, "model")
         if not policy.sized:
             log.info("max_queue_pairs %d (set)", batcher.max_queue_pairs)
         else:
@@ -349,10 +401,9 @@ class WriteGateServer:
         """
         grace = self.config.grace_s if grace is None else grace
         self.drain.refuse_new()
-        if self.batcher is not None:
-            shed = self.batcher.shed(QUEUED_AT_SHUTDOWN)
-            if shed:
-                log.info("shutting down: %d queued calls answered UNAVAILABLE (not run)", shed)
+        shed = sum(batcher.shed(QUEUED_AT_SHUTDOWN) for batcher in self._batchers())
+        if shed:
+            log.info("shutting down: %d queued calls answered UNAVAILABLE (not run)", shed)
         await self.health.enter_graceful_shutdown()
         if self._load_task is not None and not self._load_task.done():
             self._load_task.cancel()
@@ -363,8 +414,8 @@ class WriteGateServer:
                     self.drain.in_flight,
                     grace,
                 )
-                if self.batcher is not None:
-                    await self.batcher.close()
+                for batcher in self._batchers():
+                    await batcher.close()
                 await self.drain.wait_idle(FINAL_GRACE_S)
             self.drain.hold_new()  # a client that sends again at once now waits here, not inside gRPC
             await self.drain.wait_quiet(QUIET_S, FINAL_GRACE_S)
@@ -378,8 +429,8 @@ class WriteGateServer:
                 await self._load_task
             except (asyncio.CancelledError, Exception):  # already reported by wait_ready
                 pass
-        if self.batcher is not None:
-            await self.batcher.close()
+        for batcher in self._batchers():
+            await batcher.close()
         if self.feeder is not None:
             self.service.feeder = None
             await asyncio.to_thread(self.feeder.close)
@@ -394,6 +445,10 @@ class WriteGateServer:
             log.info("stopped")
         if self.redactor is not None:
             self.redactor.uninstall()
+
+    def _batchers(self) -> list[Batcher[Any, Any]]:
+        """The batchers started so far: the classifier's, the Embed one."""
+        return [b for b in (self.batcher, self.embed_batcher) if b is not None]
 
 
 def _is_loopback(host: str) -> bool:
@@ -414,6 +469,11 @@ def load_classifier(config: ServerConfig) -> Classifier:
         device=config.device,
         precision=config.precision,
     )
+
+
+def load_embedder(config: ServerConfig) -> Embedder:
+    """`Embedder.load` with the config's embedder directory and threads (blocking)."""
+    return Embedder.load(config.embedder, threads=config.effective_threads)
 
 
 async def serve(

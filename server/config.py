@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from pydantic.fields import FieldInfo
 
+from writegate.classifier.embedder import default_embedder_dir
 from writegate.classifier.modeldir import default_model_dir
 from writegate.errors import InputError, first_error
 from writegate.normalizer.schema import MAX_TEXT_BYTES
@@ -66,6 +67,11 @@ class ServerConfig(BaseModel):
     model: Path = Field(
         default_factory=lambda: default_model_dir({}),  # {}: WRITEGATE_MODEL is read as this field's env variable
         description="Model directory (the default is the shipped models/default, which the package carries).",
+    )
+    embedder: Path = Field(
+        default_factory=default_embedder_dir,
+        description="Embedder directory of the Embed RPC (the default is the shipped models/embedder, which the package "
+        "carries).",
     )
     backend: BackendName = Field(default=BackendName.ONNX, description="onnx (CPU, int8), torch or vllm.")
     device: str | None = Field(
@@ -111,6 +117,7 @@ class ServerConfig(BaseModel):
         "(below typical deadlines); a batch takes at most 1/8 of it.",
     )
     max_candidates: int = Field(default=256, ge=1, le=100_000, description="Candidates per request.")
+    max_embed_texts: int = Field(default=256, ge=1, le=100_000, description="Texts per Embed request.")
     max_text_bytes: int = Field(default=MAX_TEXT_BYTES, ge=1, le=MAX_TEXT_BYTES, description="UTF-8 bytes per text.")
     max_future_hours: float = Field(
         default=24.0, ge=0, le=24 * 366, description="How far past the server clock observed_at may be."
@@ -198,8 +205,8 @@ class ServerConfig(BaseModel):
 
     @property
     def queue_policy(self) -> QueuePolicy:
-        """The batcher's queue policy, handed to it once (`Batcher(classifier, config.queue_policy)`); the
-        bound itself is `QueuePolicy.queue_bound` at the measured speed.
+        """The batchers' queue policy, handed to each once (`Batcher(classifier, config.queue_policy)`, and
+        the Embed batcher's); the bound itself is `QueuePolicy.queue_bound` at each one's measured speed.
 
         `max_queue_pairs` when set is the bound; unset, the bound follows the measured speed: what it
         runs in `max_queue_wait_ms` less one batch (`FALLBACK_QUEUE_PAIRS` until a speed is known), and a
@@ -213,7 +220,7 @@ class ServerConfig(BaseModel):
             max_batch_tokens=self.max_batch_tokens,
             max_wait_ms=self.max_wait_ms,
             workers=self.effective_batch_workers,
-            max_queue_pairs=max(self.max_candidates, FALLBACK_QUEUE_PAIRS)
+            max_queue_pairs=max(self.max_candidates, self.max_embed_texts, FALLBACK_QUEUE_PAIRS)
             if self.max_queue_pairs is None
             else self.max_queue_pairs,
             queue_wait_ms=self.max_queue_wait_ms if sized else None,
@@ -228,6 +235,7 @@ class ServerConfig(BaseModel):
             max_candidates=self.max_candidates,
             max_text_bytes=self.max_text_bytes,
             max_future=timedelta(hours=self.max_future_hours),
+            max_embed_texts=self.max_embed_texts,
         )
 
 

@@ -1,8 +1,9 @@
-"""Prometheus metrics: per-RPC counts and latency, batch shape, queue depth, pairs.
+"""Prometheus metrics: per-RPC counts and latency, batch shape, queue depth, pairs; the Embed
+batcher's texts (`EmbedMetrics`).
 
 Each server owns one `Metrics` with its own registry (several servers can live in one process,
 as in the tests); `serve()` exposes it over HTTP on `--metrics-port`. pairs/s is
-`rate(writegate_pairs_total[1m])`.
+`rate(writegate_pairs_total[1m])`, texts embedded per second `rate(writegate_embed_texts_total[1m])`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,40 @@ BATCH_SIZE_BUCKETS: tuple[float, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
 BATCH_TOKEN_BUCKETS: tuple[float, ...] = (64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768)
 
 
+class EmbedMetrics:
+    """The Embed batcher's `BatchObserver`: its batches, queue and texts.
+
+    Attributes:
+        batch_size: `writegate_embed_batch_texts` (texts per embedder batch).
+        batch_seconds: `writegate_embed_batch_seconds` (one embedder run).
+        queue: `writegate_embed_queue_texts` (texts admitted and not yet run).
+        texts: `writegate_embed_texts_total` (texts embedded).
+    """
+
+    def __init__(self, registry: CollectorRegistry) -> None:
+        r = registry
+        self.batch_size = Histogram(
+            "writegate_embed_batch_texts", "Texts per embedder batch.", buckets=BATCH_SIZE_BUCKETS, registry=r
+        )
+        self.batch_seconds = Histogram(
+            "writegate_embed_batch_seconds", "Seconds per embedder batch.", buckets=LATENCY_BUCKETS, registry=r
+        )
+        self.queue = Gauge(
+            "writegate_embed_queue_texts", "Texts admitted to the Embed queue and not yet run.", registry=r
+        )
+        self.texts = Counter("writegate_embed_texts", "Texts embedded.", registry=r)
+
+    def batch_done(self, size: int, padded_tokens: int, seconds: float) -> None:
+        """Record one embedder batch (its tokens are an estimate, not recorded)."""
+        self.batch_size.observe(size)
+        self.batch_seconds.observe(seconds)
+        self.texts.inc(size)
+
+    def queue_depth(self, pairs: int) -> None:
+        """Set the Embed queue's depth (texts)."""
+        self.queue.set(pairs)
+
+
 class Metrics:
     """The server's metrics, in a registry of their own.
 
@@ -42,6 +77,7 @@ class Metrics:
         batch_seconds: `writegate_batch_seconds` (collate + run + decode).
         queue_depth: `writegate_queue_pairs` (pairs admitted and not yet run).
         pairs: `writegate_pairs_total` (pairs classified; rate() = pairs/s).
+        embed: the Embed batcher's observer (`EmbedMetrics`).
     """
 
     def __init__(self, registry: CollectorRegistry | None = None) -> None:
@@ -68,6 +104,7 @@ class Metrics:
         )
         self.queue = Gauge("writegate_queue_pairs", "Pairs admitted and not yet run.", registry=r)
         self.pairs = Counter("writegate_pairs", "Pairs classified.", registry=r)
+        self.embed = EmbedMetrics(r)
 
     # -- BatchObserver ---------------------------------------------------------------------------
     def batch_done(self, size: int, padded_tokens: int, seconds: float) -> None:

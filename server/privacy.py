@@ -32,7 +32,7 @@ _INPUT_VALUE = re.compile(r"input_value=(?:'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\
 
 def request_texts(request: Any) -> list[str]:
     """The memory texts a WriteGate request carries (any message with `memory`/`candidates`/
-    `existing`/`new` Memory fields); [] for anything else."""
+    `existing`/`new` Memory fields, or an Embed request's `texts`); [] for anything else."""
     texts: list[str] = []
     for name in ("memory", "existing", "new"):
         has = getattr(request, "HasField", None)
@@ -43,6 +43,7 @@ def request_texts(request: Any) -> list[str]:
             continue
     for cand in getattr(request, "candidates", ()) or ():
         texts.append(cand.text)
+    texts.extend(getattr(request, "texts", ()) or ())
     return [t for t in texts if t]
 
 
@@ -53,6 +54,9 @@ def describe(request: Any, *, log_text: bool = False) -> str:
     parts = []
     if candidates is not None:
         parts.append(f"{len(candidates)} candidates")
+    embed_texts = getattr(request, "texts", None)
+    if embed_texts is not None:
+        parts.append(f"{len(embed_texts)} texts")
     if texts:
         parts.append(f"{sum(len(t) for t in texts)} text chars")
     if log_text and texts:

@@ -32,6 +32,11 @@ Each RPC runs its stages through methods of the servicer (`_validate`, `_records
 `_prepared`), which `writegate.server.tracing.TracedWriteGateService` wraps in trace spans; the
 servicer itself knows nothing of tracing.
 
+Embed: validate (INVALID_ARGUMENT `texts[2]: …`), then the Embed batcher (`TextJobs`: a second
+batcher of the same kind as the classifier's, its own queue under the same policy) admits the
+texts and embeds them with other calls' texts, one embedder run per batch; its errors map as
+the pairs' do.
+
 Relabel answers every pair: its relation, or a `PairError` with the code and message
 `status_for` gives its error (a bad request, a full queue, a failed batch), and the stream goes
 on. Only `STREAM_ERRORS` (not ready, shutting down, the deadline) and the request stream itself
@@ -50,6 +55,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import grpc
+import numpy as np
 
 from writegate.api import convert, prepare
 from writegate.api.normalizing import (
@@ -187,10 +193,12 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         self.feeder = feeder
         self._feeder_generation = 0  # bumped each time a broken pool is restarted
         self._feeder_restarting = False
-        self._batcher: Batcher | None = None
+        self._batcher: Batcher[Pair, Prediction] | None = None
         self._info: ModelInfo | None = None
+        self._embed_batcher: Batcher[str, np.ndarray] | None = None
+        self._embedder: tuple[str, int] | None = None  # (name, dim)
 
-    def attach(self, batcher: Batcher, info: ModelInfo) -> None:
+    def attach(self, batcher: Batcher[Pair, Prediction], info: ModelInfo) -> None:
         """Serve with this batcher and model.
 
         The limits are fitted to its queue: with a set bound (`--max-queue-pairs`), at most
@@ -218,12 +226,45 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         self.limits, self.relabel_window = limits, window
         self._batcher, self._info = batcher, info
 
+    def attach_embedder(self, batcher: Batcher[str, np.ndarray], name: str, dim: int) -> None:
+        """Serve Embed with this batcher (`TextJobs` of the embedder called `name`, `dim` floats a text).
+
+        As for candidates (`attach`), a set queue bound caps the texts per request
+        (`validate.limits_for_queue`).
+        """
+        limits = self.limits
+        if not batcher.policy.sized:
+            limits = validate.limits_for_queue(limits, batcher.max_queue_pairs, "max_embed_texts")
+        if limits.max_embed_texts != self.limits.max_embed_texts:
+            log.warning(
+                "max_embed_texts %d is more than max_queue_pairs %d can ever hold: Embed requests are limited to %d texts",
+                self.limits.max_embed_texts,
+                batcher.max_queue_pairs,
+                limits.max_embed_texts,
+            )
+        self.limits = limits
+        self._embed_batcher, self._embedder = batcher, (name, dim)
+
     @property
-    def batcher(self) -> Batcher:
+    def batcher(self) -> Batcher[Pair, Prediction]:
         """The batcher; NotReady until attached."""
         if self._batcher is None:
             raise NotReady("the model is still loading")
         return self._batcher
+
+    @property
+    def embed_batcher(self) -> Batcher[str, np.ndarray]:
+        """The Embed batcher; NotReady until attached."""
+        if self._embed_batcher is None:
+            raise NotReady("the embedder is still loading")
+        return self._embed_batcher
+
+    @property
+    def embedder(self) -> tuple[str, int]:
+        """The embedder's (name, dim); NotReady until attached."""
+        if self._embedder is None:
+            raise NotReady("the embedder is still loading")
+        return self._embedder
 
     @property
     def info(self) -> ModelInfo:
@@ -320,6 +361,10 @@ class WriteGateService(pb_grpc.WriteGateServicer):
         preds = await self._labels(pairs, deadline)
         return mem, records, prepare.relations([c.id for c in candidates], preds)
 
+    async def _embeddings(self, texts: list[str], deadline: float | None) -> list[np.ndarray]:
+        """The texts' embeddings, from the Embed batcher (its admission first: closed, full, too late)."""
+        return await self.embed_batcher.submit(texts, deadline=deadline)
+
     @staticmethod
     def _candidates(msgs: Any) -> list[Memory]:
         return [convert.memory_from_proto(m, f"candidates[{i}]") for i, m in enumerate(msgs)]
@@ -355,6 +400,14 @@ class WriteGateService(pb_grpc.WriteGateServicer):
     ) -> pb.GetModelInfoResponse:
         """The served model."""
         return convert.model_info_to_proto(self.info)
+
+    @_unary
+    async def Embed(self, request: pb.EmbedRequest, context: grpc.aio.ServicerContext) -> pb.EmbedResponse:
+        """One unit-length embedding per text, in order, batched with other calls' texts."""
+        self._validate(validate.validate_embed, request)
+        name, dim = self.embedder
+        vectors = await self._embeddings(list(request.texts), self._deadline(context))
+        return convert.embed_response_to_proto(name, dim, vectors)
 
     def _relabel_item(
         self, req: pb.RelabelRequest, index: int, seen: dict[str, int]

@@ -18,7 +18,9 @@ else — admission to the batcher's queue included — so a bad request is never
 - `provenance`: a known ProvenanceKind (unset = stated);
 - `candidates`: at most `max_candidates` (default 256). A server whose queue holds fewer pairs
   (`--max-queue-pairs`) enforces that instead (`limits_for_queue`): a request its queue can never
-  hold is a bad request, not a busy server.
+  hold is a bad request, not a busy server;
+- `texts` (Embed): 1 to `max_embed_texts` (default 256; clamped to the Embed queue's bound the same
+  way), each by the rules of a memory's `text` (`validate_text_field`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from typing import Literal
 
 from writegate.errors import InputError
 from writegate.normalizer.api import validate_id, validate_subject, validate_text
@@ -43,21 +46,26 @@ class Limits:
     max_candidates: int = 256
     max_text_bytes: int = MAX_TEXT_BYTES
     max_future: timedelta = timedelta(days=1)
+    max_embed_texts: int = 256
 
 
 DEFAULT_LIMITS = Limits()
 
 
-def limits_for_queue(limits: Limits, max_queue_pairs: int) -> Limits:
-    """`limits` with `max_candidates` at most `max_queue_pairs`.
+def limits_for_queue(
+    limits: Limits, max_queue_pairs: int, field: Literal["max_candidates", "max_embed_texts"] = "max_candidates"
+) -> Limits:
+    """`limits` with `field` (the items of one request that join one queue) at most `max_queue_pairs`.
 
-    A request with more candidates than the batcher's queue holds could never be admitted: a lone
-    one would be answered "server busy" forever. Clamped, it is INVALID_ARGUMENT naming the limit
-    it exceeds.
+    A request with more candidates (or texts to embed) than the batcher's queue holds could never
+    be admitted: a lone one would be answered "server busy" forever. Clamped, it is
+    INVALID_ARGUMENT naming the limit it exceeds.
     """
-    if limits.max_candidates <= max_queue_pairs:
+    if getattr(limits, field) <= max_queue_pairs:
         return limits
-    return replace(limits, max_candidates=max_queue_pairs)
+    if field == "max_candidates":
+        return replace(limits, max_candidates=max_queue_pairs)
+    return replace(limits, max_embed_texts=max_queue_pairs)
 
 
 def validate_observed_at(msg: pb.Memory, field: str, now: datetime, limits: Limits) -> None:
@@ -79,6 +87,17 @@ def _span(delta: timedelta) -> str:
     return f"{hours:g} h" if hours < 48 else f"{hours / 24:g} days"
 
 
+def validate_text_field(text: str, field: str, limits: Limits = DEFAULT_LIMITS) -> None:
+    """One text (a memory's, or one to embed): not empty, at most `max_text_bytes` of UTF-8, then
+    `validate_text` (not whitespace only, no control characters); raise InputError naming `field`."""
+    if not text:
+        raise InputError(field, "is required (empty)")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limits.max_text_bytes:
+        raise InputError(field, f"is over the limit of {limits.max_text_bytes} bytes ({size} bytes)")
+    validate_text(text, field)
+
+
 def validate_memory(
     msg: pb.Memory,
     field: str,
@@ -95,12 +114,7 @@ def validate_memory(
     if not msg.subject:
         raise InputError(f"{field}.subject", "is required")
     validate_subject(msg.subject, f"{field}.subject")
-    if not msg.text:
-        raise InputError(f"{field}.text", "is required (empty)")
-    size = len(msg.text.encode("utf-8", "surrogatepass"))
-    if size > limits.max_text_bytes:
-        raise InputError(f"{field}.text", f"is over the limit of {limits.max_text_bytes} bytes ({size} bytes)")
-    validate_text(msg.text, f"{field}.text")
+    validate_text_field(msg.text, f"{field}.text", limits)
     validate_observed_at(msg, f"{field}.observed_at", now, limits)
     if msg.provenance not in pb.ProvenanceKind.values():
         raise InputError(f"{field}.provenance", f"is not a known ProvenanceKind ({msg.provenance})")
@@ -150,6 +164,16 @@ def validate_prepare_write(req: pb.PrepareWriteRequest, *, now: datetime, limits
     for i, cand in enumerate(req.candidates):
         if cand.id == req.memory.id:
             raise InputError(f"candidates[{i}].id", f"is the new memory's own id ({cand.id!r})")
+
+
+def validate_embed(req: pb.EmbedRequest, *, now: datetime, limits: Limits = DEFAULT_LIMITS) -> None:
+    """EmbedRequest: 1 to `max_embed_texts` texts, each a valid text (`now` is unused: no timestamps)."""
+    if not req.texts:
+        raise InputError("texts", "is required (empty list)")
+    if len(req.texts) > limits.max_embed_texts:
+        raise InputError("texts", f"has {len(req.texts)} texts; the limit is {limits.max_embed_texts}")
+    for i, text in enumerate(req.texts):
+        validate_text_field(text, f"texts[{i}]", limits)
 
 
 def validate_relabel(

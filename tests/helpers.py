@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from writegate.classifier.columnar import EVIDENCE, Labels, PairWindow
+from writegate.classifier.correction import apply_corrections, may_correct
 from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.review import ReviewPolicy
 from writegate.classifier.types import Evidence
 
 if TYPE_CHECKING:
@@ -133,10 +135,14 @@ def word_soup(vocabulary: str, max_size: int) -> SearchStrategy[str]:
 class RuleEngine:
     """A relabel engine that labels pairs by their texts: the pipeline without a model.
 
+    The evidence is `both`, but for a `contradicts` pair that is a correction (the real post step:
+    `classifier/correction.py`).
+
     Args:
         rules: (existing text, new text) → (label, its probability); the other labels share the
             rest equally (rounded to 6 decimals). Pairs without a rule get `default`.
         default: the label and probability of a pair without a rule.
+        review: the review thresholds (the real rule: `classifier/review.py`); None flags nothing.
     """
 
     name = "rules"
@@ -145,9 +151,11 @@ class RuleEngine:
         self,
         rules: Mapping[tuple[str, str], tuple[Label, float]],
         default: tuple[Label, float] = (Label.UNRELATED, 0.6),
+        review: ReviewPolicy | None = None,
     ) -> None:
         self.rules = dict(rules)
         self.default = default
+        self.review = review
         self.seen: list[int] = []
         """The chunk indices labelled, in order."""
 
@@ -177,12 +185,16 @@ class RuleEngine:
                     for k, (_, p) in zip(label, found, strict=True)
                 ]
             )
+            probs = probs.reshape(len(found), len(LABELS))
+            evidence = np.full(len(found), EVIDENCE.index(Evidence.BOTH), dtype=np.int8)
+            apply_corrections(probs, evidence, may_correct(window.memories, window.pairs))
             yield Labels(
                 index=window.index,
-                probabilities=probs.reshape(len(found), len(LABELS)),
+                probabilities=probs,
                 label=label,
-                evidence=np.full(len(found), EVIDENCE.index(Evidence.BOTH), dtype=np.int8),
+                evidence=evidence,
                 slot_match=label != LABELS.index(Label.UNRELATED.value),
+                review=None if self.review is None else self.review.flags(probs, label),
             )
 
 

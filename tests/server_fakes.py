@@ -2,6 +2,9 @@
 
 `FakeClassifier` is a `Classifier` whose `encode` and backend are a rule instead of a model: the
 NEW text's keyword decides the label, so tests know the answer. Its `label` step is the real one.
+`FakeEmbedder` embeds a text as its bag of words (texts that share words are close); the servers
+of `running_server` use it unless a test passes another embedder. `RecordingEmbedder` wraps an
+embedder (the real one too), keeps the texts of each run and can hold a run at a gate.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import zlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -154,6 +158,51 @@ class FakeClassifier(Classifier):
         return logits
 
 
+class FakeEmbedder:
+    """A `TextEmbedder`: a text's lowercased words hashed (crc32) into `dim` buckets, L2-normalized."""
+
+    name = "fake-embedder"
+    dim = 16
+    max_length = 32
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, text in enumerate(texts):
+            for word in text.lower().split():
+                out[i, zlib.crc32(word.strip(".,!?").encode()) % self.dim] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.maximum(norms, 1e-12)
+
+
+class RecordingEmbedder:
+    """Wraps an embedder: keeps the texts of each `embed` call (one per batch of the Embed batcher)
+    and, once `hold()` was called, makes the next calls wait at a gate until `release()`."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name, self.dim, self.max_length = inner.name, inner.dim, inner.max_length
+        self.batches: list[list[str]] = []
+        self.gate = threading.Event()
+        self.gate.set()
+        self.entered = threading.Event()
+
+    def hold(self) -> None:
+        """Close the gate: the next run waits inside `embed`, and `entered` is set once one is there."""
+        self.gate.clear()
+        self.entered.clear()
+
+    def release(self) -> None:
+        """Open the gate."""
+        self.gate.set()
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.entered.set()
+        if not self.gate.wait(timeout=20):
+            raise TimeoutError("the test never opened the gate")
+        self.batches.append(list(texts))
+        return self.inner.embed(texts)
+
+
 # -- a real loopback server around a fake classifier ---------------------------------------------
 
 
@@ -182,16 +231,24 @@ async def running_server(
     loader: Callable[[], Any] | None = None,
     ready: bool = True,
     tracer_provider: Any = None,
+    embedder: Any = None,
     **config: Any,
 ) -> AsyncIterator[tuple[WriteGateServer, str]]:
     """A WriteGateServer on 127.0.0.1:<free port>; yields (server, target).
 
     One batch worker unless `batch_workers` is given: tests that hold a batch at the gate count on
     the next pairs waiting for it. `tracer_provider`: an OpenTelemetry one to trace with.
+    `embedder`: the Embed RPC's (default: a `FakeEmbedder`).
     """
     fake = fake or FakeClassifier()
+    served_embedder = embedder or FakeEmbedder()
     settings = {"port": 0, "max_wait_ms": 0, "grace_s": 1.0, "batch_workers": 1, **config}
-    app = WriteGateServer(ServerConfig(**settings), loader=loader or (lambda: fake), tracer_provider=tracer_provider)
+    app = WriteGateServer(
+        ServerConfig(**settings),
+        loader=loader or (lambda: fake),
+        embedder_loader=lambda: served_embedder,
+        tracer_provider=tracer_provider,
+    )
     port = await app.start()
     try:
         if ready:

@@ -266,7 +266,12 @@ def _labels(n: int) -> columnar.Labels:
     probs = rng.dirichlet(np.full(5, 0.3), size=n)
     probs[:2] = [[1, 0, 0, 0, 0], [0.2] * 5]
     return columnar.Labels(
-        0, probs, np.argmax(probs, axis=1), rng.integers(0, 5, n).astype(np.int8), rng.integers(0, 2, n).astype(bool)
+        0,
+        probs,
+        np.argmax(probs, axis=1),
+        rng.integers(0, 5, n).astype(np.int8),
+        rng.integers(0, 2, n).astype(bool),
+        rng.integers(0, 2, n).astype(bool),
     )
 
 
@@ -282,6 +287,7 @@ def test_edge_texts_are_the_edge_lines_as_json() -> None:
             "scores": {name: round(p, 6) for name, p in labels.prediction(i).probabilities.items()},
             "evidence": labels.prediction(i).evidence.value,
             "slot_match": labels.prediction(i).slot_match,
+            "review": labels.prediction(i).review,
         }
         for i, (n, e) in enumerate(ids)
     ]

@@ -14,6 +14,7 @@ from writegate.classifier import columnar, features
 from writegate.classifier.guard import GUARD_NONE, is_content_free
 from writegate.classifier.labels import LABEL2ID
 from writegate.classifier.model import Classifier
+from writegate.classifier.review import ReviewPolicy
 from writegate.classifier.types import Evidence, Pair, Side
 from writegate.errors import InputError
 from writegate.normalizer.api import validate_text
@@ -121,8 +122,8 @@ def test_a_guard_overrides_the_model_and_fusion_in_label_and_eval() -> None:
     encoded = columnar.EncodedWindow(0, [[101, 102]] * 2, [2, 2], np.zeros(2, np.int8), guards, np.zeros(2, bool))
     prepared = columnar.batch_window(encoded, 2)
     logits = np.array([[0.0, 0, 0, 0, 9.0], [0.0, 0, 0, 0, 9.0]])  # the model says supersedes for both
-    clf = Classifier.__new__(Classifier)  # label needs only these two attributes
-    clf.fusion, clf.temperature = True, 1.0
+    clf = Classifier.__new__(Classifier)  # label needs only these three attributes
+    clf.fusion, clf.temperature, clf.review = True, 1.0, ReviewPolicy()
     guarded, plain = clf.label(prepared, [logits]).predictions()
     assert (guarded.label.value, guarded.evidence, guarded.probabilities["unrelated"]) == (
         "unrelated",

@@ -24,6 +24,7 @@ import pytest
 from deploy_helpers import ROOT, clean_env, dockerignore_rules, health, in_build_context, project_files, serve_process
 
 MODEL = "models/default"
+EMBEDDER = "models/embedder"
 
 
 def _version(distribution: str) -> tuple[int, ...] | None:
@@ -80,19 +81,28 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return sdist, wheel
 
 
-def test_the_sdist_and_the_wheel_carry_models_default(built: tuple[Path, Path]) -> None:
+@pytest.mark.parametrize(
+    ("folder", "needed"),
+    [
+        (MODEL, {"writegate.json", "model.int8.onnx", "tokenizer.json"}),
+        (EMBEDDER, {"embedder.json", "model.int8.onnx", "tokenizer.json"}),
+    ],
+)
+def test_the_sdist_and_the_wheel_carry_the_shipped_models(
+    built: tuple[Path, Path], folder: str, needed: set[str]
+) -> None:
     sdist, wheel = built
-    shipped = {p.name: p.stat().st_size for p in (ROOT / MODEL).iterdir() if p.is_file()}
-    assert {"writegate.json", "model.int8.onnx", "tokenizer.json"} <= set(shipped)
+    shipped = {p.name: p.stat().st_size for p in (ROOT / folder).iterdir() if p.is_file()}
+    assert needed <= set(shipped)
     with tarfile.open(sdist) as tar:
         in_sdist = {
-            Path(m.name).name: m.size for m in tar.getmembers() if m.isfile() and Path(m.name).parent.name == "default"
+            Path(m.name).name: m.size
+            for m in tar.getmembers()
+            if m.isfile() and Path(m.name).parent.as_posix().endswith("/" + folder)
         }
     with zipfile.ZipFile(wheel) as whl:
         in_wheel = {
-            Path(i.filename).name: i.file_size
-            for i in whl.infolist()
-            if i.filename.startswith("writegate/models/default/")
+            Path(i.filename).name: i.file_size for i in whl.infolist() if i.filename.startswith(f"writegate/{folder}/")
         }
         names = whl.namelist()
     assert in_sdist == shipped
@@ -102,7 +112,9 @@ def test_the_sdist_and_the_wheel_carry_models_default(built: tuple[Path, Path]) 
 
 def test_git_holds_one_copy_of_the_model() -> None:
     weights = [p for p in project_files() if p.endswith((".onnx", ".safetensors"))]
-    assert [p for p in weights if not p.startswith(("models/default/", "tests/fixtures/tiny_model/"))] == []
+    assert [
+        p for p in weights if not p.startswith(("models/default/", "models/embedder/", "tests/fixtures/tiny_model/"))
+    ] == []
 
 
 def test_the_installed_wheel_serves_the_shipped_model_from_an_empty_folder(
@@ -116,6 +128,7 @@ def test_the_installed_wheel_serves_the_shipped_model_from_an_empty_folder(
     _run(*pip, "install", "--no-index", "--no-deps", "--no-cache-dir", wheel, cwd=tmp_path)
     site = Path(_run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path).strip())
     assert (site / "writegate" / "models" / "default" / "writegate.json").is_file()
+    assert (site / "writegate" / "models" / "embedder" / "embedder.json").is_file()
     # the dependencies: this environment's, added after the install so that pip saw an empty venv
     ours = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
     (site / "_writegate_test_dependencies.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")

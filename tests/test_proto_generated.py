@@ -61,7 +61,14 @@ def test_generated_module_imports_under_the_package_namespace() -> None:
     assert writegate_pb2.DESCRIPTOR.package == "writegate.v1"
     assert writegate_pb2_grpc.WriteGateServicer.__name__ == "WriteGateServicer"
     service = writegate_pb2.DESCRIPTOR.services_by_name["WriteGate"]
-    assert [m.name for m in service.methods] == ["Normalize", "Classify", "PrepareWrite", "Relabel", "GetModelInfo"]
+    assert [m.name for m in service.methods] == [
+        "Normalize",
+        "Classify",
+        "PrepareWrite",
+        "Relabel",
+        "GetModelInfo",
+        "Embed",
+    ]
 
 
 def test_buf_lint_is_clean() -> None:

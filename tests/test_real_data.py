@@ -322,6 +322,69 @@ def test_timeqa_other_entity_negative_shares_the_split() -> None:
         assert split_of(f"club {other.group(1)}") == split_of(m.group)
 
 
+def coach_rows(coaches: dict[str, str]) -> list[dict[str, Any]]:
+    """One P286 (head coach) row per club of the train split, each with one coach."""
+    clubs = [c for c in coaches if split_of(c.lower()) == "train"]
+    assert len(clubs) >= 3
+    return [
+        timeqa_row(f"c-{i}", club, "P286", {f"Who coached {club} from 2001 to 2003?": [coaches[club]]})
+        for i, club in enumerate(clubs)
+    ]
+
+
+def test_timeqa_another_entity_with_the_same_value_is_unrelated() -> None:
+    coaches = {f"Club {i}": "Ann Ek" if i % 2 else f"Coach {i}" for i in range(10)}
+    rows = coach_rows(coaches)
+    shared = [r["entity"] for r in rows if coaches[r["entity"]] == "Ann Ek"]
+    negs = [m for m in run("timeqa", rows) if m.example.family == "timeqa.same_value"]
+    assert len(negs) == len(shared) * (len(shared) - 1) // 2  # every pair of clubs that share the coach, once
+    for m in negs:
+        p = m.example.pair
+        assert m.example.label is U
+        clubs = [re.search(r"Club \d+", t) for t in (p.existing.text, p.new.text)]
+        assert all(c is not None for c in clubs)
+        a, b = (c.group(0) for c in clubs if c is not None)
+        assert a != b and {a, b} <= set(shared)
+        assert "Ann Ek" in p.existing.text and "Ann Ek" in p.new.text
+
+
+def test_timeqa_another_relation_of_the_same_entity_is_unrelated() -> None:
+    rows = [
+        timeqa_row(
+            "h-0",
+            "Helen Ek",
+            "P39",
+            {
+                "What position was held by Helen Ek from 1990 to 1993?": ["Minister of Health"],
+                "What position was held by Helen Ek from 1999 to 2008?": ["Prime Minister"],
+            },
+        ),
+        timeqa_row("h-1", "Helen Ek", "P166", {"Helen Ek received which award in 2005?": ["Order of Merit"]}),
+        # the same relation in a second row: its facts are changes of one slot, never `unrelated` to h-0's
+        timeqa_row(
+            "h-2", "Helen Ek", "P39", {"What position was held by Helen Ek from 2009 to 2017?": ["Administrator"]}
+        ),
+        timeqa_row("a-0", "Acme Hall", "P127", {"Who owned Acme Hall from 1811 to 1827?": ["George Peter"]}),
+        timeqa_row("a-1", "Acme Hall", "P466", {"Who lived in Acme Hall from 1811 to 1827?": ["George Peter"]}),
+    ]
+    relation = {str(r["id"]): r["relation"] for r in rows}
+    items = run("timeqa", rows)
+    pairs = [m for m in items if m.example.family == "timeqa.other_relation"]
+    assert sorted(m.example.id for m in pairs) == [
+        "h-0:0:h-1:0:unrelated",
+        "h-0:1:h-1:0:unrelated",
+        "h-1:0:h-2:0:unrelated",
+    ]
+    for m in pairs:
+        a, _, b, _, _ = m.example.id.split(":")
+        assert m.example.label is U and m.group == "helen ek"
+        assert relation[a] != relation[b]  # never two facts of one relation: those are changes
+        years = {m.example.pair.existing.observed_at.year, m.example.pair.new.observed_at.year}
+        assert years in ({1990, 2005}, {1999, 2005}, {2005, 2009})
+    # occupant and owner are one slot here (LINKED): no pair, whatever the two relation ids
+    assert not [m for m in items if m.example.label is U and m.group == "acme hall"]
+
+
 def test_sgd_new_is_minutes_later_same_day() -> None:
     (m,) = run("sgd_changes", CASES[4][1])
     p = m.example.pair
@@ -361,6 +424,29 @@ def test_sgd_another_service_of_the_same_dialogue_is_unrelated() -> None:
         "Get me a cab to Sipan.",
     )
     assert timedelta(0) < m.example.pair.new.observed_at - m.example.pair.existing.observed_at <= timedelta(minutes=30)
+
+
+def test_sgd_another_dialogue_of_another_service_is_unrelated_months_later() -> None:
+    services = ("Restaurants_1", "RideSharing_2", "Hotels_3")
+    rows = [
+        {
+            **sgd_row(f"g-{i}", f"{i}_{i}", "city", f"Town{i}", f"Something in Town{i}.", "Rome", "Actually Rome."),
+            "service": services[i % 3],
+        }
+        for i in range(300)
+    ]
+    split = {str(r["id"]): split_of(f"dev:{r['dialogue_id']}") for r in rows}
+    service = {str(r["id"]): str(r["service"]).split("_")[0] for r in rows}
+    negs = [m for m in run("sgd_changes", rows) if m.example.family == "sgd_changes.other_dialogue"]
+    assert 30 < len(negs) < 90  # about one request in OTHER_DIALOGUE_SHARE (5)
+    for m in negs:
+        first, second, _ = m.example.id.split(":")
+        p = m.example.pair
+        assert m.example.label is U
+        assert service[first] != service[second]  # another kind of service: never the same slot changed
+        assert split[first] == split[second] and m.group == f"dev:{first[2:]}_{first[2:]}"
+        assert (p.existing.text, p.new.text) == (f"Something in Town{first[2:]}.", f"Something in Town{second[2:]}.")
+        assert timedelta(days=1) <= p.new.observed_at - p.existing.observed_at < timedelta(days=402)
 
 
 def test_nli_negatives_come_from_the_same_split_and_share_no_word() -> None:

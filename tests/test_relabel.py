@@ -226,7 +226,7 @@ def test_roles_counts_and_conflicts(tmp_path: Path, keep_unrelated: bool) -> Non
         "r4": "in_conflict",
         "r2": "current",
     }
-    assert summary["roles"] == {"current": 2, "historical": 1, "in_conflict": 2}
+    assert summary["roles"] == {"current": 2, "historical": 1, "in_conflict": 2, "retracted": 0}
     assert relabel_superseded_by(out) == {"r1": ["r2"]}
     conflicts = relabel_jsonl(out, "conflicts.jsonl")
     assert [(c["existing_id"], c["new_id"]) for c in conflicts] == [("r3", "r4")]
@@ -243,7 +243,7 @@ def test_roles_counts_and_conflicts(tmp_path: Path, keep_unrelated: bool) -> Non
     assert len(edges) == summary["pairs"]["written"] == written
     by_pair = {(e["existing_id"], e["new_id"]): e for e in edges}
     assert by_pair[("r1", "r2")]["label"] == "supersedes" and by_pair[("r3", "r4")]["label"] == "contradicts"
-    assert set(edges[0]) == {"new_id", "existing_id", "label", "scores", "evidence", "slot_match"}
+    assert set(edges[0]) == {"new_id", "existing_id", "label", "scores", "evidence", "slot_match", "review"}
     assert not checkpoint.work_dir_for(out).exists()
 
 
@@ -264,7 +264,7 @@ def test_checkpoint_of_another_run_is_refused_then_restart(tmp_path: Path) -> No
     with pytest.raises(InputError) as info:
         relabel(RelabelOptions(input=store, out=out, k=3, chunk_size=2), engine)
     assert info.value.field == "--out"
-    assert "(changed: candidates_per_record)" in info.value.message
+    assert "(changed: candidates_per_record, items, plan_sha256)" in info.value.message  # K changes the pairs
     assert "pass --restart" in info.value.message
     engine.seen.clear()
     relabel(RelabelOptions(input=store, out=out, k=4, chunk_size=2), engine)  # same args: resumes
@@ -337,6 +337,7 @@ def test_edge_texts_round_scores_to_six_places() -> None:
         "scores": dict(zip(LABELS, [0.123457, 0.0, 0.0, 0.0, 0.876543], strict=True)),
         "evidence": "structure",
         "slot_match": True,
+        "review": False,
     }
 
 
@@ -489,7 +490,12 @@ def test_store_of_only_bad_lines_gives_empty_edges(tmp_path: Path, tiny_model_di
     assert main(["relabel", "--input", str(store), "--out", str(out), "--model", str(tiny_model_dir), "--quiet"]) == 0
     assert out.read_bytes() == b""
     summary = relabel_summary(out)
-    assert summary["records"]["rejected"] == 2 and summary["pairs"] == {"classified": 0, "written": 0}
+    assert summary["records"]["rejected"] == 2 and summary["pairs"] == {
+        "classified": 0,
+        "written": 0,
+        "corrections": 0,
+        "review": 0,
+    }
     assert [x["field"] for x in relabel_jsonl(out, "rejects.jsonl")] == ["line", "id"]
 
 

@@ -324,6 +324,21 @@ def test_write_back_checks_fail_before_any_work(pg_server: PgServer, tmp_path: P
     _sql(db, "ALTER TABLE writegate_edges ADD COLUMN scores text")
     assert attempt(db).startswith("--write-back: column public.writegate_edges.scores is text, relabel writes jsonb")
 
+    # a column added in a later version (`review`) is not a reason to refuse: the DDL adds it
+    _sql(db, "ALTER TABLE writegate_edges DROP COLUMN scores")
+    _sql(db, "ALTER TABLE writegate_edges ADD COLUMN scores jsonb NOT NULL")
+    _sql(db, "ALTER TABLE writegate_edges DROP COLUMN review")
+    PostgresSink(db, source="x").check()
+    _sql(db, DDL)
+    import psycopg
+
+    with psycopg.connect(db) as conn:
+        added = conn.execute(
+            "SELECT data_type, column_default FROM information_schema.columns "
+            "WHERE table_name = 'writegate_edges' AND column_name = 'review'"
+        ).fetchall()
+    assert added == [("boolean", "false")]
+
 
 def test_a_full_disk_is_one_line_and_the_rerun_resumes(tmp_path: Path, tiny_model_dir: Path) -> None:
     rows = [(f"r{i}", "user:alice", f"User likes item number {i}", f"2026-01-{1 + i % 28:02d}") for i in range(60)]

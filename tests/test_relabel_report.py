@@ -18,6 +18,7 @@ import pytest
 from helpers import RuleEngine, relabel_roles, relabel_summary
 
 from writegate.classifier.labels import LABELS, Label
+from writegate.classifier.review import ReviewPolicy
 from writegate.relabel.report import ReportSink, render, report_data, report_json, short_time
 from writegate.relabel.run import RelabelOptions, relabel
 from writegate.relabel.store import StoreRecord
@@ -54,12 +55,12 @@ def _store(path: Path) -> Path:
     return path
 
 
-def _run(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
+def _run(tmp_path: Path, review: ReviewPolicy | None = None) -> tuple[Path, dict[str, Any]]:
     store = _store(tmp_path / "store.jsonl")
     page = tmp_path / "out" / "report.html"
     relabel(
         RelabelOptions(input=store, out=tmp_path / "out" / "edges.jsonl", k=4, chunk_size=3),
-        RuleEngine(RULES, default=(Label.UNRELATED, 0.8)),
+        RuleEngine(RULES, default=(Label.UNRELATED, 0.8), review=review),
         sinks=[ReportSink(page, source=str(store))],
     )
     return page, _data(page)
@@ -91,6 +92,7 @@ def test_report_data_totals_conflicts_and_timelines(tmp_path: Path) -> None:
         "pairs": summary["pairs"]["classified"],
         "edges": 6,
         "rejected": 0,
+        "flagged": 0,
     }
     m = data["m"]
     ids = [row[0] for row in m]
@@ -174,7 +176,7 @@ def test_report_lists_every_edge_of_a_record(tmp_path: Path) -> None:
     data = report_data(
         rec, lambda: edges, lambda rid: "current", source="s", model={"name": "m", "version": "1"}, pairs=2
     )
-    assert data["totals"]["unrelated"] == 1 and data["e"] == [[1, 0, LABELS.index("elaborates"), [0.2] * 5]]
+    assert data["totals"]["unrelated"] == 1 and data["e"] == [[1, 0, LABELS.index("elaborates"), [0.2] * 5, 0]]
 
 
 # -- in a real browser --------------------------------------------------------------------------------
@@ -232,3 +234,106 @@ def test_chromium_renders_the_page(tmp_path: Path) -> None:
     shown = re.findall(r'<div class="mem (?:current|historical|in_conflict)" id="m(\d+)">', only)
     assert shown == ["1", "4"]  # the dog and the golden retriever
     assert "No conflicts match the filters." in only
+
+
+def test_a_correction_is_settled_not_a_conflict(tmp_path: Path) -> None:
+    """The speaker took "Ella" back: it is retracted, listed under the corrections, not the conflicts."""
+    ella, ellie = "My daughter's name is Ella", "Actually, my daughter's name is Ellie, not Ella"
+    rows = [
+        {"id": "d1", "subject": "user:dana", "text": ella, "observed_at": "2026-03-01T10:00:00Z"},
+        {"id": "d2", "subject": "user:dana", "text": ellie, "observed_at": "2026-03-01T10:05:00Z"},
+        {"id": "e1", "subject": "user:erin", "text": "Erin was born in Lyon", "observed_at": "2026-03-01"},
+        {"id": "e2", "subject": "user:erin", "text": "Erin was born in Nice", "observed_at": "2026-03-01"},
+    ]
+    store = tmp_path / "store.jsonl"
+    store.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    page = tmp_path / "out" / "report.html"
+    rules = {(ella, ellie): (Label.CONTRADICTS, 0.77), (rows[2]["text"], rows[3]["text"]): (Label.CONTRADICTS, 0.9)}
+    relabel(
+        RelabelOptions(input=store, out=tmp_path / "out" / "edges.jsonl", k=4),
+        RuleEngine(rules),
+        sinks=[ReportSink(page, source=str(store))],
+    )
+    data = _data(page)
+    ids = [row[0] for row in data["m"]]
+    assert data["role_totals"] == {"current": 1, "historical": 0, "in_conflict": 2, "retracted": 1}
+    assert [(ids[data["e"][k][1]], ids[data["e"][k][0]]) for k in data["corrections"]] == [("d1", "d2")]
+    assert [(ids[data["e"][k][1]], ids[data["e"][k][0]]) for k in data["conflicts"]] == [("e1", "e2")]
+    dom = dump_dom(page, "#s=user:dana")
+    (settled,) = dom.split('<div class="conflict correction">')[1:]
+    assert ella in settled and ellie in settled and "· correction" in settled
+    conflicts = dom.split('<div class="conflict">')[1:]
+    assert len(conflicts) == 0 and "No conflicts match the filters." in dom  # dana has none to ask about
+    retracted = re.search(r'<div class="mem retracted" id="m0">(.*?)</div></div>', dom)
+    assert retracted and ella in retracted.group(1) and "retracted by" in retracted.group(1)
+    assert ellie in retracted.group(1)
+    assert '<span class="badge" style="background: var(--retracted);">retracted</span>' in dom
+
+
+# -- the review list ------------------------------------------------------------------------------------
+
+UNSURE = ReviewPolicy(confidence=0.7)
+"""Flags Carol's contradicts (0.61); the supersedes edges (0.91, 0.97) stay applied."""
+
+
+def _pairs(data: dict[str, Any], key: str) -> list[tuple[str, str]]:
+    ids = [row[0] for row in data["m"]]
+    return [(ids[data["e"][k][1]], ids[data["e"][k][0]]) for k in data[key]]
+
+
+def test_review_lists_flagged_edges_and_every_supersedes_least_probable_first(tmp_path: Path) -> None:
+    _, data = _run(tmp_path, UNSURE)
+    out = tmp_path / "out" / "edges.jsonl"
+    assert data["meta"]["flagged"] == 1 == relabel_summary(out)["pairs"]["review"]
+    # each edge in one list: the flagged contradicts is to review, not an open conflict
+    assert _pairs(data, "review") == [("c1", "c2"), ("a1", "a2"), ("a1", "a3")]  # 0.61, 0.91, 0.97
+    assert _pairs(data, "conflicts") == [("b1", "b2")]
+    assert [data["e"][k][4] for k in data["review"]] == [1, 0, 0]
+    roles = relabel_roles(out)
+    assert (roles["c1"], roles["c2"], roles["a1"]) == ("current", "current", "historical")
+    lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [(e["existing_id"], e["new_id"], e["label"]) for e in lines if e["review"]] == [("c1", "c2", "contradicts")]
+
+
+def test_chromium_shows_the_review_list_headings_and_each_edge_once(tmp_path: Path) -> None:
+    page, _ = _run(tmp_path, UNSURE)
+    dom = dump_dom(page)
+    assert "Pairs compared, by label" in dom and "Memories, by state role" in dom
+    review = dom.split('<div class="conflict review"')[1:]
+    assert len(review) == 3
+    assert "Carol prefers video calls" in review[0] and "review: roles unchanged" in review[0]
+    assert "contradicts 0.61" in review[0]
+    assert "I moved to London last month" in review[1] and "supersedes 0.91" in review[1]
+    assert "applied: the earlier memory is historical" in review[1]
+    assert "I work in GMT now" in review[2] and "supersedes 0.97" in review[2]
+    (conflict,) = dom.split('<div class="conflict">')[1:]
+    assert "Bob was born in Lyon" in conflict
+    # each edge once, under its earlier memory: "superseded by" under EST, never "supersedes" under the later ones
+    timeline = dump_dom(page, "#s=user:alice").split('id="timeline"')[1]
+    words = re.findall(r'<span class="lab"[^>]*>([a-z ]+)</span>', timeline)
+    assert sorted(words) == ["corroborated by", "elaborated by", "superseded by", "superseded by"]
+    carol = dump_dom(page, "#s=user:carol").split('id="timeline"')[1]
+    video = re.search(r'<div class="mem current" id="m8">(.*?)</div></div>', carol)
+    assert video and "contradicted by" in video.group(1) and '<span class="flag">review</span>' in video.group(1)
+
+
+def test_chromium_shortens_uuid_ids_and_keeps_them_whole_in_the_tooltip(tmp_path: Path) -> None:
+    uuids = ["3f2b8c1e-9a4d-4e7b-8c2f-1d5e6a7b8c9d", "a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"]
+    rows = [
+        {"id": uuids[0], "subject": "user:uma", "text": "Uma works in EST", "observed_at": "2025-09-02"},
+        {"id": uuids[1], "subject": "user:uma", "text": "Uma moved to London", "observed_at": "2026-01-12"},
+        {"id": "short-id", "subject": "user:uma", "text": "Uma likes tea", "observed_at": "2026-02-01"},
+    ]
+    store = tmp_path / "store.jsonl"
+    store.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    page = tmp_path / "report.html"
+    relabel(
+        RelabelOptions(input=store, out=tmp_path / "out" / "edges.jsonl", k=4),
+        RuleEngine({("Uma works in EST", "Uma moved to London"): (Label.SUPERSEDES, 0.9)}),
+        sinks=[ReportSink(page, source=str(store))],
+    )
+    dom = dump_dom(page)
+    for full in uuids:
+        assert f'title="{full}">{full[:8]}…</span>' in dom
+        assert f">{full}<" not in dom  # never shown whole
+    assert 'title="short-id">short-id</span>' in dom

@@ -497,11 +497,19 @@ def test_write_back_tables_hold_the_edges_and_roles(pg_reference: dict[str, Any]
     assert source == pg_reference["table"] and run[-1] is True  # complete
     assert (model_name, model_version) == (summary["model"]["name"], summary["model"]["version"])
     db_edges = [
-        {"new_id": r[2], "existing_id": r[3], "label": r[4], "scores": r[5], "evidence": r[6], "slot_match": r[7]}
+        {
+            "new_id": r[2],
+            "existing_id": r[3],
+            "label": r[4],
+            "scores": r[5],
+            "evidence": r[6],
+            "slot_match": r[7],
+            "review": r[8],
+        }
         for r in tables["writegate_edges"]
     ]
     assert db_edges == edges  # ORDER BY pair = the file's order, unrelated left out
-    assert all(r[0] == run_id and r[8:] == (model_name, model_version) for r in tables["writegate_edges"])
+    assert all(r[0] == run_id and r[9:] == (model_name, model_version) for r in tables["writegate_edges"])
     assert {r[1]: r[3] for r in tables["writegate_states"]} == {r["id"]: r["role"] for r in roles}
     assert {r[1]: r[4] for r in tables["writegate_states"] if r[4]} == {
         r["id"]: r["superseded_by"] for r in roles if "superseded_by" in r
@@ -624,3 +632,47 @@ def test_two_reads_of_a_table_hash_the_same(pg_server: PgServer) -> None:
     for source in sources:
         assert sum(1 for _ in source.rows()) == 96
     assert sources[0].sha256() == sources[1].sha256()
+
+
+SHIPPED = Path(__file__).resolve().parent.parent / "models" / "default"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not (SHIPPED / "writegate.json").is_file(), reason="the shipped model is not present")
+def test_write_back_of_a_correction_on_the_shipped_model(pg_server: PgServer, tmp_path: Path) -> None:
+    """The speaker took "Ella" back five minutes later: `retracted` in writegate_states, the edge's
+    evidence `correction`; a plain conflict stays `in_conflict`."""
+    from writegate.relabel.stores.postgres import create_table
+
+    records = [
+        {
+            "id": "d1",
+            "subject": "user:dana",
+            "text": "My daughter's name is Ella",
+            "observed_at": "2026-03-01T10:00:00Z",
+        },
+        {
+            "id": "d2",
+            "subject": "user:dana",
+            "text": "Actually, my daughter's name is Ellie, not Ella",
+            "observed_at": "2026-03-01T10:05:00Z",
+        },
+        {"id": "e1", "subject": "user:erin", "text": "Erin was born in Lyon", "observed_at": "2026-03-01"},
+        {"id": "e2", "subject": "user:erin", "text": "Erin was born in Nice", "observed_at": "2026-03-01"},
+    ]
+    source = pg_server.create_db("corrections_src")
+    create_table(f"{source}?table=memories", records)
+    results = pg_server.create_db("corrections_results")
+    done = _relabel(f"{source}?table=memories", tmp_path / "edges.jsonl", SHIPPED, "--write-back", results)
+    assert done.returncode == 0, done.stderr
+    tables = _tables(results)
+    assert {r[1]: r[3] for r in tables["writegate_states"]} == {
+        "d1": "retracted",
+        "d2": "current",
+        "e1": "in_conflict",
+        "e2": "in_conflict",
+    }
+    edges = {(r[3], r[2]): (r[4], r[6]) for r in tables["writegate_edges"]}
+    assert edges["d1", "d2"] == ("contradicts", "correction")
+    assert edges["e1", "e2"][0] == "contradicts" and edges["e1", "e2"][1] != "correction"
+    assert relabel_roles(tmp_path / "edges.jsonl") == {r[1]: r[3] for r in tables["writegate_states"]}

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from writegate.normalizer import edge_rules, edges, enums
+from writegate.normalizer import edge_rules, edges, enums, retraction
 from writegate.normalizer.config import DEFAULT_CONFIG
 from writegate.normalizer.context import Context
 from writegate.normalizer.rules import Registry, Rule, prefilter
@@ -26,6 +26,7 @@ from writegate.normalizer.schema import EdgeValue, ProvenanceKind
 _FAMILIES: list[tuple[Registry, re.Pattern[str]]] = [
     (edge_rules.REGISTRY, edge_rules.PREFILTER),
     (enums.CUES, enums.PREFILTER),
+    (retraction.REGISTRY, retraction.PREFILTER),
 ]
 _CASES = [(registry, rule, pre) for registry, pre in _FAMILIES for rule in registry]
 _ASCII = st.sampled_from(string.ascii_letters + string.digits + string.punctuation + " ")

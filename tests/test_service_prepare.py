@@ -9,8 +9,8 @@ from writegate.classifier.labels import Label
 from writegate.classifier.types import Evidence, Prediction
 
 
-def rel(cid: str, label: Label) -> Relation:
-    return Relation(candidate_id=cid, label=label, scores={label.value: 1.0})
+def rel(cid: str, label: Label, evidence: Evidence = Evidence.MODEL) -> Relation:
+    return Relation(candidate_id=cid, label=label, scores={label.value: 1.0}, evidence=evidence)
 
 
 @pytest.mark.parametrize(
@@ -46,7 +46,33 @@ def test_plan_write(labels: list[Label], roles: list[StateRole], edges: list, ne
     assert [(e.target_id, e.label) for e in plan.edges] == edges
     assert all(e.source_id == "n" for e in plan.edges)
     assert plan.new_role is new_role
-    assert {r.value for r in StateRole} == {"current", "historical", "in_conflict"}  # no "deleted" role exists
+    assert {r.value for r in StateRole} == {"current", "historical", "in_conflict", "retracted"}  # no "deleted"
+
+
+@pytest.mark.parametrize(
+    ("relations", "roles", "new_role"),
+    [
+        ([rel("c0", Label.CONTRADICTS, Evidence.CORRECTION)], [StateRole.RETRACTED], StateRole.CURRENT),
+        (  # another candidate contradicts it plainly: the new memory is in conflict all the same
+            [rel("c0", Label.CONTRADICTS, Evidence.CORRECTION), rel("c1", Label.CONTRADICTS, Evidence.BOTH)],
+            [StateRole.RETRACTED, StateRole.IN_CONFLICT],
+            StateRole.IN_CONFLICT,
+        ),
+        (  # a correction's evidence on any other label changes nothing (only the classifier sets it)
+            [rel("c0", Label.SUPERSEDES, Evidence.CORRECTION), rel("c1", Label.ELABORATES, Evidence.CORRECTION)],
+            [StateRole.HISTORICAL, StateRole.CURRENT],
+            StateRole.CURRENT,
+        ),
+    ],
+    ids=["correction", "correction-and-conflict", "correction-evidence-elsewhere"],
+)
+def test_a_correction_retracts_the_candidate_and_keeps_the_edge(
+    relations: list[Relation], roles: list[StateRole], new_role: StateRole
+) -> None:
+    plan = plan_write("n", relations)
+    assert [s.role for s in plan.candidate_states] == roles
+    assert [(e.target_id, e.label) for e in plan.edges] == [(r.candidate_id, r.label) for r in relations]
+    assert plan.new_role is new_role
 
 
 def test_relations_pairs_ids_with_predictions_in_order() -> None:

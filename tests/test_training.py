@@ -340,6 +340,19 @@ def test_domain_fine_tuning_mixes_default_data(
     assert "domain fine-tuning" in (out / modeldir.MODEL_CARD).read_text()
     assert not (out / modeldir.ONNX_FP32).exists() and (out / modeldir.ONNX_INT8).is_file()
 
+    # the review thresholds: chosen on the dev split (the user pairs' held-out groups) with the served model
+    from writegate.classifier.model import Classifier
+    from writegate.classifier.review import ReviewPolicy
+    from writegate.training.presets import Preset
+    from writegate.training.review import choose_on_dev
+    from writegate.training.train import DEV_SHARE
+
+    dev = group_split(read_examples(user), DEV_SHARE, Preset().seed)[1]
+    choice = choose_on_dev(Classifier.load(out), dev, meta.fusion)
+    assert [line for line in err.splitlines() if line.startswith("review: ")] == [choice.describe("dev pairs")]
+    assert meta.review == (choice.policy or ReviewPolicy())
+    assert ("review" in json.loads((out / modeldir.META_FILE).read_text())) == meta.review.active
+
 
 # -- data order ---------------------------------------------------------------------------------------
 def _weights(model_dir: Path) -> dict[str, np.ndarray]:

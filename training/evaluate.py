@@ -64,10 +64,17 @@ def decode_all(
     pairs, in pair order (`Classifier.logits`).
 
     `fusion` fuses structure as the served model does; `guards` applies the guards (content-free
-    text, another subject) as serving always does. Model-only metrics use neither.
+    text, another subject) and marks corrections as serving always does. Model-only metrics use neither.
     """
     guard = prepared.guard if guards else np.full(prepared.size, GUARD_NONE, dtype=np.int8)
-    probs, evidence = columnar.post_rows(logits, prepared.rule, guard, temperature=temperature, fusion=fusion)
+    probs, evidence = columnar.post_rows(
+        logits,
+        prepared.rule,
+        guard,
+        temperature=temperature,
+        fusion=fusion,
+        may_correct=prepared.may_correct if guards else None,
+    )
     return probs, probs.argmax(axis=1), [columnar.EVIDENCE[i].value for i in evidence.tolist()]
 
 

@@ -220,14 +220,24 @@ def trace_to_onnx(model: Any, path: Path) -> Path:
     types[:, 8:] = 1
     axes = {name: {0: "batch", 1: "sequence"} for name in names} | {"logits": {0: "batch"}}
     wrapper = _Logits(model).eval()  # export restores the wrapper's mode on the way out: a fresh one is training
+    return export_traced(wrapper, (ids, mask, types)[: len(names)], path, names, "logits", axes)
+
+
+def export_traced(
+    module: Any, inputs: tuple[Any, ...], path: Path, names: Sequence[str], output: str, axes: dict[str, dict[int, str]]
+) -> Path:
+    """Trace `module` on example `inputs` to ONNX at `path`: the TorchScript exporter, opset `OPSET`,
+    constants folded, the dynamic `axes` given; returns `path`."""
+    import torch
+
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # TracerWarnings on shape checks that are constant for BERT
         torch.onnx.export(
-            wrapper,
-            (ids, mask, types)[: len(names)],
+            module,
+            inputs,
             str(path),
             input_names=list(names),
-            output_names=["logits"],
+            output_names=[output],
             dynamic_axes=axes,
             opset_version=OPSET,
             do_constant_folding=True,

@@ -162,7 +162,8 @@ def render_card(inp: CardInputs) -> str:
     out += [
         "## Files",
         "`model.int8.onnx` (CPU serving), `model.onnx` (fp32, optional), `model.safetensors` (fp16 torch weights; "
-        "torch backend and `--init`), `config.json`, tokenizer files, `writegate.json` (temperature, fusion, metrics).",
+        "torch backend and `--init`), `config.json`, tokenizer files, `writegate.json` (temperature, fusion, "
+        "review thresholds, metrics).",
         "",
     ]
     return "\n".join(out)

@@ -5,7 +5,8 @@ Steps 5–8 of `train` (training/train.py), given the fine-tuned model:
 2. save fp16 safetensors + writegate.json (the tokenizer is already in `out`), export ONNX fp32 + int8;
 3. evaluate the int8 model on dev, the test split and the dev pairs, model-only and fused; with
    `fusion="auto"`, keep fusion iff it does not lower dev-split macro-F1 (never the dev pairs);
-4. write metrics into writegate.json and MODEL_CARD.md.
+4. choose the review thresholds on the dev split with the served model (`training/review.py`);
+5. write metrics (and the review thresholds) into writegate.json and MODEL_CARD.md.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from writegate.classifier import features, modeldir
 from writegate.classifier.labels import LABEL2ID, LABELS
+from writegate.classifier.review import ReviewPolicy
 from writegate.training.datafile import Example
 
 FusionChoice = Literal["auto", "on", "off"]
@@ -117,6 +119,7 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
     from writegate.training.evaluate import render
     from writegate.training.export import export_onnx
     from writegate.training.model_card import CardInputs, write_card
+    from writegate.training.review import choose_on_dev
 
     console = Console(stderr=True, quiet=inp.quiet)
     out = inp.out
@@ -140,10 +143,12 @@ def package(model: Any, dev_logits: np.ndarray, inp: PackageInputs) -> Packaged:
         }
     for ev in evals.values():
         metrics |= ev.flat(fusion)
-    meta = meta.model_copy(update={"fusion": fusion, "metrics": metrics})
+    review = choose_on_dev(clf, inp.dev, fusion)  # 4. as served, on the full dev split
+    console.print(review.describe("dev pairs"), soft_wrap=True)  # one line, however wide
+    meta = meta.model_copy(update={"fusion": fusion, "metrics": metrics, "review": review.policy or ReviewPolicy()})
     modeldir.write_meta(out, meta)
 
-    # 4. model card
+    # 5. model card
     total = time.monotonic() - inp.started
     write_card(
         out,

@@ -15,8 +15,8 @@ Pipeline (`train(TrainConfig)`):
 5–8. `training/package.py`: fit a softmax temperature on the full dev split (logits from the
    Trainer's loop over a sequential loader, `predict_in_order`), save fp16 safetensors +
    writegate.json, export ONNX fp32 + int8, evaluate the int8 model (dev, test, dev pairs;
-   model-only and fused, fusion kept iff it does not lower dev macro-F1), write metrics and
-   MODEL_CARD.md.
+   model-only and fused, fusion kept iff it does not lower dev macro-F1), choose the review
+   thresholds on the dev split (`training/review.py`), write metrics and MODEL_CARD.md.
 """
 
 from __future__ import annotations

@@ -44,11 +44,19 @@ glibc's `malloc_trim`): the peak of a load does not stay resident after it.
 
 `submit(..., timeline=Timeline())` also records when the request's pairs joined the queue and when
 each of its batches ran (wall clock, for the server's trace spans).
+
+Job kinds (`jobs.py`): all of the above is the same whatever a batcher runs; what differs is its
+`JobKind`: how a request's items are encoded, how many tokens each counts and how a batch of them
+runs. `Batcher(classifier)` runs the classifier's pairs (`PairJobs`, the steps named above);
+`Batcher(TextJobs(embedder))` runs texts to embed (the Embed RPC: one embedder run per batch,
+several requests' texts in it), with the same policy, admission, deadlines and shedding; its
+"pairs" are texts.
 """
 
 from __future__ import annotations
 
 from writegate.classifier.batcher.core import Batcher
+from writegate.classifier.batcher.jobs import JobKind, PairJobs, TextEmbedder, TextJobs
 from writegate.classifier.batcher.policy import QueuePolicy
 from writegate.classifier.batcher.queue import BatchObserver, BatchRun, Timeline
 
@@ -56,6 +64,10 @@ __all__ = [
     "BatchObserver",
     "BatchRun",
     "Batcher",
+    "JobKind",
+    "PairJobs",
     "QueuePolicy",
+    "TextEmbedder",
+    "TextJobs",
     "Timeline",
 ]

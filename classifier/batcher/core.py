@@ -1,5 +1,6 @@
 """`Batcher`: the requests' side (admission, encode, waiting for the answers) and the worker task
-that forms batches from the queue's head and hands them to the run slots."""
+that forms batches from the queue's head and hands them to the run slots; the same for every job
+kind (`jobs.py`)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Generic, TypeVar, overload
 
 from writegate.classifier.batcher.forming import cut_batches, finish_times, plan_finish, split_for_idle
+from writegate.classifier.batcher.jobs import JobKind, PairJobs
 from writegate.classifier.batcher.policy import QueuePolicy
 from writegate.classifier.batcher.queue import BatchObserver, Item, NoObserver, PairQueue, Request, Timeline
 from writegate.classifier.batcher.runner import Runner, Speed, too_late
@@ -17,31 +20,56 @@ from writegate.classifier.model import Classifier
 from writegate.classifier.types import Pair, Prediction
 from writegate.errors import BatcherClosed, BatchFailed, DeadlineExceeded
 
+In = TypeVar("In")
+Out = TypeVar("Out")
 
-class Batcher:
+
+class Batcher(Generic[In, Out]):
     """Pools pairs from concurrent requests into token-budgeted batches (see the package docstring).
 
     Args:
-        model: the classifier (its window steps: encode per request; run and label per batch).
+        jobs: what it runs: a classifier (its pairs: `PairJobs`, the window steps: encode per
+            request; run and label per batch) or another job kind (`TextJobs`: texts to embed).
+            "Pairs" below are the kind's items.
         policy: how the queue admits pairs and the batches are formed, fixed for the batcher's life.
         observer: metrics sink.
         clock: monotonic seconds (tests may pass a fake).
     """
 
+    @overload
+    def __init__(
+        self: Batcher[Pair, Prediction],
+        jobs: Classifier,
+        policy: QueuePolicy | None = None,
+        *,
+        observer: BatchObserver | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None: ...
+
+    @overload
     def __init__(
         self,
-        model: Classifier,
+        jobs: JobKind[In, Out],
+        policy: QueuePolicy | None = None,
+        *,
+        observer: BatchObserver | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None: ...
+
+    def __init__(
+        self,
+        jobs: Classifier | JobKind[Any, Any],
         policy: QueuePolicy | None = None,
         *,
         observer: BatchObserver | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.model = model
+        self.jobs: JobKind[Any, Any] = PairJobs(jobs) if isinstance(jobs, Classifier) else jobs
         self.policy = policy or QueuePolicy()
         self.clock = clock
         self.observer: BatchObserver = observer or NoObserver()
-        self._queue = PairQueue(self.policy, self.observer)
-        self._runner = Runner(model, self.policy, self._queue, self.observer, clock)
+        self._queue = PairQueue(self.policy, self.observer, self.jobs.unit)
+        self._runner = Runner(self.jobs, self.policy, self._queue, self.observer, clock)
         self._worker: asyncio.Task[None] | None = None
         self._encode_pool: ThreadPoolExecutor | None = None
 
@@ -135,9 +163,9 @@ class Batcher:
         self._queue.check(n, deadline, bound=self.max_queue_pairs, pairs_per_s=self.pairs_per_s, now=self.clock())
 
     async def submit(
-        self, pairs: Sequence[Pair], *, deadline: float | None = None, timeline: Timeline | None = None
-    ) -> list[Prediction]:
-        """Label `pairs` (in order), batched with everyone else's.
+        self, pairs: Sequence[In], *, deadline: float | None = None, timeline: Timeline | None = None
+    ) -> list[Out]:
+        """Label `pairs` (in order), batched with everyone else's: one answer per pair (the kind's)
 
         Args:
             pairs: the request's pairs.
@@ -161,33 +189,34 @@ class Batcher:
         request = await self._enqueue(pairs, deadline, timeline)
         return await self._answers(request, deadline)
 
-    async def _enqueue(self, pairs: Sequence[Pair], deadline: float | None, timeline: Timeline | None) -> Request:
+    async def _enqueue(self, pairs: Sequence[In], deadline: float | None, timeline: Timeline | None) -> Request:
         """Count the pairs, encode them in the encode thread (off the loop), then queue them."""
         n = len(pairs)
         self._queue.admit(n)
         loop = asyncio.get_running_loop()
         try:
-            encoded = await loop.run_in_executor(self._encode_pool, self.model.encode, list(pairs))
-            if len(encoded) != n:
-                raise BatchFailed(f"encode returned {len(encoded)} items for {n} pairs")
+            encoded = await loop.run_in_executor(self._encode_pool, self.jobs.encode, list(pairs))
+            lengths = self.jobs.lengths(encoded)
+            if len(lengths) != n:
+                raise BatchFailed(f"encode returned {len(lengths)} items for {n} {self.jobs.unit}s")
             if self._queue.closed is not None:
                 raise BatcherClosed(self._queue.closed)
             if not self.running:
                 raise BatcherClosed("the batcher is shutting down")
             now = self.clock()
             if deadline is not None and now >= deadline:
-                raise DeadlineExceeded("the deadline passed before the pairs were queued")
+                raise DeadlineExceeded(f"the deadline passed before the {self.jobs.unit}s were queued")
         except BaseException:
             self._queue.admit(-n)
             raise
         request = Request(deadline, timeline=timeline)
-        request.items = [Item(encoded, i, loop.create_future(), request, now) for i in range(n)]
+        request.items = [Item(encoded, i, loop.create_future(), request, now, lengths[i]) for i in range(n)]
         self._queue.append(request)
         if timeline is not None:
             timeline.queued_ns = time.time_ns()
         return request
 
-    async def _answers(self, request: Request, deadline: float | None) -> list[Prediction]:
+    async def _answers(self, request: Request, deadline: float | None) -> list[Out]:
         """Wait for the request's predictions until its deadline; one failure fails the request."""
         futures = [it.future for it in request.items]
         try:
@@ -198,7 +227,7 @@ class Batcher:
                 if exc is not None:
                     raise exc
             if pending:
-                raise DeadlineExceeded("the deadline passed while the pairs were waiting or running")
+                raise DeadlineExceeded(f"the deadline passed while the {self.jobs.unit}s were waiting or running")
             return [f.result() for f in futures]
         finally:
             for fut in futures:
@@ -208,7 +237,7 @@ class Batcher:
                     fut.exception()  # mark retrieved: one failure is reported, not each
             self._queue.uncount(request.items)  # those still queued no longer count: the worker skips them
 
-    async def measure(self, pairs: Sequence[Pair], *, max_pairs: int = 2048) -> float:
+    async def measure(self, pairs: Sequence[In], *, max_pairs: int = 2048) -> float:
         """Time a load of `pairs` (repeated to fill one batch per worker) through the pipeline.
 
         Sets and returns `pairs_per_s` (encode + run + label, all workers busy; not reported to the
@@ -220,8 +249,8 @@ class Batcher:
             raise ValueError("measure() needs pairs")
         if not self.running:
             raise BatcherClosed("the batcher is not running")
-        encoded = await asyncio.get_running_loop().run_in_executor(self._encode_pool, self.model.encode, list(pairs))
-        per_copy = len(pairs) * max(1, max(len(row) for row in encoded.rows))
+        encoded = await asyncio.get_running_loop().run_in_executor(self._encode_pool, self.jobs.encode, list(pairs))
+        per_copy = len(pairs) * max(1, max(self.jobs.lengths(encoded)))
         tokens = self.policy.workers * self.policy.max_batch_tokens
         copies = max(1, min(max_pairs // len(pairs), math.ceil(tokens / per_copy)))
         load = list(pairs) * copies
@@ -288,7 +317,7 @@ class Batcher:
             if not late:
                 return batches
             for request in late:
-                self._queue.fail_request(request, too_late(request, finish[request] - now, now))
+                self._queue.fail_request(request, too_late(request, finish[request] - now, now, self.jobs.unit))
             window = [it for it in window if not it.future.done()]
             batches = self._cut(window, free, cap)
         return batches

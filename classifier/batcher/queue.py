@@ -4,7 +4,9 @@ One `PairQueue` holds every admitted pair until the worker takes it; it is used 
 event loop, so two operations do the job of text-embeddings-inference's queue task and its two
 commands: `append` (a request's encoded pairs join the tail) and `take_window` (whole requests
 from the head, within the lookahead's tokens). Admission (`check`) counts the pairs admitted and
-not yet run or dropped (`admitted`), which is the queue depth the metrics see.
+not yet run or dropped (`admitted`), which is the queue depth the metrics see. "Pairs" are the
+items of the batcher's job kind (`jobs.py`): the texts of the Embed batcher; messages name them
+by the kind's `unit`.
 """
 
 from __future__ import annotations
@@ -13,11 +15,9 @@ import asyncio
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from writegate.classifier.batcher.policy import QueuePolicy
-from writegate.classifier.columnar import EncodedWindow
-from writegate.classifier.types import Prediction
 from writegate.errors import BatcherClosed, BatcherError, DeadlineExceeded, QueueFull
 
 
@@ -77,18 +77,15 @@ class Request:
 
 @dataclass(eq=False)
 class Item:
-    """One waiting pair: row `row` of its request's encoded window."""
+    """One waiting pair (an item of the job kind): row `row` of its request's encoded items."""
 
-    encoded: EncodedWindow
+    encoded: Any
     row: int
-    future: asyncio.Future[Prediction]
+    future: asyncio.Future[Any]
     request: Request
     arrived: float
-    n_tokens: int = field(init=False)
+    n_tokens: int
     counted: bool = True  # counts in the queue depth: admitted, not yet run or dropped
-
-    def __post_init__(self) -> None:
-        self.n_tokens = len(self.encoded.rows[self.row])
 
     @property
     def deadline(self) -> float | None:
@@ -101,11 +98,13 @@ class PairQueue:
     Args:
         policy: the queue policy (the lookahead's tokens, when a batch's worth is waiting).
         observer: told the queue depth whenever it changes.
+        unit: what one item is called in messages (the job kind's `unit`; plural: + s).
     """
 
-    def __init__(self, policy: QueuePolicy, observer: BatchObserver) -> None:
+    def __init__(self, policy: QueuePolicy, observer: BatchObserver, unit: str = "pair") -> None:
         self.policy = policy
         self.observer = observer
+        self.unit = unit
         self.pending: deque[Item] = deque()
         self.pending_tokens = 0
         self.admitted = 0
@@ -122,7 +121,7 @@ class PairQueue:
         if self.closed is not None:
             raise BatcherClosed(self.closed)
         if n and self.admitted and self.admitted + n > bound:  # alone, a request always fits
-            raise QueueFull(f"the queue holds {self.admitted} pairs; {n} more would exceed its limit of {bound}")
+            raise QueueFull(f"the queue holds {self.admitted} {self.unit}s; {n} more would exceed its limit of {bound}")
         if not n or deadline is None or not pairs_per_s:
             return
         # only the queue ahead counts here: the request's own batch is checked when it is formed
@@ -131,7 +130,7 @@ class PairQueue:
         if wait > remaining:
             raise DeadlineExceeded(
                 f"the deadline (in {max(0.0, remaining) * 1000:.0f} ms) is sooner than the ~{wait * 1000:.0f} ms "
-                f"that the {self.admitted} queued pairs ahead of these {n} need"
+                f"that the {self.admitted} queued {self.unit}s ahead of these {n} need"
             )
 
     def admit(self, n: int) -> None:
@@ -199,7 +198,7 @@ class PairQueue:
     def drop_if_dead(self, item: Item, now: float) -> bool:
         """Drop a cancelled, failed or expired item (its request whole when expired); True if dropped."""
         if not item.future.done() and item.deadline is not None and now >= item.deadline:
-            self.fail_request(item.request, DeadlineExceeded("the deadline passed before the pair ran"))
+            self.fail_request(item.request, DeadlineExceeded(f"the deadline passed before the {self.unit} ran"))
         if item.future.done():
             self.uncount([item])
             return True

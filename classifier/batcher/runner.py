@@ -1,11 +1,11 @@
 """The run slots: up to `workers` batches at once, each in its own run thread, and what a batch
 run measures (the speed) and leaves behind (working memory, released when idle).
 
-A batch runs the classifier's window steps on its pairs in a run thread, off the event loop:
-`columnar.gather` (one padded batch of several requests' rows) → `Classifier.run` →
-`Classifier.label`; its futures get their predictions. Just before, each request in it is checked
-again: one that cannot end by its deadline now is dropped whole. An exception fails only that
-batch's pairs (`BatchFailed`).
+A batch runs its job kind's `infer` on its pairs in a run thread, off the event loop (for the
+classifier's pairs: `columnar.gather`, one padded batch of several requests' rows →
+`Classifier.run` → `Classifier.label`; for texts: one embedder run); its futures get their
+answers. Just before, each request in it is checked again: one that cannot end by its deadline
+now is dropped whole. An exception fails only that batch's pairs (`BatchFailed`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,11 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
-from writegate.classifier import columnar
+from writegate.classifier.batcher.jobs import JobKind
 from writegate.classifier.batcher.policy import QueuePolicy
 from writegate.classifier.batcher.queue import BatchObserver, BatchRun, Item, PairQueue, Request
-from writegate.classifier.model import Classifier
-from writegate.classifier.types import Prediction
 from writegate.errors import BatchFailed, DeadlineExceeded
 
 log = logging.getLogger("writegate.classifier.batcher")
@@ -44,12 +43,12 @@ def release_heap() -> bool:
         return False
 
 
-def too_late(request: Request, needs: float, now: float) -> DeadlineExceeded:
-    """The error of a request whose pairs need `needs` s more than its deadline leaves it."""
+def too_late(request: Request, needs: float, now: float, unit: str = "pair") -> DeadlineExceeded:
+    """The error of a request whose pairs (`unit`s) need `needs` s more than its deadline leaves it."""
     remaining = (request.deadline or now) - now
     return DeadlineExceeded(
         f"the deadline (in {max(0.0, remaining) * 1000:.0f} ms) is sooner than the ~{needs * 1000:.0f} ms "
-        f"its {len(request.items)} pairs need to run: not run"
+        f"its {len(request.items)} {unit}s need to run: not run"
     )
 
 
@@ -91,7 +90,7 @@ class Runner:
     """The run slots and their run threads (see the module docstring).
 
     Args:
-        model: the classifier.
+        jobs: the job kind (its `infer` runs each batch).
         policy: the queue policy (`workers`).
         queue: the queue the batches' pairs came from (their depth, their requests' failures).
         observer: told each batch's size, padded tokens and seconds.
@@ -100,13 +99,13 @@ class Runner:
 
     def __init__(
         self,
-        model: Classifier,
+        jobs: JobKind[Any, Any],
         policy: QueuePolicy,
         queue: PairQueue,
         observer: BatchObserver,
         clock: Callable[[], float],
     ) -> None:
-        self.model, self.policy, self.queue, self.observer, self.clock = model, policy, queue, observer, clock
+        self.jobs, self.policy, self.queue, self.observer, self.clock = jobs, policy, queue, observer, clock
         self.speed = Speed()
         self.runs: dict[asyncio.Task[None], float] = {}  # run → when it should end (its start + expected time)
         self.busy = 0  # run slots held
@@ -178,7 +177,7 @@ class Runner:
         if live and speed:
             end = now + self.policy.run_seconds(len(live), speed)
             for request in {it.request for it in live if it.deadline is not None and end > it.deadline}:
-                self.queue.fail_request(request, too_late(request, end - now, now))
+                self.queue.fail_request(request, too_late(request, end - now, now, self.jobs.unit))
             live = [it for it in live if not it.future.done()]
         if live:
             run = asyncio.current_task()
@@ -197,8 +196,9 @@ class Runner:
         except Exception as exc:  # one failed batch must not kill the worker
             if timed:
                 _record_batch(live, start_ns)
-            log.exception("a batch of %d pairs failed", len(live))
-            failure = BatchFailed(f"the batch of {len(live)} pairs failed: {type(exc).__name__}: {exc}")
+            unit = self.jobs.unit
+            log.exception("a batch of %d %ss failed", len(live), unit)
+            failure = BatchFailed(f"the batch of {len(live)} {unit}s failed: {type(exc).__name__}: {exc}")
             PairQueue.fail_all(live, failure)
             return
         if timed:
@@ -208,13 +208,12 @@ class Runner:
                 it.future.set_result(pred)
         self.speed.batch_done(len(live), self.queue.admitted > 0, self.clock())
 
-    def _infer(self, live: Sequence[Item]) -> list[Prediction]:
-        """gather → run → label, in the run thread."""
+    def _infer(self, live: Sequence[Item]) -> list[Any]:
+        """The job kind's `infer` (for pairs: gather → run → label), in the run thread."""
         start = time.perf_counter()
-        prepared = columnar.gather([(it.encoded, it.row) for it in live])
-        labels = self.model.label(prepared, self.model.run(prepared))
-        self.observer.batch_done(len(live), prepared.n_tokens, time.perf_counter() - start)
-        return labels.predictions()
+        ran = self.jobs.infer([(it.encoded, it.row) for it in live])
+        self.observer.batch_done(len(live), ran.padded_tokens, time.perf_counter() - start)
+        return ran.answers
 
     # -- idle memory ---------------------------------------------------------------------------
     @property
@@ -223,14 +222,14 @@ class Runner:
         return self.ran and self.busy == 0
 
     async def release_memory(self) -> None:
-        """Release the model's free memory (`Classifier.release_memory`, then the C heap's), in a run thread."""
+        """Release the model's free memory (the job kind's `release_memory`, then the C heap's), in a run thread."""
         self.ran = False
         self.releases += 1
         await asyncio.get_running_loop().run_in_executor(self._pool, self._release_in_thread)
 
     def _release_in_thread(self) -> None:
         try:
-            self.model.release_memory()
+            self.jobs.release_memory()
             release_heap()
         except Exception:  # memory hygiene must never fail a request
             log.exception("releasing idle memory failed")

@@ -14,9 +14,11 @@ that is not already `kind:slug` becomes a user's (`entity_subject`). The table i
   the same run has the same id), the input, the model's name and version, `complete`;
 - `writegate_chunks`: the chunks written (`run_id, chunk`);
 - `writegate_edges`: one row per edge (`pair`: its position among the classified pairs, so
-  `ORDER BY pair` is the order of the JSONL edges file), with the model;
-- `writegate_states`: each memory's state role (`current`, `historical`, `in_conflict`), the
-  memories that superseded it, with the model.
+  `ORDER BY pair` is the order of the JSONL edges file), with `review` (flagged for a person: it
+  changed no state role) and the model;
+- `writegate_states`: each memory's state role (`current`, `historical`, `in_conflict`,
+  `retracted`: a text column, no list of values to migrate), the memories that superseded it, with
+  the model. What retracted a memory is its `writegate_edges` row with evidence `correction`.
 
 Each chunk's edges and its `writegate_chunks` row go in one transaction, right after the chunk is
 committed to the file checkpoint; a resumed run first writes the chunks the file checkpoint has and
@@ -62,9 +64,18 @@ class Table:
     privileges: tuple[str, ...]
 
     def ddl(self) -> str:
-        """`CREATE TABLE IF NOT EXISTS …`."""
+        """`CREATE TABLE IF NOT EXISTS …`, then `ALTER TABLE … ADD COLUMN IF NOT EXISTS` for each column
+        with a default (a column added in a later version: a table made before it gains it)."""
         items = [" ".join(filter(None, column)) for column in self.columns] + list(self.constraints)
-        return f"CREATE TABLE IF NOT EXISTS {self.name} (\n    " + ",\n    ".join(items) + "\n);"
+        create = f"CREATE TABLE IF NOT EXISTS {self.name} (\n    " + ",\n    ".join(items) + "\n);"
+        added = [
+            f"ALTER TABLE {self.name} ADD COLUMN IF NOT EXISTS {' '.join(column)};" for column in self.added_columns()
+        ]
+        return "\n".join([create, *added])
+
+    def added_columns(self) -> list[tuple[str, str, str]]:
+        """The columns a table made by an earlier version may lack: those with a default."""
+        return [column for column in self.columns if "DEFAULT" in column[2]]
 
 
 WRITE_TABLES: tuple[Table, ...] = (
@@ -101,6 +112,7 @@ WRITE_TABLES: tuple[Table, ...] = (
             ("scores", "jsonb", "NOT NULL"),
             ("evidence", "text", "NOT NULL"),
             ("slot_match", "boolean", "NOT NULL"),
+            ("review", "boolean", "NOT NULL DEFAULT false"),
             ("model_name", "text", "NOT NULL"),
             ("model_version", "text", "NOT NULL"),
         ),
@@ -422,6 +434,7 @@ class PostgresSink:
                         json.dumps(line["scores"]),
                         line["evidence"],
                         line["slot_match"],
+                        line.get("review", False),  # absent from a checkpoint written before the flag
                         self.model["name"],
                         self.model["version"],
                     )
@@ -429,7 +442,7 @@ class PostgresSink:
         with self.conn.transaction(), self.conn.cursor() as cur:
             with cur.copy(
                 "COPY writegate_edges (run_id, pair, new_id, existing_id, label, scores, evidence, "
-                "slot_match, model_name, model_version) FROM STDIN"
+                "slot_match, review, model_name, model_version) FROM STDIN"
             ) as copy:
                 for row in rows:
                     copy.write_row(row)
@@ -481,7 +494,24 @@ class PostgresSink:
 
 def _check_table(conn: Any, schema: str, table: Table, found: Mapping[str, str]) -> None:
     """An existing `writegate_*` table must have each column with its type, and grant the run's privileges."""
+    added = {name for name, _, _ in table.added_columns()}
+    if (
+        any(name not in found for name in added)
+        and not conn.execute(
+            "SELECT pg_has_role(c.relowner, 'USAGE') FROM pg_class c WHERE c.oid = format('%%I.%%I', %s::text, %s::text)::regclass",
+            (schema, table.name),
+        ).fetchone()[0]
+    ):
+        user = conn.execute("SELECT current_user").fetchone()[0]
+        lacking = ", ".join(name for name in sorted(added) if name not in found)
+        raise InputError(
+            "--write-back",
+            f"table {schema}.{table.name} lacks column {lacking} (added in a later writegate) and user {user} does "
+            f"not own it: ask its owner to run the ALTER TABLE of docs/stores.md, or write back to another database",
+        )
     for name, type_, _ in table.columns:
+        if name not in found and name in added:
+            continue
         if name not in found:
             raise InputError(
                 "--write-back",

@@ -9,9 +9,12 @@ change is visible and meant:
   Phoenix?", "What's my savings balance?"), which replace nothing.
 The source has no "same value repeated" rows, so no `corroborates` pairs come from it.
 
-Hard negatives → `unrelated`: in a dialogue where the user books two kinds of service (a restaurant,
-then a cab), the request of the first service against the later request of the other, minutes
-apart: the same person, another attribute, a later time, and nothing replaced.
+Hard negatives → `unrelated` (the same person, another attribute, a later time, nothing replaced):
+- in a dialogue where the user books two kinds of service (a restaurant, then a cab), each request
+  against every later request of another kind, minutes apart;
+- for one request in `OTHER_DIALOGUE_SHARE`, a request of another kind of service from another
+  dialogue of the same split, 1–400 days later: one store's user asking for a table in March and for
+  a rental car in June. Both sides keep the default subject; the label holds whoever spoke.
 """
 
 from __future__ import annotations
@@ -21,9 +24,12 @@ from collections.abc import Iterable, Iterator
 from datetime import timedelta
 
 from writegate.classifier.labels import Label
-from writegate.training.real.common import Mapped, Row, make, moment, present, stable_int
+from writegate.training.real.common import Mapped, Row, make, moment, present, split_of, stable_int
 
 NAME = "sgd_changes"
+OTHER_DIALOGUE_SHARE = 5
+"""One request in this many gets an `other_dialogue` negative."""
+MAX_GAP_DAYS = 400
 CHANGE_CUE = re.compile(
     r"\b(actually|instead|change|changed|changing|rather|switch|modify|on second thought|make it|make that|"
     r"scratch that|not correct|that's wrong|that is wrong|i meant|mistake|sorry|wait|nope|no)\b",
@@ -41,6 +47,7 @@ def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
         dialogues.setdefault(group_of(r), []).append(r)
     for group, turns in dialogues.items():
         yield from present(other_service_pairs(group, turns))
+    yield from present(other_dialogue_pairs(dialogues))
 
 
 def group_of(r: Row) -> str:
@@ -54,21 +61,49 @@ def domain(r: Row) -> str:
 
 
 def other_service_pairs(group: str, turns: list[Row]) -> Iterator[Mapped | None]:
-    """Each request of one service → the first later request of another service in the dialogue."""
+    """Each request of one service → every later request of another service in the dialogue."""
     usable = [r for r in turns if value_said(r, "old")]
     for i, first in enumerate(usable):
-        later_turn = next((r for r in usable[i + 1 :] if domain(r) != domain(first)), None)
-        if later_turn is None:
-            continue
         when = moment(f"{group}:{first['id']}")
-        yield make(
-            group,
-            f"{first['id']}:{later_turn['id']}:unrelated",
-            Label.UNRELATED,
-            f"{NAME}.other_service",
-            (first["old_utterance"], when),
-            (later_turn["old_utterance"], when + timedelta(minutes=1 + stable_int("gap", str(later_turn["id"])) % 30)),
-        )
+        for later_turn in (r for r in usable[i + 1 :] if domain(r) != domain(first)):
+            gap = timedelta(minutes=1 + stable_int("gap", str(later_turn["id"])) % 30)
+            yield make(
+                group,
+                f"{first['id']}:{later_turn['id']}:unrelated",
+                Label.UNRELATED,
+                f"{NAME}.other_service",
+                (first["old_utterance"], when),
+                (later_turn["old_utterance"], when + gap),
+            )
+
+
+def other_dialogue_pairs(dialogues: dict[str, list[Row]]) -> Iterator[Mapped | None]:
+    """A share of the requests → a request of another kind of service in another dialogue of the
+    same split, 1–`MAX_GAP_DAYS` days later."""
+    pool: dict[tuple[str, str], list[tuple[str, Row]]] = {}
+    for group, turns in sorted(dialogues.items()):
+        for r in turns:
+            if value_said(r, "old"):
+                pool.setdefault((split_of(group), domain(r)), []).append((group, r))
+    for (split, kind), requests in sorted(pool.items()):
+        others = sorted(k for s, k in pool if s == split and k != kind)
+        for group, first in requests:
+            rid = str(first["id"])
+            if not others or stable_int("other_dialogue", rid) % OTHER_DIALOGUE_SHARE:
+                continue
+            theirs = pool[(split, others[stable_int("kind", rid) % len(others)])]
+            other_group, second = theirs[stable_int("partner", rid) % len(theirs)]
+            when = moment(f"{group}:{rid}")
+            n = stable_int("days", rid)
+            gap = timedelta(days=1 + n % MAX_GAP_DAYS, minutes=(n >> 16) % (24 * 60))
+            yield make(
+                group,
+                f"{rid}:{second['id']}:unrelated",
+                Label.UNRELATED,
+                f"{NAME}.other_dialogue",
+                (first["old_utterance"], when),
+                (second["old_utterance"], when + gap),
+            )
 
 
 def value_said(r: Row, side: str) -> bool:

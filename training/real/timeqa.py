@@ -13,9 +13,16 @@ Spans in time order, consecutive pairs:
 - answers that overlap but differ (multi-valued answers) → left out
 - the same answers → `corroborates`
 Relations whose values accumulate (memberships, awards, events, children…) give no change pairs.
-Negatives → `unrelated`: another entity of the same relation in the same split (a different
-subject, named in the text). Same entity, another relation was left out: only 4 entities have two
-relations, and 2 of their 6 pairs were one slot under two relation ids (ownership), i.e. `supersedes`.
+Negatives → `unrelated`:
+- another entity of the same relation in the same split (a different subject, named in the text);
+- another entity of the same relation holding the same value ("Lee Nogan played for Reading." →
+  "English footballer Steve Sidwell was part of Reading."): a named other subject with the value
+  is not about the first one;
+- the same entity, another relation (a different attribute of the same subject: an award against
+  a governmental role), each side at its own span's time. Only 4 entities have two relations;
+  relation pairs that are one slot or change together are left out (`LINKED`: occupant and owner
+  of a house, a ship's registry and its operator), which leaves Helen Clark's awards against her
+  positions.
 A span is refused when it ends before it starts or lasts over `MAX_SPAN_YEARS` (typos such as "from
 105 to 1708").
 """
@@ -37,6 +44,8 @@ ACCUMULATING = frozenset(
     {"P463", "P166", "P1344", "P800", "P40", "P710", "P355", "P793", "P1365", "P1366", "P150", "P1830"}
 )
 """Relations whose values add up rather than replace each other (member of, award, participant…)."""
+LINKED = frozenset({frozenset({"P466", "P127"}), frozenset({"P8047", "P137"})})
+"""Relation pairs that are one slot in this data (occupant/owner) or change together (registry/operator)."""
 MAX_SPAN_YEARS = 200
 MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -71,6 +80,8 @@ def examples(rows: Iterable[Row]) -> Iterator[Mapped]:
     for r in rows:
         yield from present(change_pairs(r, facts[str(r["id"])]))
     yield from present(negatives(rows, facts))
+    yield from present(same_value_negatives(rows, facts))
+    yield from present(other_relation_pairs(rows, facts))
 
 
 def parse_facts(r: Row) -> list[Fact]:
@@ -167,3 +178,52 @@ def negatives(rows: list[Row], facts: dict[str, list[Fact]]) -> Iterator[Mapped 
                 e,
                 (renderings(facts[str(other["id"])])[theirs.index], theirs.start),
             )
+
+
+def _answers(fact: Fact) -> set[str]:
+    return {norm(a) for a in fact.answers}
+
+
+def same_value_negatives(rows: list[Row], facts: dict[str, list[Fact]]) -> Iterator[Mapped | None]:
+    """`unrelated`: a fact and another entity's fact of the same relation with a value in common."""
+    by_rel: dict[tuple[str, str], list[Row]] = {}
+    for r in rows:
+        if facts[str(r["id"])]:
+            by_rel.setdefault((split_of(norm(r["entity"])), str(r.get("relation"))), []).append(r)
+    for peers in by_rel.values():
+        for a, b in itertools.combinations(peers, 2):
+            if norm(a["entity"]) == norm(b["entity"]):
+                continue
+            ta, tb = renderings(facts[str(a["id"])]), renderings(facts[str(b["id"])])
+            for fa, fb in itertools.product(facts[str(a["id"])], facts[str(b["id"])]):
+                if _answers(fa) & _answers(fb):
+                    yield make(
+                        norm(a["entity"]),
+                        f"{a['id']}:{fa.index}:{b['id']}:{fb.index}:unrelated",
+                        Label.UNRELATED,
+                        f"{NAME}.same_value",
+                        (ta[fa.index], fa.start),
+                        (tb[fb.index], fb.start),
+                    )
+
+
+def other_relation_pairs(rows: list[Row], facts: dict[str, list[Fact]]) -> Iterator[Mapped | None]:
+    """`unrelated`: two facts of one entity under two relations that are not `LINKED`."""
+    by_entity: dict[str, list[Row]] = {}
+    for r in rows:
+        if facts[str(r["id"])]:
+            by_entity.setdefault(norm(r["entity"]), []).append(r)
+    for group, mine in by_entity.items():
+        for a, b in itertools.combinations(mine, 2):
+            if a.get("relation") == b.get("relation") or frozenset({a.get("relation"), b.get("relation")}) in LINKED:
+                continue
+            ta, tb = renderings(facts[str(a["id"])]), renderings(facts[str(b["id"])])
+            for fa, fb in itertools.product(facts[str(a["id"])], facts[str(b["id"])]):
+                yield make(
+                    group,
+                    f"{a['id']}:{fa.index}:{b['id']}:{fb.index}:unrelated",
+                    Label.UNRELATED,
+                    f"{NAME}.other_relation",
+                    (ta[fa.index], fa.start),
+                    (tb[fb.index], fb.start),
+                )

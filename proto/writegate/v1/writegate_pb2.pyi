@@ -72,6 +72,7 @@ class Evidence(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     EVIDENCE_BOTH: _ClassVar[Evidence]
     EVIDENCE_CONTENT_FREE: _ClassVar[Evidence]
     EVIDENCE_OTHER_SUBJECT: _ClassVar[Evidence]
+    EVIDENCE_CORRECTION: _ClassVar[Evidence]
 
 class StateRole(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -79,6 +80,7 @@ class StateRole(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     STATE_ROLE_CURRENT: _ClassVar[StateRole]
     STATE_ROLE_HISTORICAL: _ClassVar[StateRole]
     STATE_ROLE_IN_CONFLICT: _ClassVar[StateRole]
+    STATE_ROLE_RETRACTED: _ClassVar[StateRole]
 RECORD_KIND_UNSPECIFIED: RecordKind
 RECORD_KIND_TIME_WINDOW: RecordKind
 RECORD_KIND_ENUM: RecordKind
@@ -120,10 +122,12 @@ EVIDENCE_STRUCTURE: Evidence
 EVIDENCE_BOTH: Evidence
 EVIDENCE_CONTENT_FREE: Evidence
 EVIDENCE_OTHER_SUBJECT: Evidence
+EVIDENCE_CORRECTION: Evidence
 STATE_ROLE_UNSPECIFIED: StateRole
 STATE_ROLE_CURRENT: StateRole
 STATE_ROLE_HISTORICAL: StateRole
 STATE_ROLE_IN_CONFLICT: StateRole
+STATE_ROLE_RETRACTED: StateRole
 
 class TimeWindow(_message.Message):
     __slots__ = ("cron", "duration_minutes", "timezone", "polarity")
@@ -223,7 +227,7 @@ class Memory(_message.Message):
     def __init__(self, id: _Optional[str] = ..., subject: _Optional[str] = ..., text: _Optional[str] = ..., observed_at: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., provenance: _Optional[_Union[ProvenanceKind, str]] = ...) -> None: ...
 
 class Relation(_message.Message):
-    __slots__ = ("candidate_id", "label", "scores", "slot_match", "evidence")
+    __slots__ = ("candidate_id", "label", "scores", "slot_match", "evidence", "review")
     class ScoresEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -236,12 +240,14 @@ class Relation(_message.Message):
     SCORES_FIELD_NUMBER: _ClassVar[int]
     SLOT_MATCH_FIELD_NUMBER: _ClassVar[int]
     EVIDENCE_FIELD_NUMBER: _ClassVar[int]
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
     candidate_id: str
     label: Label
     scores: _containers.ScalarMap[str, float]
     slot_match: bool
     evidence: Evidence
-    def __init__(self, candidate_id: _Optional[str] = ..., label: _Optional[_Union[Label, str]] = ..., scores: _Optional[_Mapping[str, float]] = ..., slot_match: _Optional[bool] = ..., evidence: _Optional[_Union[Evidence, str]] = ...) -> None: ...
+    review: bool
+    def __init__(self, candidate_id: _Optional[str] = ..., label: _Optional[_Union[Label, str]] = ..., scores: _Optional[_Mapping[str, float]] = ..., slot_match: _Optional[bool] = ..., evidence: _Optional[_Union[Evidence, str]] = ..., review: _Optional[bool] = ...) -> None: ...
 
 class CandidateState(_message.Message):
     __slots__ = ("candidate_id", "role")
@@ -363,3 +369,25 @@ class GetModelInfoResponse(_message.Message):
     max_length: int
     metrics: _containers.ScalarMap[str, float]
     def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., labels: _Optional[_Iterable[str]] = ..., backend: _Optional[str] = ..., max_length: _Optional[int] = ..., metrics: _Optional[_Mapping[str, float]] = ...) -> None: ...
+
+class EmbedRequest(_message.Message):
+    __slots__ = ("texts",)
+    TEXTS_FIELD_NUMBER: _ClassVar[int]
+    texts: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, texts: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Embedding(_message.Message):
+    __slots__ = ("values",)
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    values: _containers.RepeatedScalarFieldContainer[float]
+    def __init__(self, values: _Optional[_Iterable[float]] = ...) -> None: ...
+
+class EmbedResponse(_message.Message):
+    __slots__ = ("embeddings", "name", "dim")
+    EMBEDDINGS_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    DIM_FIELD_NUMBER: _ClassVar[int]
+    embeddings: _containers.RepeatedCompositeFieldContainer[Embedding]
+    name: str
+    dim: int
+    def __init__(self, embeddings: _Optional[_Iterable[_Union[Embedding, _Mapping]]] = ..., name: _Optional[str] = ..., dim: _Optional[int] = ...) -> None: ...

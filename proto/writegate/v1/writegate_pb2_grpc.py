@@ -5,7 +5,7 @@ import warnings
 
 from writegate.v1 import writegate_pb2 as writegate_dot_v1_dot_writegate__pb2
 
-GRPC_GENERATED_VERSION = '1.85.1'
+GRPC_GENERATED_VERSION = '1.85.4'
 GRPC_VERSION = grpc.__version__
 _version_not_supported = False
 
@@ -64,6 +64,11 @@ class WriteGateStub:
                 request_serializer=writegate_dot_v1_dot_writegate__pb2.GetModelInfoRequest.SerializeToString,
                 response_deserializer=writegate_dot_v1_dot_writegate__pb2.GetModelInfoResponse.FromString,
                 _registered_method=True)
+        self.Embed = channel.unary_unary(
+                '/writegate.v1.WriteGate/Embed',
+                request_serializer=writegate_dot_v1_dot_writegate__pb2.EmbedRequest.SerializeToString,
+                response_deserializer=writegate_dot_v1_dot_writegate__pb2.EmbedResponse.FromString,
+                _registered_method=True)
 
 
 class WriteGateServicer:
@@ -113,6 +118,15 @@ class WriteGateServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Embed(self, request, context):
+        """Texts in, one sentence embedding per text out, in order: the vectors a store without an index
+        of its own ranks its candidates by (cosine = dot product: each vector has unit length).
+        Batched across concurrent calls like the pairs of the other RPCs, with the same queue policy.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_WriteGateServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -140,6 +154,11 @@ def add_WriteGateServicer_to_server(servicer, server):
                     servicer.GetModelInfo,
                     request_deserializer=writegate_dot_v1_dot_writegate__pb2.GetModelInfoRequest.FromString,
                     response_serializer=writegate_dot_v1_dot_writegate__pb2.GetModelInfoResponse.SerializeToString,
+            ),
+            'Embed': grpc.unary_unary_rpc_method_handler(
+                    servicer.Embed,
+                    request_deserializer=writegate_dot_v1_dot_writegate__pb2.EmbedRequest.FromString,
+                    response_serializer=writegate_dot_v1_dot_writegate__pb2.EmbedResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -282,6 +301,33 @@ class WriteGate:
             '/writegate.v1.WriteGate/GetModelInfo',
             writegate_dot_v1_dot_writegate__pb2.GetModelInfoRequest.SerializeToString,
             writegate_dot_v1_dot_writegate__pb2.GetModelInfoResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Embed(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/writegate.v1.WriteGate/Embed',
+            writegate_dot_v1_dot_writegate__pb2.EmbedRequest.SerializeToString,
+            writegate_dot_v1_dot_writegate__pb2.EmbedResponse.FromString,
             options,
             channel_credentials,
             insecure,
