@@ -20,7 +20,8 @@ from writegate.classifier.labels import LABEL2ID, Label
 
 RETIRING: tuple[Label, ...] = (Label.SUPERSEDES, Label.CONTRADICTS)
 """The labels that retire a memory or put it in conflict: only these are ever flagged."""
-_RETIRING_IDS = np.array([LABEL2ID[label.value] for label in RETIRING], dtype=np.int64)
+RETIRING_IDS = np.array([LABEL2ID[label.value] for label in RETIRING], dtype=np.int64)
+"""The label ids of `RETIRING`."""
 
 
 class ReviewPolicy(BaseModel):
@@ -52,4 +53,4 @@ class ReviewPolicy(BaseModel):
         top = probs[np.arange(len(label)), label]
         runner_up = np.partition(probs, -2, axis=1)[:, -2]
         unsure = (top - runner_up < self.margin) | (top < self.confidence)
-        return np.isin(label, _RETIRING_IDS) & unsure
+        return np.isin(label, RETIRING_IDS) & unsure

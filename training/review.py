@@ -28,7 +28,7 @@ import numpy as np
 
 from writegate.classifier import modeldir
 from writegate.classifier.labels import LABEL2ID, LABELS
-from writegate.classifier.review import RETIRING, ReviewPolicy
+from writegate.classifier.review import RETIRING_IDS, ReviewPolicy
 from writegate.errors import InputError
 
 if TYPE_CHECKING:
@@ -39,7 +39,6 @@ MARGINS: tuple[float, ...] = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5)
 CONFIDENCES: tuple[float, ...] = (0.0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9)
 MAX_LOAD = 0.1
 """The default largest share of the right retiring labels the chosen point may flag (`train` uses it too)."""
-_RETIRING_IDS = [LABEL2ID[label.value] for label in RETIRING]
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ def sweep(
                     confidence,
                     int((flags & wrong).sum()),
                     int((flags & ~wrong).sum()),
-                    {LABELS[i]: int((flags & (pred == i)).sum()) for i in _RETIRING_IDS},
+                    {LABELS[i]: int((flags & (pred == i)).sum()) for i in RETIRING_IDS},
                 )
             )
     return out
@@ -120,7 +119,7 @@ class Choice:
 def choose_on(probabilities: np.ndarray, gold: np.ndarray, max_load: float = MAX_LOAD) -> tuple[Choice, list[Point]]:
     """`sweep` the grid on served probabilities [n, 5] and gold labels [n], then `choose`; also the sweep."""
     pred = probabilities.argmax(axis=1)
-    retiring = np.isin(pred, _RETIRING_IDS)
+    retiring = np.isin(pred, RETIRING_IDS)
     wrong_total = int((retiring & (pred != gold)).sum())
     right_total = int((retiring & (pred == gold)).sum())
     points = sweep(probabilities, gold)
@@ -185,7 +184,7 @@ def by_source(probabilities: np.ndarray, gold: np.ndarray, names: Sequence[str],
     """Per source: wrong and right retiring labels, and how many of each `policy` flags."""
     pred = probabilities.argmax(axis=1)
     flags = policy.flags(probabilities, pred)
-    retiring, wrong = np.isin(pred, _RETIRING_IDS), pred != gold
+    retiring, wrong = np.isin(pred, RETIRING_IDS), pred != gold
     lines = [f"{'source':>16} | {'wrong flagged':>13} | {'right flagged':>13}"]
     for name in dict.fromkeys(names):
         at = np.array([n == name for n in names])
