@@ -357,6 +357,19 @@ def test_same_subject_other_topic_change_negatives(big: list[dict]) -> None:
     assert len(first) >= 10
 
 
+def test_same_topic_other_slot_notes_elaborate(big: list[dict]) -> None:
+    from writegate.training.data.build import SIBLING_TOPICS
+
+    topic = {d.slot: d.topic for d in gen.all_domains()}
+    rows = [p for p in big if p["family"].endswith(".elaborates.sibling")]
+    assert rows and all(p["label"] == "elaborates" for p in rows)
+    assert {topic[p["slot"]] for p in rows} <= SIBLING_TOPICS
+    assert not {"place", "langs", "org"} & SIBLING_TOPICS
+    # the shortcut it breaks: a later note, often with change words, about a sibling slot
+    assert sum(_gap(p) >= 14 for p in rows) / len(rows) >= 0.6
+    assert sum(bool(CHANGE_CUE.search(p["new"]["text"])) for p in rows) / len(rows) >= 0.2
+
+
 def test_contrast_families_share_the_existing_text(big: list[dict]) -> None:
     rows = [p for p in big if p["family"].endswith(".elaborates.contrast")]
     assert {p["label"] for p in rows} == {"corroborates", "elaborates"}

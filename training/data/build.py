@@ -95,12 +95,20 @@ def groups(d: Domain, label: str) -> tuple[str, ...]:
         g = ("detail",) + (("reason",) if d.kind != "immutable" else ()) + (("narrow",) if d.general else ())
         g += ("contrast",)  # one paraphrase (corroborates) vs the paraphrase + one extra detail (elaborates)
         g += ("swap",) if d.general else ()  # the same two texts both ways (specific ↔ general)
+        g += ("sibling",) if d.person_subject and d.topic in SIBLING_TOPICS else ()
         return g + (("also", "addplain", "addmarker") if d.kind == "multi" else ())
     if label == "corroborates":
         return ("para", "still", "nowsame") + (("general",) if d.general else ()) + (("negre",) if d.negre else ())
     if label == "unrelated":
         return ("othersubj", "othertopic", "narrative", "topicchange")
     raise ValueError(f"unknown label {label!r}")
+
+
+# topics whose person slots neither imply nor exclude each other's values: a note on one slot (even a
+# change) elaborates a note on another ("prefers concise answers" → "now wants Slack, not email");
+# not "place" (a move changes the timezone), "langs" (a native language is also a spoken one) nor
+# "org" (a new role at another company moves the reporting line too)
+SIBLING_TOPICS = frozenset({"comms", "calendar", "family", "food", "leisure", "bio"})
 
 
 # how often a (label, group) is drawn relative to the label's other groups of the same slot
@@ -676,6 +684,22 @@ def _corroborates_negre(f: Frame) -> list[Built]:
     return f.one(f.new(f.d.negre, f.A), NEUTRAL, "corroborates")
 
 
+@family("elaborates", "sibling")
+def _elaborates_sibling(f: Frame) -> list[Built]:
+    """The same subject, another slot of the same topic: its state, or its change, mostly long gaps."""
+    od, oc = _other_slot(f, same_topic=True)
+    octx = {**f.b.glob(), **oc.b()}
+    x = f.rng.random()
+    if (od.change or od.stop) and od.kind != "multi" and x < 0.4:
+        n = render(f.t(od.change + od.stop), octx, f.sn)
+    elif x < 0.7 and od.kind != "immutable":  # "As of June, …" on a fact that cannot change reads wrong
+        st = f.b.state(od, octx, f.sn)[0]
+        n = f.pre(TEMPORAL_PRE + MARKER_PRE + IMPLICIT_PRE, st, octx) if "?" not in st else st
+    else:
+        n = f.b.state(od, octx, f.sn)[0]
+    return f.one(n, LONG if f.rng.random() < 0.6 else f.b.mixed(), "elaborates")
+
+
 # ---------------------------------------------------------------- unrelated (hard negatives)
 @family("unrelated", "othersubj")
 def _unrelated_othersubj(f: Frame) -> list[Built]:
@@ -707,13 +731,17 @@ def _othersubj_entity(f: Frame) -> list[Built]:
     return [] if n == f.e else f.one(n, f.b.mixed(), "unrelated")
 
 
-def _other_topic(f: Frame, changeable: bool) -> tuple[Domain, Ctx]:
-    """A slot of another coarse topic about the same subject (changeable only, if asked) and its fact."""
+def _other_slot(f: Frame, changeable: bool = False, same_topic: bool = False) -> tuple[Domain, Ctx]:
+    """Another person slot of the same subject, of another coarse topic (or of the same one, if asked;
+    changeable only, if asked), and its fact."""
     od = f.rng.choice(
         [
             x
             for x in f.b.domains
-            if x.topic != f.d.topic and x.person_subject and (not changeable or x.kind != "immutable")
+            if x.slot != f.d.slot
+            and (x.topic == f.d.topic) == same_topic
+            and x.person_subject
+            and (not changeable or x.kind != "immutable")
         ]
     )
     f.b.used_slots.add(od.slot)
@@ -725,7 +753,7 @@ def _other_topic(f: Frame, changeable: bool) -> tuple[Domain, Ctx]:
 @family("unrelated", "othertopic")
 def _unrelated_othertopic(f: Frame) -> list[Built]:
     """The same subject, another slot of another topic (its change, denial or state)."""
-    od, oc = _other_topic(f, changeable=False)
+    od, oc = _other_slot(f)
     octx = {**f.b.glob(), **oc.a()}
     x = f.rng.random()
     if (od.change or od.stop) and od.kind != "multi" and x < 0.3:
@@ -742,7 +770,7 @@ def _unrelated_othertopic(f: Frame) -> list[Built]:
 @family("unrelated", "topicchange")
 def _unrelated_topicchange(f: Frame) -> list[Built]:
     """The same subject, a change cue about another (changeable) topic's slot, mostly long gaps."""
-    od, oc = _other_topic(f, changeable=True)
+    od, oc = _other_slot(f, changeable=True)
     s = (
         f.sn
         if f.d.person_subject or f.c.person is None
