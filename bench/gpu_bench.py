@@ -59,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/pipeline.py, b
 
 import pipeline
 
-from writegate.classifier import features
+from writegate.classifier import features, modeldir
 from writegate.relabel.plan import Plan, build_plan
 from writegate.relabel.run import LocalEngine, RelabelOptions, relabel
 from writegate.relabel.stores.jsonl import JsonlSource
@@ -142,13 +142,13 @@ def mean(samples: Sequence[float]) -> float | None:
 # -- the pairs -------------------------------------------------------------------------------------
 
 
-def texts_of(plan: Plan, indices: Sequence[int]) -> list[tuple[str, str]]:
-    """The two segments of plan pairs `indices`, as writegate's model reads them (before truncation)."""
+def texts_of(plan: Plan, indices: Sequence[int], input_format: int) -> list[tuple[str, str]]:
+    """The two segments of plan pairs `indices`, as a model of `input_format` reads them (before truncation)."""
     out = []
     for i in indices:
         e, n = plan.pairs[i]
         re_, rn = plan.records[e], plan.records[n]
-        text = features.render(re_.text, re_.observed_at, rn.text, rn.observed_at, plan.comparisons[i])
+        text = features.render(re_.text, re_.observed_at, rn.text, rn.observed_at, plan.comparisons[i], input_format)
         out.append(text.segments)
     return out
 
@@ -805,7 +805,7 @@ def run(args: argparse.Namespace, console: Console) -> Bench:
     if ce is not None:
         st_row.system += f" {dtype}"
         n_st = min(len(plan.pairs), sizes.st_max_pairs)
-        texts = texts_of(plan, range(n_st))
+        texts = texts_of(plan, range(n_st), modeldir.read_meta(args.model).input_format_version)
         sweep_texts = texts[: sizes.st_sweep_pairs]
         st_predict(ce, sweep_texts[: max(sizes.st_sweep)], sizes.st_sweep[0], sync)  # warm
         rates = {}

@@ -216,10 +216,10 @@ def encode_window(encoder: features.PairEncoder, window: PairWindow) -> EncodedW
     for i, (e, k) in enumerate(window.pairs):
         existing, new = mems[e], mems[k]
         if dates[e] not in heads:
-            heads[dates[e]] = features.existing_head(dates[e])
+            heads[dates[e]] = features.existing_head(dates[e], encoder.input_format)
         days = (dates[k] - dates[e]).days
         if dates[k] not in new_dates or days not in gaps:
-            new_dates[dates[k]], gaps[days] = features.new_head_parts(dates[k], days)
+            new_dates[dates[k]], gaps[days] = features.new_head_parts(dates[k], days, encoder.input_format)
         pair_gaps.append(days)
         comparison = window.comparisons[i] if window.comparisons is not None else _compare(existing, new, i)
         tail = features.structure_text(comparison)

@@ -1,9 +1,16 @@
 """The classifier's input format: ONE definition, used by training and serving alike.
 
-A pair becomes two BERT segments::
+A pair becomes two BERT segments. Format 1::
 
     A: existing (2026-03-01): Michelle owns the Acme account
     B: new (2026-06-20, 111 days later): Acme was handed off to Marcus in June
+       [structure: same slot edge.owned_by.account:acme (single-valued): incompatible]
+
+Format 2 says the same with half the header tokens (12 instead of 24 here): the month of each
+date, and the gap::
+
+    A: March 2026: Michelle owns the Acme account
+    B: June 2026, 111 days later: Acme was handed off to Marcus in June
        [structure: same slot edge.owned_by.account:acme (single-valued): incompatible]
 
 - dates are the UTC calendar dates of `observed_at`; the gap is said in words a small model can
@@ -15,8 +22,9 @@ A pair becomes two BERT segments::
 - the whole pair is at most `max_length` (128) tokens: the headers and the structure tail are
   kept, the two texts are truncated longest-first.
 
-Bump `INPUT_FORMAT_VERSION` whenever the rendered text changes: a model is only valid for the
-format it was trained on (`writegate.json` records it).
+A model is only valid for the format it was trained on: `writegate.json` records it, and the
+encoder of a loaded model renders that format. A change to the rendered text is a new format in
+`INPUT_FORMATS`; the old ones stay, so that older models still load.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from writegate.errors import MissingRecordsError
+from writegate.errors import InputError, MissingRecordsError
 from writegate.normalizer.compare import compare_all
 
 if TYPE_CHECKING:
@@ -39,7 +47,10 @@ if TYPE_CHECKING:
     from writegate.normalizer.compare import SlotComparison
     from writegate.normalizer.schema import Record
 
+INPUT_FORMATS: tuple[int, ...] = (1, 2)
+"""The input formats this writegate renders (and so the models it loads)."""
 INPUT_FORMAT_VERSION = 1
+"""The format `writegate train` writes unless told another (`--input-format`): the shipped model's."""
 MAX_LENGTH = 128
 N_SPECIAL = 3  # [CLS] A [SEP] B [SEP]
 PIECE_CACHE_SIZE = 16384
@@ -60,6 +71,24 @@ def gap_words(days: int) -> str:
     n = abs(days)
     unit = "day" if n == 1 else "days"
     return f"{n} {unit} {'later' if days > 0 else 'earlier'}"
+
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")  # fmt: skip
+
+
+def check_input_format(version: int, field: str = "input_format") -> int:
+    """`version` if it is one of `INPUT_FORMATS`.
+
+    Raises:
+        InputError: another version (naming `field`).
+    """
+    if version not in INPUT_FORMATS:
+        known = ", ".join(map(str, INPUT_FORMATS))
+        raise InputError(
+            field, f"input format {version} is not one this writegate renders ({known}); upgrade or retrain"
+        )
+    return version
 
 
 def structure_text(comparison: SlotComparison | None) -> str:
@@ -93,13 +122,14 @@ def render(
     new_text: str,
     new_at: datetime,
     comparison: SlotComparison | None,
+    input_format: int = INPUT_FORMAT_VERSION,
 ) -> PairText:
-    """Render one pair in the input format (see the module docstring)."""
+    """Render one pair in an input format (see the module docstring)."""
     existing_date, new_date = utc_date(existing_at), utc_date(new_at)
     return PairText(
-        a_head=existing_head(existing_date),
+        a_head=existing_head(existing_date, input_format),
         a_text=clean_text(existing_text),
-        b_head=new_head(new_date, (new_date - existing_date).days),
+        b_head=new_head(new_date, (new_date - existing_date).days, input_format),
         b_text=clean_text(new_text),
         b_tail=structure_text(comparison),
     )
@@ -110,26 +140,37 @@ def clean_text(text: str) -> str:
     return " ".join(text.split())
 
 
-def existing_head(existing_date: date) -> str:
-    """Segment A's header: `existing (2026-03-01):`."""
-    return f"existing ({existing_date.isoformat()}):"
+def _month(d: date) -> str:
+    return f"{_MONTHS[d.month - 1]} {d.year}"
 
 
-def new_head(new_date: date, days: int) -> str:
-    """Segment B's header: `new (2026-06-20, 111 days later):` (`days`: the gap, `gap_days`)."""
-    return " ".join(new_head_parts(new_date, days))
+def existing_head(existing_date: date, input_format: int = INPUT_FORMAT_VERSION) -> str:
+    """Segment A's header: `existing (2026-03-01):` (format 1), `March 2026:` (format 2)."""
+    if check_input_format(input_format) == 1:
+        return f"existing ({existing_date.isoformat()}):"
+    return f"{_month(existing_date)}:"
 
 
-def new_head_parts(new_date: date, days: int) -> tuple[str, str]:
-    """`new_head` in two parts split at a space, `new (2026-06-20,` and `111 days later):`: each recurs
-    far more often than the whole, and the tokenizer splits at spaces, so their tokens joined are the
-    header's tokens."""
-    return f"new ({new_date.isoformat()},", f"{gap_words(days)}):"
+def new_head(new_date: date, days: int, input_format: int = INPUT_FORMAT_VERSION) -> str:
+    """Segment B's header (`days`: the gap, `gap_days`): `new (2026-06-20, 111 days later):` (format 1),
+    `June 2026, 111 days later:` (format 2)."""
+    return " ".join(new_head_parts(new_date, days, input_format))
 
 
-def render_pair(pair: Pair, comparison: SlotComparison | None) -> PairText:
+def new_head_parts(new_date: date, days: int, input_format: int = INPUT_FORMAT_VERSION) -> tuple[str, str]:
+    """`new_head` in two parts split at a space, the date and the gap (`new (2026-06-20,` and
+    `111 days later):`): each recurs far more often than the whole, and the tokenizer splits at
+    spaces, so their tokens joined are the header's tokens."""
+    if check_input_format(input_format) == 1:
+        return f"new ({new_date.isoformat()},", f"{gap_words(days)}):"
+    return f"{_month(new_date)},", f"{gap_words(days)}:"
+
+
+def render_pair(pair: Pair, comparison: SlotComparison | None, input_format: int = INPUT_FORMAT_VERSION) -> PairText:
     """`render` for a `Pair`."""
-    return render(pair.existing.text, pair.existing.observed_at, pair.new.text, pair.new.observed_at, comparison)
+    return render(
+        pair.existing.text, pair.existing.observed_at, pair.new.text, pair.new.observed_at, comparison, input_format
+    )
 
 
 def side_records(side: Side, field: str) -> tuple[Record, ...]:
@@ -191,7 +232,11 @@ class PairEncoder:
     Args:
         tokenizer: a WordPiece tokenizer (`tokenizer.json`); its own truncation/padding are disabled.
         max_length: max tokens per pair, special tokens included.
+        input_format: the input format its callers render (`INPUT_FORMATS`): the model's.
         cls_token / sep_token / pad_token: the special tokens' strings.
+
+    Raises:
+        InputError: an input format this writegate does not render.
     """
 
     def __init__(
@@ -199,6 +244,7 @@ class PairEncoder:
         tokenizer: Tokenizer,
         max_length: int = MAX_LENGTH,
         *,
+        input_format: int = INPUT_FORMAT_VERSION,
         cls_token: str = "[CLS]",
         sep_token: str = "[SEP]",
         pad_token: str = "[PAD]",
@@ -207,6 +253,7 @@ class PairEncoder:
         tokenizer.no_truncation()
         tokenizer.no_padding()
         self.max_length = max_length
+        self.input_format = check_input_format(input_format)
         found = {t: tokenizer.token_to_id(t) for t in (cls_token, sep_token, pad_token)}
         missing = [t for t, i in found.items() if i is None]
         if missing:
@@ -219,7 +266,9 @@ class PairEncoder:
         self._pieces_lock = threading.Lock()
 
     @classmethod
-    def from_file(cls, path: str | Path, max_length: int = MAX_LENGTH) -> PairEncoder:
+    def from_file(
+        cls, path: str | Path, max_length: int = MAX_LENGTH, input_format: int = INPUT_FORMAT_VERSION
+    ) -> PairEncoder:
         """Load `tokenizer.json` (special tokens from `special_tokens_map.json` beside it, if any)."""
         import json
 
@@ -236,6 +285,7 @@ class PairEncoder:
         return cls(
             Tokenizer.from_file(str(path)),
             max_length,
+            input_format=input_format,
             cls_token=special.get("cls_token", "[CLS]"),
             sep_token=special.get("sep_token", "[SEP]"),
             pad_token=special.get("pad_token", "[PAD]"),

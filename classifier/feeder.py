@@ -41,14 +41,14 @@ R = TypeVar("R")
 DEFAULT_DEPTH = 4
 """Windows in flight per worker."""
 
-_ENCODERS: dict[tuple[str, int], features.PairEncoder] = {}
-"""Each process's tokenizer wrappers, by (tokenizer path, max_length)."""
+_ENCODERS: dict[tuple[str, int, int], features.PairEncoder] = {}
+"""Each process's tokenizer wrappers, by (tokenizer path, max_length, input format)."""
 
 
-def _encoder(path: str, max_length: int) -> features.PairEncoder:
-    key = (path, max_length)
+def _encoder(path: str, max_length: int, input_format: int) -> features.PairEncoder:
+    key = (path, max_length, input_format)
     if key not in _ENCODERS:
-        _ENCODERS[key] = features.PairEncoder.from_file(path, max_length)
+        _ENCODERS[key] = features.PairEncoder.from_file(path, max_length, input_format)
     return _ENCODERS[key]
 
 
@@ -66,9 +66,9 @@ def _exit_with_parent() -> None:
         os._exit(1)
 
 
-def _prepare(args: tuple[str, int, int, columnar.PairWindow]) -> columnar.PreparedWindow:
-    path, max_length, batch_size, window = args
-    return columnar.prepare_window(_encoder(path, max_length), window, batch_size)
+def _prepare(args: tuple[str, int, int, int, columnar.PairWindow]) -> columnar.PreparedWindow:
+    path, max_length, input_format, batch_size, window = args
+    return columnar.prepare_window(_encoder(path, max_length, input_format), window, batch_size)
 
 
 def _call(args: tuple[Callable[[Any], Any], Any]) -> Any:
@@ -121,6 +121,7 @@ class Feeder:
         meta = modeldir.read_meta(Path(model_dir))
         self.tokenizer = str(modeldir.require_file(Path(model_dir), modeldir.TOKENIZER))
         self.max_length = meta.max_length
+        self.input_format = features.check_input_format(meta.input_format_version, "model")
         self.temperature = meta.temperature
         self.review = meta.review
         self.fusion = meta.fusion if fusion is None else fusion
@@ -196,7 +197,9 @@ class Feeder:
 
     def prepare(self, windows: Iterable[columnar.PairWindow]) -> Iterator[columnar.PreparedWindow]:
         """Each window compared, tokenized and cut into padded batches (`columnar.prepare_window`), in order."""
-        return self._ordered(_prepare, ((self.tokenizer, self.max_length, self.batch_size, w) for w in windows))
+        return self._ordered(
+            _prepare, ((self.tokenizer, self.max_length, self.input_format, self.batch_size, w) for w in windows)
+        )
 
     def label(self, backend: Backend, windows: Iterable[columnar.PairWindow]) -> Iterator[columnar.Labels]:
         """Label each window with `backend`, in order: the forward of one window runs in a device

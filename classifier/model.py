@@ -70,17 +70,18 @@ class Classifier:
         """
         model_dir = Path(model_dir)
         meta = modeldir.read_meta(model_dir)
-        if meta.input_format_version != features.INPUT_FORMAT_VERSION:
+        if meta.input_format_version not in features.INPUT_FORMATS:
+            known = ", ".join(map(str, features.INPUT_FORMATS))
             raise InputError(
                 "model",
                 f"{model_dir / modeldir.META_FILE}: input_format_version {meta.input_format_version} "
-                f"but this writegate builds format {features.INPUT_FORMAT_VERSION}; retrain or upgrade",
+                f"but this writegate renders formats {known}; retrain or upgrade",
             )
         for name in modeldir.TOKENIZER_FILES:
             modeldir.require_file(model_dir, name)
         tok_path = model_dir / modeldir.TOKENIZER
         try:
-            encoder = features.PairEncoder.from_file(tok_path, meta.max_length)
+            encoder = features.PairEncoder.from_file(tok_path, meta.max_length, meta.input_format_version)
         except Exception as exc:  # tokenizers raises plain Exception on a corrupt file
             raise InputError("model", f"{tok_path} could not be loaded: {exc}") from None
         engine = load_backend(backend, model_dir, threads=threads, device=device, precision=precision)

@@ -438,8 +438,31 @@ def test_load_rejects_other_input_format(tiny_model_dir: Path, tmp_path: Path) -
     shutil.copytree(tiny_model_dir, d)
     meta = json.loads((d / "writegate.json").read_text())
     (d / "writegate.json").write_text(json.dumps(meta | {"input_format_version": 99}))
-    with pytest.raises(InputError, match="input_format_version 99"):
+    with pytest.raises(InputError, match="input_format_version 99 but this writegate renders formats 1, 2"):
         Classifier.load(d)
+
+
+def test_a_format_2_model_is_fed_format_2(tiny_model_dir: Path, tmp_path: Path) -> None:
+    """The window path (serving, relabel) renders the format the model's writegate.json names."""
+    d = tmp_path / "m"
+    shutil.copytree(tiny_model_dir, d)
+    meta = json.loads((d / "writegate.json").read_text())
+    (d / "writegate.json").write_text(json.dumps(meta | {"input_format_version": 2}))
+    v1, v2 = Classifier.load(tiny_model_dir), Classifier.load(d)
+    assert (v1.encoder.input_format, v2.encoder.input_format) == (1, 2)
+    pairs = with_records(
+        [
+            Pair(
+                existing=Side(text="User works in EST", observed_at="2025-11-03"),
+                new=Side(text="User moved to London", observed_at="2026-05-02"),
+            )
+        ]
+    )
+    for clf in (v1, v2):
+        [row] = clf.encode(pairs).rows
+        text = features.render_pair(pairs[0], features.compare_pair(pairs[0]), clf.encoder.input_format)
+        assert row == clf.encoder.encode([text])[0][0]
+    assert len(v2.encode(pairs).rows[0]) < len(v1.encode(pairs).rows[0])
 
 
 def test_load_missing_dir(tmp_path: Path) -> None:

@@ -148,13 +148,15 @@ def test_collate_rows_pads_and_types() -> None:
     np.testing.assert_array_equal(batch.token_type_ids, [[0, 0, 0, 1], [0, 1, 0, 0]])
 
 
-def test_new_head_parts_tokenize_as_the_whole_header(clf: Classifier) -> None:
+@pytest.mark.parametrize("input_format", features.INPUT_FORMATS)
+def test_new_head_parts_tokenize_as_the_whole_header(clf: Classifier, input_format: int) -> None:
     start = date(1999, 12, 25)
     cases = [(start + timedelta(days=d), gap) for d in (0, 1, 400, 9000) for gap in (0, 1, -1, 2, 111, -3650, 40000)]
     for day, gap in cases:
-        whole = clf.encoder.tokenizer.encode(features.new_head(day, gap), add_special_tokens=False).ids
+        whole = clf.encoder.tokenizer.encode(features.new_head(day, gap, input_format), add_special_tokens=False).ids
         parts = [
-            clf.encoder.tokenizer.encode(p, add_special_tokens=False).ids for p in features.new_head_parts(day, gap)
+            clf.encoder.tokenizer.encode(p, add_special_tokens=False).ids
+            for p in features.new_head_parts(day, gap, input_format)
         ]
         assert whole == parts[0] + parts[1], (day, gap)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timezone
+from datetime import UTC, date, datetime, timezone
 
 import pytest
 
@@ -181,4 +181,42 @@ def test_compare_pair_reads_the_records_the_pair_carries() -> None:
 
 
 def test_input_format_version_is_positive() -> None:
-    assert features.INPUT_FORMAT_VERSION >= 1 and features.MAX_LENGTH == 128
+    assert features.INPUT_FORMAT_VERSION in features.INPUT_FORMATS and features.MAX_LENGTH == 128
+
+
+def test_format_2_says_the_month_and_the_gap() -> None:
+    text = render("Michelle owns the Acme account", _dt("2026-03-01"), "Marcus owns it", _dt("2026-06-20"), COMP, 2)
+    assert text.segments == (
+        "March 2026: Michelle owns the Acme account",
+        "June 2026, 111 days later: Marcus owns it "
+        "[structure: same slot edge.owned_by.account:acme (single-valued): incompatible]",
+    )
+    assert features.new_head(date(2026, 1, 2), -3, 2) == "January 2026, 3 days earlier:"
+    assert features.existing_head(date(1, 12, 31), 2) == "December 1:"
+
+
+def test_format_2_halves_the_header_tokens() -> None:
+    from pathlib import Path
+
+    shipped = Path(__file__).resolve().parents[1] / "models" / "default" / "tokenizer.json"
+    tok = PairEncoder.from_file(shipped).tokenizer  # padding off
+
+    def n(text: str) -> int:
+        return len(tok.encode(text, add_special_tokens=False).ids)
+
+    day, new_day = date(2026, 3, 1), date(2026, 6, 20)
+    v1 = n(features.existing_head(day, 1)) + n(features.new_head(new_day, 111, 1))
+    v2 = n(features.existing_head(day, 2)) + n(features.new_head(new_day, 111, 2))
+    assert (v1, v2) == (24, 12)
+
+
+@pytest.mark.parametrize("version", [0, 3])
+def test_an_unknown_input_format_is_refused_by_name(version: int, tiny_model_dir) -> None:
+    from writegate.errors import InputError
+
+    with pytest.raises(
+        InputError, match=rf"^input_format: input format {version} is not one this writegate renders \(1, 2\)"
+    ):
+        features.existing_head(date(2026, 3, 1), version)
+    with pytest.raises(InputError, match=rf"input format {version} is not one"):
+        PairEncoder.from_file(tiny_model_dir / "tokenizer.json", 128, version)

@@ -448,8 +448,9 @@ def test_dev_logits_for_the_temperature_come_back_in_dev_order(tiny_model_dir: P
     [
         ("--label-smoothing", "1.5", "--label-smoothing: input should be less than 1 (got 1.5)"),
         ("--lr", "0", "--lr: input should be greater than 0 (got 0.0)"),
+        ("--input-format", "3", "--input-format: value error, must be one of 1, 2 (got 3)"),
     ],
-    ids=["smoothing-above-1", "zero-lr"],
+    ids=["smoothing-above-1", "zero-lr", "unknown-input-format"],
 )
 def test_train_flags_out_of_range_name_the_flag(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: str, value: str, message: str
@@ -458,3 +459,24 @@ def test_train_flags_out_of_range_name_the_flag(
     assert main(["train", "--data", str(data), "--out", str(tmp_path / "o"), flag, value]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "o").exists()  # refused before any work
+
+
+# -- input formats ------------------------------------------------------------------------------------
+def test_a_format_2_run_writes_a_format_2_model_and_fine_tuning_keeps_it(
+    tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("torch", reason="training needs torch (the `train` extra)")
+    from writegate.classifier import modeldir
+    from writegate.classifier.model import Classifier
+
+    out = tmp_path / "v2"
+    assert main(quick_train_argv(tiny_model_dir, tmp_path, out, "--input-format", "2")) == 0
+    assert modeldir.read_meta(out).input_format_version == 2
+    assert Classifier.load(out).encoder.input_format == 2
+    assert "Input format version 2" in (out / modeldir.MODEL_CARD).read_text()
+
+    data = small_data(tmp_path / "d.jsonl", 10)
+    argv = ["train", "--data", str(data), "--init", str(out), "--out", str(tmp_path / "o"), "--input-format", "1"]
+    assert main(argv) == 2
+    assert "input_format: is 1, but the --init model reads format 2" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

@@ -49,7 +49,7 @@ def encode_examples(encoder: features.PairEncoder, examples: Sequence[Example], 
     for start in range(0, len(examples), step):
         chunk = examples[start : start + step]
         pairs = with_records(ex.pair for ex in chunk)
-        texts = [features.render_pair(p, features.compare_pair(p)) for p in pairs]
+        texts = [features.render_pair(p, features.compare_pair(p), encoder.input_format) for p in pairs]
         for ex, (ids, types) in zip(chunk, encoder.encode(texts), strict=True):
             rows.append(
                 {
@@ -73,6 +73,7 @@ class PackageInputs(BaseModel):
     name: str
     version: str
     max_length: int = Field(ge=16, le=512)
+    input_format: int = Field(default=1, description="The input format the model was trained on.")
     fusion: FusionChoice = "auto"
     threads: int = Field(ge=1)
     dev: list[Example] = Field(min_length=1)
@@ -202,7 +203,7 @@ def _save(model: Any, inp: PackageInputs, temperature: float) -> modeldir.ModelM
     meta = modeldir.ModelMeta(
         name=inp.name,
         version=inp.version,
-        input_format_version=features.INPUT_FORMAT_VERSION,
+        input_format_version=inp.input_format,
         max_length=inp.max_length,
         labels=list(LABELS),
         temperature=round(temperature, 6),

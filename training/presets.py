@@ -33,6 +33,13 @@ class Preset(BaseModel):
     dev_subsample: int = Field(default=800, ge=1, description="Dev pairs used for the periodic evaluations.")
     patience: int = Field(default=4, ge=1, description="Early-stopping patience, in evaluations.")
     max_length: int = Field(default=128, ge=16, le=512)
+    input_format: int | None = Field(
+        default=None,
+        description=(
+            "Input format of the pairs (classifier/features.py: 1 = ISO dates, 2 = month and gap, half the "
+            "header tokens); None = the --init model's, else 1. Fine-tuning keeps a model's format."
+        ),
+    )
     seed: int = Field(default=13, description="Seed of the initialisation, dropout and sampling.")
     data_seed: int | None = Field(
         default=None,
@@ -66,6 +73,15 @@ class Preset(BaseModel):
             "recipe and `seed` over other orders of the same pairs; () = a single run."
         ),
     )
+
+    @field_validator("input_format")
+    @classmethod
+    def _known_format(cls, input_format: int | None) -> int | None:
+        from writegate.classifier.features import INPUT_FORMATS
+
+        if input_format is not None and input_format not in INPUT_FORMATS:
+            raise ValueError(f"must be one of {', '.join(map(str, INPUT_FORMATS))}")
+        return input_format
 
     @field_validator("soup")
     @classmethod

@@ -165,12 +165,14 @@ def calibration_batches(
     from writegate.training.datafile import parse_example
 
     model_dir = Path(model_dir)
-    max_length = (
-        modeldir.read_meta(model_dir).max_length if (model_dir / modeldir.META_FILE).is_file() else features.MAX_LENGTH
+    meta = modeldir.read_meta(model_dir) if (model_dir / modeldir.META_FILE).is_file() else None
+    encoder = features.PairEncoder.from_file(
+        modeldir.require_file(model_dir, modeldir.TOKENIZER),
+        meta.max_length if meta else features.MAX_LENGTH,
+        meta.input_format_version if meta else features.INPUT_FORMAT_VERSION,
     )
-    encoder = features.PairEncoder.from_file(modeldir.require_file(model_dir, modeldir.TOKENIZER), max_length)
     pairs = with_records(parse_example(row, i + 1).pair for i, row in enumerate(generate(n, seed)[:n]))
-    texts = [features.render_pair(p, features.compare_pair(p)) for p in pairs]
+    texts = [features.render_pair(p, features.compare_pair(p), encoder.input_format) for p in pairs]
     encoded = encoder.encode(texts)
     rows, seg_a = [ids for ids, _ in encoded], [types.count(0) for _, types in encoded]
     return [

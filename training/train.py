@@ -218,9 +218,16 @@ class _Setup:
         dev_ex = read_examples(cfg.dev) if cfg.dev else None
         self.test_ex = read_examples(cfg.test) if cfg.test else None
         self.dev_pairs = read_examples(cfg.dev_pairs) if cfg.dev_pairs else None
+        self.input_format: int = p.input_format or features.INPUT_FORMAT_VERSION
         if cfg.init is not None:
             src = check_model_source(cfg.init, "init")
-            modeldir.read_meta(cfg.init)
+            self.input_format = modeldir.read_meta(cfg.init).input_format_version  # fine-tuning keeps it
+            if p.input_format is not None and p.input_format != self.input_format:
+                raise InputError(
+                    "input_format",
+                    f"is {p.input_format}, but the --init model reads format {self.input_format}: "
+                    "fine-tuning keeps a model's format",
+                )
         else:
             src = check_model_source(resolve_base(cfg.base, cfg.cache_dir), "base")
         if cfg.default_data is not None and not cfg.default_data.exists():
@@ -254,7 +261,7 @@ class _Setup:
         tok_dir = out if out is not None else self.work / "tokenizer"
         tok_dir.mkdir(parents=True, exist_ok=True)
         save_tokenizer(src, tok_dir)
-        encoder = features.PairEncoder.from_file(tok_dir / modeldir.TOKENIZER, p.max_length)
+        encoder = features.PairEncoder.from_file(tok_dir / modeldir.TOKENIZER, p.max_length, self.input_format)
 
         # 4. encode (once: a member's data order is a permutation of these rows)
         from rich.progress import Progress
@@ -322,6 +329,7 @@ def _train_and_package(cfg: TrainConfig, setup: _Setup, out: Path) -> tuple[Pack
             name=cfg.name,
             version=cfg.version,
             max_length=p.max_length,
+            input_format=setup.input_format,
             fusion=cfg.fusion,
             threads=setup.threads,
             dev=setup.dev_ex,

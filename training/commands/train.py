@@ -35,6 +35,7 @@ PRESET_FLAGS: dict[str, type] = {
     "--max-steps": int,
     "--eval-steps": int,
     "--seed": int,
+    "--input-format": int,
 }
 """The flags that override a preset's field of the same name; their help comes from the field."""
 
@@ -235,15 +236,9 @@ def _run(args: argparse.Namespace, stack: ExitStack) -> int:
     from writegate.training.train import TrainConfig, check_member, train, train_member
 
     preset = get_preset(args.preset) if args.preset else Preset()
-    overrides = {
-        "epochs": args.epochs,
-        "batch_size": args.batch_size,
-        "lr": args.lr,
-        "max_steps": args.max_steps,
-        "eval_steps": args.eval_steps,
-        "seed": args.seed,
+    fields = [flag.removeprefix("--").replace("-", "_") for flag in PRESET_FLAGS]
+    overrides = {f: getattr(args, f) for f in fields} | {
         "data_seed": args.data_seed,
-        "label_smoothing": args.label_smoothing,
         "soup": tuple(args.soup) if args.soup is not None else None,
     }
     preset = _with_overrides(preset, {k: v for k, v in overrides.items() if v is not None})
