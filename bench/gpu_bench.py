@@ -852,7 +852,8 @@ def run(args: argparse.Namespace, console: Console) -> Bench:
     st_serve: float | None = None
     if ce is not None and st_best and wl.served_skip is None:
         srow = Row(f"sentence-transformers {dtype}, serve's pairs")
-        stexts = [features.render_pair(p, features.compare_pair(p)).segments for p in pairs]
+        fmt = modeldir.read_meta(args.model).input_format_version
+        stexts = [features.render_pair(p, features.compare_pair(p), fmt).segments for p in pairs]
         with sampler.measure() as util:
             logits, secs = st_predict(ce, stexts, st_best[0], sync)
         st_serve = len(stexts) / secs

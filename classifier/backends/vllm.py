@@ -179,9 +179,13 @@ def probe_batch(model_dir: Path, max_length: int) -> Batch:
     """A batch in our real input format (dates, gaps, both segments) to check a backend with."""
     from datetime import datetime
 
-    from writegate.classifier import columnar, features
+    from writegate.classifier import columnar, features, modeldir
 
-    encoder = features.PairEncoder.from_file(Path(model_dir) / "tokenizer.json", max_length)
+    meta_file = Path(model_dir) / modeldir.META_FILE
+    input_format = (
+        modeldir.read_meta(model_dir).input_format_version if meta_file.is_file() else features.INPUT_FORMAT_VERSION
+    )
+    encoder = features.PairEncoder.from_file(Path(model_dir) / "tokenizer.json", max_length, input_format)
     t0, t1 = datetime(2026, 3, 1, tzinfo=UTC), datetime(2026, 6, 20, tzinfo=UTC)
     pairs = [
         ("Michelle owns the Acme account", "Acme was handed off to Marcus in June"),
@@ -190,7 +194,7 @@ def probe_batch(model_dir: Path, max_length: int) -> Batch:
         ("User prefers concise answers", "User's dog is named Biscuit"),
         ("User was born in Lyon", "User was born in Marseille"),
     ]
-    texts = [features.render(a, t0, b, t1, None) for a, b in pairs]
+    texts = [features.render(a, t0, b, t1, None, encoder.input_format) for a, b in pairs]
     encoded = encoder.encode(texts)
     return columnar.collate_rows([ids for ids, _ in encoded], [types.count(0) for _, types in encoded], encoder.pad_id)
 
