@@ -29,6 +29,7 @@ from writegate.api.normalizing import with_records
 from writegate.classifier.model import Classifier
 from writegate.errors import InputError
 from writegate.training.datafile import read_examples
+from writegate.training.evaluate import wide_enough
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "store_pairs" / "store_pairs.jsonl"
 
@@ -87,8 +88,8 @@ def main() -> int:
     table = Table(
         title=f"bare engine, onnx int8, {len(pairs)} pairs of {args.data.name}, {args.threads} thread(s), {args.rounds} rounds"
     )
-    for col in ("model", "tokens/pair", "pairs/s (median)", "slowest", "fastest", f"× {ref}"):
-        table.add_column(col, justify="left" if col == "model" else "right")
+    for col in ("model", "version", "tokens/pair", "pairs/s (median)", "slowest", "fastest", f"× {ref}"):
+        table.add_column(col, justify="left" if col in ("model", "version") else "right", no_wrap=True)
     out = []
     for n in names:
         ratio = statistics.median(a / b for a, b in zip(rates[n], rates[ref], strict=True))
@@ -103,14 +104,15 @@ def main() -> int:
         }
         out.append(row)
         table.add_row(
-            f"{n} ({row['version']})",
+            n,
+            str(row["version"]),
             f"{row['tokens_per_pair']:.1f}",
             f"{row['pairs_per_s']:.1f}",
             f"{row['slowest']:.1f}",
             f"{row['fastest']:.1f}",
             f"{ratio:.2f}",
         )
-    Console().print(table)
+    wide_enough(Console(), table).print(table)  # a pipe or a file gets the whole table, not 80 columns
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n")
     return 0
