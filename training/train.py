@@ -196,6 +196,24 @@ def check_member(member: int | None, preset: Preset, work_dir: Path | None) -> N
         raise InputError("member", "needs --work-dir: the member is saved there for a later run to reuse")
 
 
+def input_format_of(cfg: TrainConfig) -> int:
+    """The input format a run trains on: the --init model's (fine-tuning keeps it), else the preset's, else
+    `features.INPUT_FORMAT_VERSION`.
+
+    Raises:
+        InputError: the init model has no writegate.json, or the preset asks for another format than it reads.
+    """
+    wanted = cfg.preset.input_format
+    if cfg.init is None:
+        return wanted or features.INPUT_FORMAT_VERSION
+    have = modeldir.read_meta(cfg.init).input_format_version
+    if wanted is not None and wanted != have:
+        raise InputError(
+            "input_format", f"is {wanted}, but the --init model reads format {have}: fine-tuning keeps a model's format"
+        )
+    return have
+
+
 class _Setup:
     """Steps 1–4 up to training: validated splits, the encoded pairs and a member fitter.
 
@@ -218,16 +236,9 @@ class _Setup:
         dev_ex = read_examples(cfg.dev) if cfg.dev else None
         self.test_ex = read_examples(cfg.test) if cfg.test else None
         self.dev_pairs = read_examples(cfg.dev_pairs) if cfg.dev_pairs else None
-        self.input_format: int = p.input_format or features.INPUT_FORMAT_VERSION
+        self.input_format = input_format_of(cfg)
         if cfg.init is not None:
             src = check_model_source(cfg.init, "init")
-            self.input_format = modeldir.read_meta(cfg.init).input_format_version  # fine-tuning keeps it
-            if p.input_format is not None and p.input_format != self.input_format:
-                raise InputError(
-                    "input_format",
-                    f"is {p.input_format}, but the --init model reads format {self.input_format}: "
-                    "fine-tuning keeps a model's format",
-                )
         else:
             src = check_model_source(resolve_base(cfg.base, cfg.cache_dir), "base")
         if cfg.default_data is not None and not cfg.default_data.exists():
