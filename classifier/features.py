@@ -77,16 +77,22 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
            "November", "December")  # fmt: skip
 
 
-def check_input_format(version: int, field: str = "input_format") -> int:
+def check_input_format(version: int, field: str = "input_format", where: str = "") -> int:
     """`version` if it is one of `INPUT_FORMATS`.
+
+    Args:
+        version: the format asked for.
+        field: the field the error names.
+        where: where the version was read (a file), put before the message when given.
 
     Raises:
         InputError: another version (naming `field`).
     """
     if version not in INPUT_FORMATS:
         known = ", ".join(map(str, INPUT_FORMATS))
+        prefix = f"{where}: " if where else ""
         raise InputError(
-            field, f"input format {version} is not one this writegate renders ({known}); upgrade or retrain"
+            field, f"{prefix}input format {version} is not one this writegate renders ({known}); upgrade or retrain"
         )
     return version
 

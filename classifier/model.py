@@ -70,13 +70,7 @@ class Classifier:
         """
         model_dir = Path(model_dir)
         meta = modeldir.read_meta(model_dir)
-        if meta.input_format_version not in features.INPUT_FORMATS:
-            known = ", ".join(map(str, features.INPUT_FORMATS))
-            raise InputError(
-                "model",
-                f"{model_dir / modeldir.META_FILE}: input_format_version {meta.input_format_version} "
-                f"but this writegate renders formats {known}; retrain or upgrade",
-            )
+        features.check_input_format(meta.input_format_version, "model", str(model_dir / modeldir.META_FILE))
         for name in modeldir.TOKENIZER_FILES:
             modeldir.require_file(model_dir, name)
         tok_path = model_dir / modeldir.TOKENIZER

@@ -73,7 +73,9 @@ class PackageInputs(BaseModel):
     name: str
     version: str
     max_length: int = Field(ge=16, le=512)
-    input_format: int = Field(default=1, description="The input format the model was trained on.")
+    input_format: int = Field(
+        default=features.INPUT_FORMAT_VERSION, description="The input format the model was trained on."
+    )
     fusion: FusionChoice = "auto"
     threads: int = Field(ge=1)
     dev: list[Example] = Field(min_length=1)
