@@ -370,6 +370,38 @@ def test_same_topic_other_slot_notes_elaborate(big: list[dict]) -> None:
     assert sum(bool(CHANGE_CUE.search(p["new"]["text"])) for p in rows) / len(rows) >= 0.2
 
 
+FIRST_PERSON = re.compile(r"\b(I|my|me|I'm|I've)\b", re.IGNORECASE)
+
+
+def test_spoken_corrections_are_same_day_conflicts_in_the_first_person(big: list[dict]) -> None:
+    from writegate.training.data.build import SPOKEN_EXCLUDED_TOPICS
+
+    topic = {d.slot: d.topic for d in gen.all_domains()}
+    kind = {d.slot: d.kind for d in gen.all_domains()}
+    rows = [p for p in big if p["family"].endswith(".contradicts.spoken")]
+    assert len(rows) >= 50 and all(p["label"] == "contradicts" for p in rows)
+    # facts, not plans or preferences: there a same-day "actually, …" is a change of mind
+    assert not {topic[p["slot"]] for p in rows} & SPOKEN_EXCLUDED_TOPICS
+    assert {kind[p["slot"]] for p in rows} == {"single", "immutable"}
+    assert all(_gap(p) == 0 for p in rows)
+    # a few slots' notes name no subject ("Number of kids: 3")
+    both = sum(bool(FIRST_PERSON.search(p["existing"]["text"]) and FIRST_PERSON.search(p["new"]["text"])) for p in rows)
+    assert both / len(rows) >= 0.8
+    assert all(p["existing"]["text"] != p["new"]["text"] for p in rows)
+    # the commonest spoken cue, which SGD's same-day booking changes (supersedes) use too
+    assert sum("actually" in p["new"]["text"].lower() for p in rows) / len(rows) >= 0.15
+
+
+@pytest.mark.parametrize("label", ["unrelated", "corroborates", "elaborates"])
+def test_chat_notes_are_first_person_and_mostly_same_day(big: list[dict], label: str) -> None:
+    """Another topic (unrelated), a restatement (corroborates) or a restatement with a detail
+    (elaborates), said in one chat: the same-day, first-person counterweight to `contradicts.spoken`."""
+    rows = [p for p in big if p["family"].endswith(f".{label}.chat")]
+    assert len(rows) >= 100 and all(p["label"] == label for p in rows)
+    assert sum(bool(FIRST_PERSON.search(p["existing"]["text"])) for p in rows) / len(rows) >= 0.8
+    assert sum(_gap(p) == 0 for p in rows) / len(rows) >= 0.6
+
+
 def test_contrast_families_share_the_existing_text(big: list[dict]) -> None:
     rows = [p for p in big if p["family"].endswith(".elaborates.contrast")]
     assert {p["label"] for p in rows} == {"corroborates", "elaborates"}

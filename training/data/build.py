@@ -47,6 +47,7 @@ SUBTLE_PRE, SUBTLE_POST = _LISTS["subtle_pre"], _LISTS["subtle_post"]
 DENY_PRE, CORRECT_PRE, CORRECT_POST = _LISTS["deny_pre"], _LISTS["correct_pre"], _LISTS["correct_post"]
 CORRECT_MULTI_POST = _LISTS["correct_multi_post"]
 LATERDENY_PRE, LATERDENY_POST = _LISTS["laterdeny_pre"], _LISTS["laterdeny_post"]
+SPOKEN_PRE, SPOKEN_POST = _LISTS["spoken_correct_pre"], _LISTS["spoken_correct_post"]
 ADD_PRE, ADD_MARK, ADD_POST = _LISTS["add_pre"], _LISTS["add_mark"], _LISTS["add_post"]
 REASON_PRE, REASON_POST = _LISTS["reason_pre"], _LISTS["reason_post"]
 STILL_PRE, STILL_POST = _LISTS["still_pre"], _LISTS["still_post"]
@@ -88,19 +89,27 @@ def groups(d: Domain, label: str) -> tuple[str, ...]:
     if label == "contradicts":
         if d.kind == "multi":
             return ("deny", "correct")
-        return ("source", "deny", "correct", "older", "laterdeny") + (
-            ("later", "restate") if d.kind == "immutable" else ()
+        return (
+            ("source", "deny", "correct", "older", "laterdeny")
+            + (("later", "restate") if d.kind == "immutable" else ())
+            + (("spoken",) if d.person_subject and d.topic not in SPOKEN_EXCLUDED_TOPICS else ())
         )
     if label == "elaborates":
         g = ("detail",) + (("reason",) if d.kind != "immutable" else ()) + (("narrow",) if d.general else ())
         g += ("contrast",)  # one paraphrase (corroborates) vs the paraphrase + one extra detail (elaborates)
         g += ("swap",) if d.general else ()  # the same two texts both ways (specific ↔ general)
         g += ("sibling",) if d.person_subject and d.topic in SIBLING_TOPICS else ()
+        g += ("chat",) if d.person_subject and d.elab else ()
         return g + (("also", "addplain", "addmarker") if d.kind == "multi" else ())
     if label == "corroborates":
-        return ("para", "still", "nowsame") + (("general",) if d.general else ()) + (("negre",) if d.negre else ())
+        return (
+            ("para", "still", "nowsame")
+            + (("general",) if d.general else ())
+            + (("negre",) if d.negre else ())
+            + (("chat",) if d.person_subject else ())
+        )
     if label == "unrelated":
-        return ("othersubj", "othertopic", "narrative", "topicchange")
+        return ("othersubj", "othertopic", "narrative", "topicchange") + (("chat",) if d.person_subject else ())
     raise ValueError(f"unknown label {label!r}")
 
 
@@ -111,8 +120,17 @@ def groups(d: Domain, label: str) -> tuple[str, ...]:
 SIBLING_TOPICS = frozenset({"comms", "calendar", "family", "food", "leisure", "bio"})
 
 
+# plans and preferences: a same-day "actually, …" there is a change of mind (`supersedes`, as in SGD's
+# bookings), not an error fixed, so `contradicts.spoken` leaves them out
+SPOKEN_EXCLUDED_TOPICS = frozenset({"comms", "calendar"})
+
+
 # how often a (label, group) is drawn relative to the label's other groups of the same slot
-GROUP_WEIGHT: dict[tuple[str, str], int] = {("supersedes", "stop"): 2, ("unrelated", "topicchange"): 2}
+GROUP_WEIGHT: dict[tuple[str, str], int] = {
+    ("supersedes", "stop"): 2,
+    ("unrelated", "topicchange"): 2,
+    ("contradicts", "spoken"): 2,
+}
 
 
 def twin_ok(d: Domain) -> bool:
@@ -534,6 +552,28 @@ def _contradicts_correct(f: Frame) -> list[Built]:
     return f.one(n, SOON, "contradicts")
 
 
+def _first_person(f: Frame) -> Subj:
+    """The user as "I" on both sides; the clauses `Builder.compound` may add follow it."""
+    me = user(f.c.person, "I")
+    f.b._cur = (f.c.person, me, me)
+    return me
+
+
+@family("contradicts", "spoken")
+def _contradicts_spoken(f: Frame) -> list[Built]:
+    """The user fixes, minutes later and in their own words, a fact just stated ("Actually, my daughter's
+    name is Ellie, not Ella"): an error corrected, not a change (labels.md)."""
+    me = _first_person(f)
+    e = render(f.etpl, f.A, me)
+    n = f.b.state(f.d, f.B, me, avoid=f.etpl)[0] if f.rng.random() < 0.6 else render(f.etpl, f.B, me)
+    x = f.rng.random()
+    if x < 0.75:
+        n = f"{render(f.t(SPOKEN_PRE), f.B, me)} {lower_first(n, f.b.common)}"
+    if x >= 0.45:
+        n = f.post(SPOKEN_POST, n, f.B)
+    return [Built(e, n, SAME, "contradicts")]
+
+
 @family("contradicts", "older")
 def _contradicts_older(f: Frame) -> list[Built]:
     """Another value observed before the existing one (sometimes even with change words)."""
@@ -765,6 +805,38 @@ def _unrelated_othertopic(f: Frame) -> list[Built]:
     if not f.d.person_subject and f.c.person is not None:
         n = f.b.state(od, octx, named(f.c.person, "first"))[0]
     return f.one(n, f.b.mixed(), "unrelated")
+
+
+def _chat_day(f: Frame) -> str:
+    """Two things said in one chat: mostly the same day."""
+    return SAME if f.rng.random() < 0.7 else f.b.mixed()
+
+
+@family("unrelated", "chat")
+def _unrelated_chat(f: Frame) -> list[Built]:
+    """Two things the user says about themself in one chat, on different topics, both in the first
+    person and mostly on the same day ("I like soups." → "I'm teaching myself the guitar.")."""
+    me = _first_person(f)
+    od, oc = _other_slot(f)
+    n = f.b.state(od, {**f.b.glob(), **oc.a()}, me)[0]
+    return [Built(render(f.etpl, f.A, me), n, _chat_day(f), "unrelated")]
+
+
+@family("corroborates", "chat")
+def _corroborates_chat(f: Frame) -> list[Built]:
+    """The user says the same thing again in one chat, in other words (first person, mostly the same
+    day): a restatement is not a correction."""
+    me = _first_person(f)
+    n = f.b.same_info(f.d, f.A, me, f.etpl)
+    return [Built(render(f.etpl, f.A, me), n, _chat_day(f), "corroborates")]
+
+
+@family("elaborates", "chat")
+def _elaborates_chat(f: Frame) -> list[Built]:
+    """The user says it again in one chat with a detail added (a domain `elab` phrasing; first
+    person, mostly the same day)."""
+    me = _first_person(f)
+    return [Built(render(f.etpl, f.A, me), render(f.t(f.d.elab), f.A, me), _chat_day(f), "elaborates")]
 
 
 @family("unrelated", "topicchange")
