@@ -554,8 +554,10 @@ def _contradicts_correct(f: Frame) -> list[Built]:
 
 def _first_person(f: Frame) -> Subj:
     """The user as "I" on both sides; the clauses `Builder.compound` may add follow it."""
-    me = user(f.c.person, "I")
-    f.b._cur = (f.c.person, me, me)
+    person = f.c.person
+    assert person is not None  # drawn for person-subject slots only (`groups`)
+    me = user(person, "I")
+    f.b._cur = (person, me, me)
     return me
 
 
