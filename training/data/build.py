@@ -570,7 +570,7 @@ def _contradicts_spoken(f: Frame) -> list[Built]:
     n = f.b.state(f.d, f.B, me, avoid=f.etpl)[0] if f.rng.random() < 0.6 else render(f.etpl, f.B, me)
     x = f.rng.random()
     if x < 0.75:
-        n = f"{render(f.t(SPOKEN_PRE), f.B, me)} {lower_first(n, f.b.common)}"
+        n = f.pre(SPOKEN_PRE, n, f.B)  # the cues name no subject
     if x >= 0.45:
         n = f.post(SPOKEN_POST, n, f.B)
     return [Built(e, n, SAME, "contradicts")]
