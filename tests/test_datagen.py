@@ -402,6 +402,21 @@ def test_chat_notes_are_first_person_and_mostly_same_day(big: list[dict], label:
     assert sum(_gap(p) == 0 for p in rows) / len(rows) >= 0.6
 
 
+ADDITION_CUE = re.compile(r"\b(also|too|as well|in addition|besides|not only|not just|joined|added)\b", re.IGNORECASE)
+
+
+def test_chat_notes_on_multi_valued_slots_add_values(big: list[dict]) -> None:
+    """Half of the multi-valued slots' chat notes add a second value ("I have a dog named Biscuit." →
+    "I also have a cat."): one more value said the same day is no correction."""
+    kind = {d.slot: d.kind for d in gen.all_domains()}
+    rows = [p for p in big if p["family"].endswith(".elaborates.chat") and kind[p["slot"]] == "multi"]
+    assert len(rows) >= 30 and all(p["label"] == "elaborates" for p in rows)
+    # the cue words mark only the domains' `also` phrasings (0 of 175 before this family drew them)
+    added = [p for p in rows if ADDITION_CUE.search(p["new"]["text"])]
+    assert len(added) / len(rows) >= 0.1
+    assert sum(_gap(p) == 0 for p in added) / len(added) >= 0.6
+
+
 def test_contrast_families_share_the_existing_text(big: list[dict]) -> None:
     rows = [p for p in big if p["family"].endswith(".elaborates.contrast")]
     assert {p["label"] for p in rows} == {"corroborates", "elaborates"}

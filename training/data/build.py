@@ -130,6 +130,7 @@ GROUP_WEIGHT: dict[tuple[str, str], int] = {
     ("supersedes", "stop"): 2,
     ("unrelated", "topicchange"): 2,
     ("contradicts", "spoken"): 2,
+    ("elaborates", "also"): 2,  # a second value of a multi-valued slot, against its many conflict pairs
 }
 
 
@@ -288,6 +289,10 @@ class Builder:
             else lower_first(clause, self.common | {pron.S.lower()})
         )
         return text.rstrip(".") + joiner + body
+
+    def speak_as(self, person: Person, subj: Subj) -> None:
+        """Both sides of the family being built speak as `subj` ("I"): the clauses `compound` adds follow it."""
+        self._cur = (person, subj, subj)
 
     def frame(self, d: Domain) -> Frame:
         """Sample one fact of `d`, the two sides' subjects and the existing text (sometimes itself a past change)."""
@@ -557,7 +562,7 @@ def _first_person(f: Frame) -> Subj:
     person = f.c.person
     assert person is not None  # drawn for person-subject slots only (`groups`)
     me = user(person, "I")
-    f.b._cur = (person, me, me)
+    f.b.speak_as(person, me)
     return me
 
 
@@ -836,8 +841,14 @@ def _corroborates_chat(f: Frame) -> list[Built]:
 @family("elaborates", "chat")
 def _elaborates_chat(f: Frame) -> list[Built]:
     """The user says it again in one chat with a detail added (a domain `elab` phrasing; first
-    person, mostly the same day)."""
+    person, mostly the same day); on a multi-valued slot, half the time a second value instead
+    ("I have a dog named Biscuit." → "I also have a cat."): one more value, not a correction."""
     me = _first_person(f)
+    if f.d.kind == "multi" and f.rng.random() < 0.5:
+        e = render(f.t(f.d.elab) if f.rng.random() < 0.5 else f.etpl, f.A, me)
+        C = _added(f)
+        n = render(f.t(f.d.also), C, me) if f.rng.random() < 0.6 else f.b.state(f.d, C, me, avoid=f.etpl)[0]
+        return [Built(e, n, _chat_day(f), "elaborates")]
     return [Built(render(f.etpl, f.A, me), render(f.t(f.d.elab), f.A, me), _chat_day(f), "elaborates")]
 
 
