@@ -88,19 +88,52 @@ def test_export_cli_missing_dir(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "is not a directory" in capsys.readouterr().err
 
 
-def test_int8_can_keep_ffn_outputs_fp32(tiny_model_dir: Path, tmp_path: Path) -> None:
+def _fp32_ffn_out_layers(path: Path) -> list[str]:
     import onnx
 
+    return sorted(
+        n.name.split("/")[4]  # /inner/bert/encoder/layer.N/output/dense/MatMul
+        for n in onnx.load(str(path)).graph.node
+        if n.op_type == "MatMul" and "/output/dense/" in n.name and "/attention/" not in n.name
+    )
+
+
+@pytest.mark.parametrize(
+    ("layers", "kept"),
+    [(0, []), (1, ["layer.0"]), (2, ["layer.0", "layer.1"]), ("all", ["layer.0", "layer.1"])],
+)
+def test_int8_can_keep_the_first_layers_ffn_outputs_fp32(
+    layers: int | str, kept: list[str], tiny_model_dir: Path, tmp_path: Path
+) -> None:
     from writegate.training.export import quantize_int8
 
-    plain = quantize_int8(tiny_model_dir / "model.onnx", tmp_path / "plain.onnx")
-    mixed = quantize_int8(tiny_model_dir / "model.onnx", tmp_path / "mixed.onnx", fp32_ffn_out=True)
+    int8 = quantize_int8(tiny_model_dir / "model.onnx", tmp_path / "int8.onnx", fp32_ffn_layers=layers)
+    assert _fp32_ffn_out_layers(int8) == kept  # the tiny model has two layers
 
-    def fp32_matmuls(path: Path) -> int:
-        return sum(1 for n in onnx.load(str(path)).graph.node if n.op_type == "MatMul" and "/output/dense/" in n.name)
 
-    assert fp32_matmuls(plain) == 0
-    assert fp32_matmuls(mixed) == 2  # one FFN output projection per layer of the tiny model
+def test_int8_rejects_more_fp32_layers_than_the_model_has(tiny_model_dir: Path, tmp_path: Path) -> None:
+    from writegate.training.export import export_onnx, quantize_int8
+
+    with pytest.raises(InputError, match=r"^--int8-fp32-ffn: must be all or a layer count from 1 to 2, got 3$"):
+        quantize_int8(tiny_model_dir / "model.onnx", tmp_path / "int8.onnx", fp32_ffn_layers=3)
+    with pytest.raises(InputError, match="from 1 to 2, got 3"):
+        export_onnx(tiny_model_dir, tmp_path / "out", fp32_ffn_layers=3)
+    assert not (tmp_path / "out").exists()  # checked before any work
+
+
+def test_export_cli_keeps_layer_0_ffn_output_fp32(
+    tiny_model_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    argv = ["export", "--model", str(tiny_model_dir), "--out", str(out), "--smooth-alpha", "0.8"]
+    assert main([*argv, "--int8-fp32-ffn", "1"]) == 0
+    assert "int8: SmoothQuant α 0.8; layer 0's FFN output projection in fp32" in capsys.readouterr().out
+    assert _fp32_ffn_out_layers(out / "model.int8.onnx") == ["layer.0"]
+    assert main([*argv, "--int8-fp32-ffn"]) == 0  # bare: every layer
+    assert "the FFN output projections of layers 0-1 in fp32" in capsys.readouterr().out
+    assert _fp32_ffn_out_layers(out / "model.int8.onnx") == ["layer.0", "layer.1"]
+    assert main([*argv, "--int8-fp32-ffn", "7"]) == 2
+    assert "--int8-fp32-ffn: must be all or a layer count from 1 to 2, got 7" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(
@@ -113,9 +146,13 @@ def test_int8_can_keep_ffn_outputs_fp32(tiny_model_dir: Path, tmp_path: Path) ->
             id="alpha-not-a-number",
         ),
         pytest.param(["--smooth-alpha", "0.5", "--no-smooth"], "not allowed with argument", id="both-flags"),
+        pytest.param(["--int8-fp32-ffn", "0"], "--int8-fp32-ffn: must be all or at least 1, got 0", id="no-layers"),
+        pytest.param(
+            ["--int8-fp32-ffn", "first"], "--int8-fp32-ffn: must be all or a layer count, got 'first'", id="not-a-count"
+        ),
     ],
 )
-def test_export_cli_rejects_bad_smoothing_flags(
+def test_export_cli_rejects_bad_flags(
     argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exc:

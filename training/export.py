@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import logging
+import re
 import shutil
 import tempfile
 import warnings
@@ -31,6 +32,7 @@ SMOOTH_ALPHAS: tuple[float, ...] = (0.7, 0.75, 0.8, 0.85, 0.9)
 SELECTION_PAIRS = 2048
 SELECTION_SEED = 11
 SmoothAlpha = float | Literal["auto"] | None
+Fp32FfnLayers = int | Literal["all"]  # how many layers, from the first, keep their FFN output projection in fp32
 COPY_FILES: tuple[str, ...] = (
     *modeldir.TOKENIZER_FILES,
     modeldir.CONFIG,
@@ -52,17 +54,27 @@ class Exported(BaseModel):
         ),
     )
 
+    fp32_ffn_layers: int = Field(
+        default=0, description="How many layers, from the first, kept their FFN output projection in fp32."
+    )
+
     def describe(self) -> str:
         """One line for logs and the model card."""
         if self.smooth_alpha is None:
-            return "plain int8 (no SmoothQuant)"
-        if not self.alpha_agreement:
-            return f"SmoothQuant α {self.smooth_alpha:g}"
-        tried = ", ".join(f"{a:g} {v:.2%}" for a, v in sorted(self.alpha_agreement.items()))
-        return (
-            f"SmoothQuant α {self.smooth_alpha:g}, chosen by int8 agreement with fp32 on {SELECTION_PAIRS} "
-            f"generated pairs ({tried})"
-        )
+            how = "plain int8 (no SmoothQuant)"
+        elif not self.alpha_agreement:
+            how = f"SmoothQuant α {self.smooth_alpha:g}"
+        else:
+            tried = ", ".join(f"{a:g} {v:.2%}" for a, v in sorted(self.alpha_agreement.items()))
+            how = (
+                f"SmoothQuant α {self.smooth_alpha:g}, chosen by int8 agreement with fp32 on {SELECTION_PAIRS} "
+                f"generated pairs ({tried})"
+            )
+        if self.fp32_ffn_layers == 1:
+            how += "; layer 0's FFN output projection in fp32"
+        elif self.fp32_ffn_layers > 1:
+            how += f"; the FFN output projections of layers 0-{self.fp32_ffn_layers - 1} in fp32"
+        return how
 
 
 class Parity(BaseModel):
@@ -96,7 +108,7 @@ def export_onnx(
     out_dir: str | Path | None = None,
     *,
     quantize: bool = True,
-    fp32_ffn_out: bool = False,
+    fp32_ffn_layers: Fp32FfnLayers = 0,
     smooth_alpha: SmoothAlpha = "auto",
 ) -> Exported:
     """Export `model_dir`'s torch weights to ONNX fp32 (and int8) in `out_dir` (default: in place).
@@ -104,17 +116,20 @@ def export_onnx(
     The int8 model is quantized from a SmoothQuant-ed copy of the fp32 graph (`smooth_alpha`: a strength,
     "auto" = the best of SMOOTH_ALPHAS by agreement with torch fp32 on generated pairs, None = plain;
     see `writegate.training.smoothquant`); `model.onnx` itself stays plain.
-    `fp32_ffn_out` keeps the FFN output projections unquantized (see `quantize_int8`).
+    `fp32_ffn_layers` keeps the FFN output projections of the first N layers (or "all") unquantized
+    (see `quantize_int8`).
     Files the runtime needs (tokenizer, config, writegate.json, weights, card) are copied into a
     different `out_dir`.
 
     Raises:
-        InputError: a needed file is missing (the tokenizer too, for SmoothQuant's calibration).
+        InputError: a needed file is missing (the tokenizer too, for SmoothQuant's calibration), or
+            `fp32_ffn_layers` is more than the model's layers.
     """
     model_dir = Path(model_dir)
     out = Path(out_dir) if out_dir is not None else model_dir
     if quantize and smooth_alpha is not None:
         _require_calibration_tokenizer(model_dir)  # before any work
+    kept = fp32_ffn_layer_count(fp32_ffn_layers, _layer_count(model_dir)) if quantize else 0
     out.mkdir(parents=True, exist_ok=True)
     model = load_torch_fp32(model_dir)
     fp32 = trace_to_onnx(model, out / modeldir.ONNX_FP32)
@@ -122,7 +137,7 @@ def export_onnx(
     if quantize:
         int8 = out / modeldir.ONNX_INT8
         if smooth_alpha is None:
-            result.paths.append(quantize_int8(fp32, int8, fp32_ffn_out=fp32_ffn_out))
+            result = Exported(paths=[fp32, quantize_int8(fp32, int8, fp32_ffn_layers=kept)], fp32_ffn_layers=kept)
         else:
             alphas = SMOOTH_ALPHAS if smooth_alpha == "auto" else (float(smooth_alpha),)
             with tempfile.TemporaryDirectory(prefix="writegate-smooth-") as tmp:
@@ -132,7 +147,7 @@ def export_onnx(
                             smoothed_model(copy.deepcopy(model), model_dir, a), Path(tmp) / f"smoothed-{a}.onnx"
                         ),
                         Path(tmp) / f"int8-{a}.onnx",
-                        fp32_ffn_out=fp32_ffn_out,
+                        fp32_ffn_layers=kept,
                     )
                     for a in alphas
                 }
@@ -140,7 +155,7 @@ def export_onnx(
                 # best agreement; ties go to the α nearest the measured default
                 best = max(alphas, key=lambda a: (agreement.get(a, 0.0), -abs(a - DEFAULT_SMOOTH_ALPHA)))
                 shutil.copyfile(candidates[best], int8)
-            result = Exported(paths=[fp32, int8], smooth_alpha=best, alpha_agreement=agreement)
+            result = Exported(paths=[fp32, int8], smooth_alpha=best, alpha_agreement=agreement, fp32_ffn_layers=kept)
     if out.resolve() != model_dir.resolve():
         for name in COPY_FILES:
             src = model_dir / name
@@ -187,6 +202,12 @@ def smoothed_model(model: Any, model_dir: Path, alpha: float) -> Any:
     if drift > 1e-3:
         raise RuntimeError(f"SmoothQuant changed the fp32 logits by {drift:.2e}; refusing to quantize from it")
     return model
+
+
+def _layer_count(model_dir: Path) -> int:
+    from transformers import AutoConfig
+
+    return int(AutoConfig.from_pretrained(model_dir).num_hidden_layers)
 
 
 def _require_calibration_tokenizer(model_dir: Path) -> None:
@@ -246,12 +267,13 @@ def export_traced(
     return path
 
 
-def quantize_int8(fp32: Path, int8: Path, *, fp32_ffn_out: bool = False) -> Path:
+def quantize_int8(fp32: Path, int8: Path, *, fp32_ffn_layers: Fp32FfnLayers = 0) -> Path:
     """Dynamic int8 quantization (onnxruntime.quantization), per-channel weight scales.
 
     Per-channel weight scales agree with fp32 on the argmax more often than per-tensor ones, at
-    the same speed. `fp32_ffn_out` also keeps the six FFN output projections in fp32: closer
-    to fp32 again, but slower and a larger file.
+    the same speed. `fp32_ffn_layers` also keeps the FFN output projections of the first N layers
+    (or of "all") in fp32: each one brings the labels closer to fp32, and costs speed and file size
+    (measured: training/EXPERIMENTS.md, "Second values on multi-valued slots").
 
     Most of the disagreement that remains comes from the per-tensor uint8 quantization of the
     activations: the int8 *weights* alone (per-channel, fp32 activations) agree nearly always,
@@ -260,18 +282,17 @@ def quantize_int8(fp32: Path, int8: Path, *, fp32_ffn_out: bool = False) -> Path
     but runs slower than fp32 on the CPU. So the quantizer stays plain dynamic int8, and
     `export_onnx` feeds it a SmoothQuant-ed graph instead (`writegate.training.smoothquant`).
     The measurements: training/EXPERIMENTS.md, "Figures moved out of code".
+
+    Raises:
+        InputError: `fp32_ffn_layers` is not "all" or 0 to the graph's layer count.
     """
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     exclude: list[str] = []
-    if fp32_ffn_out:
-        graph = onnx.load(str(fp32), load_external_data=False).graph
-        exclude = [
-            n.name
-            for n in graph.node
-            if n.op_type == "MatMul" and "/output/dense/" in n.name and "/attention/" not in n.name
-        ]
+    if fp32_ffn_layers != 0:
+        by_layer = ffn_out_matmuls(onnx.load(str(fp32), load_external_data=False).graph, fp32.name)
+        exclude = by_layer[: fp32_ffn_layer_count(fp32_ffn_layers, len(by_layer))]
     root = logging.getLogger()
     level = root.level
     root.setLevel(logging.ERROR)  # quantize_dynamic warns to run pre-processing; not needed for BERT
@@ -280,6 +301,33 @@ def quantize_int8(fp32: Path, int8: Path, *, fp32_ffn_out: bool = False) -> Path
     finally:
         root.setLevel(level)
     return int8
+
+
+def fp32_ffn_layer_count(fp32_ffn_layers: Fp32FfnLayers, layers: int) -> int:
+    """How many of a `layers`-layer model's FFN output projections `fp32_ffn_layers` keeps in fp32.
+
+    Raises:
+        InputError: it is not "all" or 0 to `layers`.
+    """
+    if fp32_ffn_layers == "all":
+        return layers
+    if not 0 <= fp32_ffn_layers <= layers:
+        raise InputError("--int8-fp32-ffn", f"must be all or a layer count from 1 to {layers}, got {fp32_ffn_layers}")
+    return fp32_ffn_layers
+
+
+def ffn_out_matmuls(graph: Any, name: str) -> list[str]:
+    """The names of an exported BERT graph's FFN output projections (MatMul nodes), layer 0 first."""
+    found: dict[int, str] = {}
+    for n in graph.node:
+        if n.op_type == "MatMul" and "/output/dense/" in n.name and "/attention/" not in n.name:
+            layer = re.search(r"/layer\.(\d+)/", n.name)
+            if layer is None:
+                raise InputError(name, f"cannot tell the layer of the FFN output projection {n.name!r}")
+            found[int(layer.group(1))] = n.name
+    if sorted(found) != list(range(len(found))):
+        raise InputError(name, f"FFN output projections found for layers {sorted(found)}, not 0 to N-1")
+    return [found[i] for i in range(len(found))]
 
 
 def torch_logits(model: Any, batch: Batch) -> np.ndarray:

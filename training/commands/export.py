@@ -25,8 +25,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     smooth.add_argument("--no-smooth", action="store_true", help="quantize the plain fp32 graph (no SmoothQuant)")
     p.add_argument(
         "--int8-fp32-ffn",
-        action="store_true",
-        help="keep the FFN output projections in fp32 (closer to fp32, but slower and a larger file)",
+        nargs="?",
+        type=_layers,
+        const="all",
+        default=0,
+        metavar="N",
+        help="keep the FFN output projections of the first N layers (bare: all) in fp32 "
+        "(closer to fp32, but slower and a larger file)",
     )
 
 
@@ -42,6 +47,18 @@ def _alpha(raw: str) -> float | str:
     return value
 
 
+def _layers(raw: str) -> int | str:
+    if raw == "all":
+        return raw
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be all or a layer count, got {raw!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be all or at least 1, got {value}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns the exit code."""
     from writegate.classifier.model import Classifier
@@ -51,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     check_model_dir(src)
     alpha = None if args.no_smooth else args.smooth_alpha
     exported = export_onnx(
-        src, args.out, quantize=not args.no_int8, fp32_ffn_out=args.int8_fp32_ffn, smooth_alpha=alpha
+        src, args.out, quantize=not args.no_int8, fp32_ffn_layers=args.int8_fp32_ffn, smooth_alpha=alpha
     )
     for path in exported.paths:
         print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")
