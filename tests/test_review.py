@@ -94,7 +94,7 @@ def test_thresholds_are_read_from_writegate_json_and_checked(tmp_path: Path, tin
     with pytest.raises(InputError, match=r"field review\.margn: Extra inputs are not permitted"):
         read_meta(typo)
     shipped = read_meta(Path(__file__).resolve().parents[1] / "models" / "default")
-    assert shipped.review == ReviewPolicy(margin=0.0, confidence=0.7)  # the card's choice
+    assert shipped.review == ReviewPolicy(margin=0.0, confidence=0.65)  # the card's choice
 
 
 def test_write_meta_writes_review_only_when_it_flags_something(tmp_path: Path, tiny_model_dir: Path) -> None:

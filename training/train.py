@@ -82,7 +82,7 @@ class TrainConfig(BaseModel):
     fusion: FusionChoice = "auto"
     threads: int | None = Field(default=None, ge=1, description="torch threads (default: all cores).")
     name: str = "writegate-minilm-l6"
-    version: str = "0.27.0"
+    version: str = "0.28.0"
     command: str = Field(default="", description="The command line, for the model card.")
     data_manifest: dict[str, Any] | None = Field(default=None, description="The generator's manifest.json, if any.")
     work_dir: Path | None = Field(default=None, description="Checkpoints go here (default: a temp dir).")
