@@ -16,6 +16,7 @@ import numpy as np
 
 from writegate.classifier.labels import LABEL2ID, LABELS
 from writegate.errors import InputError
+from writegate.training.distil import distil_trainer_class
 from writegate.training.inputs import input_names
 from writegate.training.package import PairDataset
 from writegate.training.soup import MemberRecord
@@ -212,7 +213,7 @@ def _minutes(seconds: float) -> str:
 
 def _collator(pad: Any, names: Sequence[str]) -> Any:
     """`pad` over the features the model takes (a model without token types gets no token_type_ids)."""
-    keep = {*names, "labels"}
+    keep = {*names, "labels", "soft"}
 
     def collate(features: list[dict[str, Any]]) -> Any:
         return pad([{k: v for k, v in f.items() if k in keep} for f in features])
@@ -311,7 +312,13 @@ class Fitter:
             use_cpu=not self.use_cuda,
             bf16=self.bf16,
         )
-        trainer = Trainer(
+        distilled = any("soft" in r for r in rows)
+        if distilled:  # a pair the teacher did not score (mixed-in default data) gets zeros: no KL term
+            rows = [r if "soft" in r else {**r, "soft": [0.0] * len(LABELS)} for r in rows]
+        trainer_class = distil_trainer_class() if distilled else Trainer
+        extra = {"distil_weight": p.distil_weight, "distil_temperature": p.distil_temperature} if distilled else {}
+        trainer = trainer_class(
+            **extra,
             model=model,
             args=args,
             train_dataset=PairDataset(rows),

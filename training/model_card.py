@@ -85,8 +85,11 @@ def _fmt_minutes(s: float) -> str:
     return f"{s / 60:.1f} min ({s:.0f} s)"
 
 
-def training_provenance(cfg: Any, *, n_train: int, n_dev: int, members: list[Any], device: str) -> list[str]:
-    """The 'How it was made' lines of a fine-tuning run (`cfg` is its TrainConfig, `members` its MemberRecords)."""
+def training_provenance(
+    cfg: Any, *, n_train: int, n_dev: int, members: list[Any], device: str, no_gold: int = 0
+) -> list[str]:
+    """The 'How it was made' lines of a fine-tuning run (`cfg` is its TrainConfig, `members` its MemberRecords,
+    `no_gold` the training pairs learnt from the teacher alone)."""
     p = cfg.preset
     src = (
         cfg.init
@@ -108,6 +111,12 @@ def training_provenance(cfg: Any, *, n_train: int, n_dev: int, members: list[Any
             f"(every {p.eval_steps} steps on {p.dev_subsample} dev pairs, patience {p.patience})"
         ),
     ]
+    if cfg.soft is not None:
+        lines.append(
+            f"- distilled (training/distil.py): the teacher's probabilities `{Path(cfg.soft).name}` (sha256 "
+            f"`{sha256_file(cfg.soft)}`), weight {p.distil_weight}, temperature {p.distil_temperature}; "
+            f"{no_gold} of the {n_train} training pairs have no gold label and are learnt from the teacher alone"
+        )
     if len(members) > 1:
         from writegate.training.soup import order_name
 

@@ -27,6 +27,9 @@ from writegate.training.datafile import Example
 FusionChoice = Literal["auto", "on", "off"]
 
 
+NO_GOLD = -100  # the label id cross-entropy ignores
+
+
 class PairDataset:
     """Encoded examples as Trainer features (lists of ints; the collator pads and tensorises)."""
 
@@ -41,7 +44,11 @@ class PairDataset:
 
 
 def encode_examples(encoder: features.PairEncoder, examples: Sequence[Example], progress: Any = None) -> PairDataset:
-    """The serving input format (normalize + compare + render + tokenize) for each example."""
+    """The serving input format (normalize + compare + render + tokenize) for each example.
+
+    A row's `labels` is its gold label's id (`NO_GOLD` without one); a row with a teacher's
+    probabilities also has `soft`.
+    """
     from writegate.api.normalizing import with_records
 
     rows: list[dict[str, Any]] = []
@@ -51,14 +58,15 @@ def encode_examples(encoder: features.PairEncoder, examples: Sequence[Example], 
         pairs = with_records(ex.pair for ex in chunk)
         texts = [features.render_pair(p, features.compare_pair(p), encoder.input_format) for p in pairs]
         for ex, (ids, types) in zip(chunk, encoder.encode(texts), strict=True):
-            rows.append(
-                {
-                    "input_ids": ids,
-                    "token_type_ids": types,
-                    "attention_mask": [1] * len(ids),
-                    "labels": LABEL2ID[ex.label.value],
-                }
-            )
+            row: dict[str, Any] = {
+                "input_ids": ids,
+                "token_type_ids": types,
+                "attention_mask": [1] * len(ids),
+                "labels": LABEL2ID[ex.label.value] if ex.gold else NO_GOLD,
+            }
+            if ex.soft is not None:
+                row["soft"] = list(ex.soft)
+            rows.append(row)
         if progress is not None:
             progress(len(chunk))
     return PairDataset(rows)

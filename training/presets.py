@@ -29,6 +29,18 @@ class Preset(BaseModel):
     warmup: float = Field(default=0.06, ge=0, lt=1, description="Warm-up ratio of total steps.")
     weight_decay: float = Field(default=0.01, ge=0)
     label_smoothing: float = Field(default=0.0, ge=0, lt=1, description="Label-smoothing factor of the loss.")
+    distil_weight: float = Field(
+        default=0.5,
+        ge=0,
+        le=1,
+        description=(
+            "With a teacher's probabilities (--soft): the loss is this share of the distillation term and the rest "
+            "cross-entropy on the gold labels; a pair without a gold label is learnt from the teacher alone."
+        ),
+    )
+    distil_temperature: float = Field(
+        default=1.0, gt=0, description="Temperature of both sides of the distillation term (training/distil.py)."
+    )
     eval_steps: int = Field(default=100, ge=1, description="Evaluate on the dev subsample every N steps.")
     dev_subsample: int = Field(default=800, ge=1, description="Dev pairs used for the periodic evaluations.")
     patience: int = Field(default=4, ge=1, description="Early-stopping patience, in evaluations.")

@@ -57,6 +57,9 @@ class TrainConfig(BaseModel):
     """Everything a training run depends on (recorded in the model card)."""
 
     data: Path = Field(description="Training pairs (JSONL).")
+    soft: Path | None = Field(
+        default=None, description="A teacher's probabilities for data (classify's output): distilled (needs dev)."
+    )
     dev: Path | None = Field(default=None, description="Dev pairs; default: a family/slot-grouped 10% of data.")
     test: Path | None = Field(default=None, description="Test split, evaluated after training.")
     dev_pairs: Path | None = Field(default=None, description="Hand-written pairs, evaluated only (never tuned on).")
@@ -232,7 +235,9 @@ class _Setup:
         check_member(cfg.member, p, cfg.work_dir)
 
         # 1. validate everything first
-        train_ex = read_examples(cfg.data)
+        if cfg.soft is not None and cfg.dev is None:
+            raise InputError("soft", "needs dev: the split of data it scores would be selected on the teacher's labels")
+        train_ex = read_examples(cfg.data, cfg.soft)
         dev_ex = read_examples(cfg.dev) if cfg.dev else None
         self.test_ex = read_examples(cfg.test) if cfg.test else None
         self.dev_pairs = read_examples(cfg.dev_pairs) if cfg.dev_pairs else None
@@ -347,7 +352,12 @@ def _train_and_package(cfg: TrainConfig, setup: _Setup, out: Path) -> tuple[Pack
             test=setup.test_ex,
             dev_pairs=setup.dev_pairs,
             provenance=training_provenance(
-                cfg, n_train=len(setup.train_ex), n_dev=len(setup.dev_ex), members=members, device=fitter.device
+                cfg,
+                n_train=len(setup.train_ex),
+                n_dev=len(setup.dev_ex),
+                members=members,
+                device=fitter.device,
+                no_gold=sum(not ex.gold for ex in setup.train_ex),
             ),
             metrics={
                 "train.seconds": round(train_seconds, 1),

@@ -32,6 +32,8 @@ PRESET_FLAGS: dict[str, type] = {
     "--batch-size": int,
     "--lr": float,
     "--label-smoothing": float,
+    "--distil-weight": float,
+    "--distil-temperature": float,
     "--max-steps": int,
     "--eval-steps": int,
     "--seed": int,
@@ -52,6 +54,13 @@ def _data_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data", type=Path, help="training pairs (JSONL); omit with --preset default to generate them")
     p.add_argument("--dev", type=Path, help="dev pairs (default: a family/slot-grouped 10%% of --data)")
     p.add_argument("--test", type=Path, help="test pairs, evaluated after training")
+    p.add_argument(
+        "--soft",
+        type=Path,
+        metavar="SCORES.jsonl",
+        help="a teacher's probabilities for --data (`writegate classify --input DATA --model TEACHER` output, "
+        "one line per line of --data): distil them (--distil-weight); needs --data and --dev",
+    )
     p.add_argument(
         "--dev-pairs", type=Path, help="hand-written pairs (the training format), evaluated only, never trained on"
     )
@@ -245,6 +254,8 @@ def _run(args: argparse.Namespace, stack: ExitStack) -> int:
     check_member(args.member, preset, args.work_dir)  # before generating any data
     if args.resume and args.work_dir is None:
         raise InputError("--resume", "needs --work-dir: the checkpoints to go on from are kept there")
+    if args.soft is not None and (args.data is None or args.dev is None):
+        raise InputError("--soft", "needs --data (the pairs it scores) and --dev (gold-labelled pairs to select on)")
     data, dev, test, manifest, out = args.data, args.dev, args.test, None, args.out
     drop_fp32 = args.drop_fp32_onnx or (args.data is None and args.preset == "default")
     if data is None:
@@ -260,11 +271,18 @@ def _run(args: argparse.Namespace, stack: ExitStack) -> int:
             dev = args.dev or mix_dev
             manifest = {"generator": manifest, **mix_summary}
         out = out or Path("models/default" if args.preset == "default" else f"models/{args.preset}")
-    for name, path in (("data", data), ("dev", dev), ("test", test), ("dev_pairs", args.dev_pairs)):
+    for name, path in (
+        ("data", data),
+        ("soft", args.soft),
+        ("dev", dev),
+        ("test", test),
+        ("dev_pairs", args.dev_pairs),
+    ):
         if path is not None and not Path(path).is_file():
             raise InputError(name, f"{path} does not exist")
     cfg = TrainConfig(
         data=data,
+        soft=args.soft,
         dev=dev,
         test=test,
         dev_pairs=args.dev_pairs,
