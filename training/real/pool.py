@@ -83,15 +83,15 @@ def timeqa_pairs(rows: list[Row]) -> Iterator[PoolPair | None]:
     for r in rows:
         if not isinstance(r.get("entity"), str) or not isinstance(r.get("questions"), list):
             continue
-        facts = parse_facts(r)
-        texts = renderings(facts)
-        by_entity.setdefault(norm(r["entity"]), []).extend((f.start, texts[f.index]) for f in facts)
-    for entity, facts in by_entity.items():
+        parsed = parse_facts(r)
+        texts = renderings(parsed)
+        by_entity.setdefault(norm(r["entity"]), []).extend((f.start, texts[f.index]) for f in parsed)
+    for entity, dated in by_entity.items():
         if split_of(entity) != "train":
             continue
-        facts.sort()
-        for i, j in _capped(entity, itertools.combinations(range(len(facts)), 2)):
-            (t1, a), (t2, b) = facts[i], facts[j]
+        dated.sort()
+        for i, j in _capped(entity, itertools.combinations(range(len(dated)), 2)):
+            (t1, a), (t2, b) = dated[i], dated[j]
             key = f"{entity}:{i}-{j}"
             if stable_int("reverse", key) % 4 == 0:
                 (t1, a), (t2, b) = (t2, b), (t1, a)
