@@ -51,15 +51,7 @@ class Example:
 
     def to_json(self) -> dict[str, Any]:
         """The JSONL form (inverse of `parse_example`)."""
-
-        def side(s: Side) -> dict[str, str]:
-            return {"text": s.text, "observed_at": s.observed_at.isoformat(), "subject": s.subject}
-
-        out: dict[str, Any] = {
-            "id": self.id,
-            "existing": side(self.pair.existing),
-            "new": side(self.pair.new),
-        }
+        out: dict[str, Any] = {"id": self.id, **pair_json(self.pair)}
         if self.gold:
             out["label"] = self.label.value
         if self.family is not None:
@@ -67,6 +59,15 @@ class Example:
         if self.slot is not None:
             out["slot"] = self.slot
         return out
+
+
+def pair_json(pair: Pair) -> dict[str, dict[str, str]]:
+    """A pair's `existing` and `new` as a pair line writes them."""
+
+    def side(s: Side) -> dict[str, str]:
+        return {"text": s.text, "observed_at": s.observed_at.isoformat(), "subject": s.subject}
+
+    return {"existing": side(pair.existing), "new": side(pair.new)}
 
 
 class DataFileError(InputError):
@@ -83,15 +84,14 @@ def parse_example(obj: object, line_no: int, soft: tuple[float, ...] | None = No
     """Parse one labelled line; with the teacher's probabilities `soft`, the label may be missing."""
     pair = parse_pair(obj)
     assert isinstance(obj, dict)
-    if "label" not in obj and soft is None:
-        raise InputError("label", f"is missing; expected one of {', '.join(LABELS)}")
     from writegate.classifier.labels import parse_label
 
     if "label" in obj:
         label, gold = parse_label(obj["label"]), True
-    else:
-        assert soft is not None
+    elif soft is not None:
         label, gold = Label(LABELS[max(range(len(LABELS)), key=soft.__getitem__)]), False
+    else:
+        raise InputError("label", f"is missing; expected one of {', '.join(LABELS)}")
     return Example(
         id=str(obj.get("id", f"line-{line_no}")),
         pair=pair,

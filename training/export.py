@@ -129,7 +129,7 @@ def export_onnx(
     out = Path(out_dir) if out_dir is not None else model_dir
     if quantize and smooth_alpha is not None:
         _require_calibration_tokenizer(model_dir)  # before any work
-    kept = fp32_ffn_layer_count(fp32_ffn_layers, _layer_count(model_dir)) if quantize else 0
+    kept = fp32_ffn_layer_count(fp32_ffn_layers, _layer_count(model_dir)) if quantize and fp32_ffn_layers else 0
     out.mkdir(parents=True, exist_ok=True)
     model = load_torch_fp32(model_dir)
     fp32 = trace_to_onnx(model, out / modeldir.ONNX_FP32)

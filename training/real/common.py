@@ -131,14 +131,25 @@ def make(
         new: (text, observed_at) of NEW.
         subjects: subjects of EXISTING and NEW.
     """
+    pair = pair_of(existing, new, subjects)
+    return (
+        None if pair is None else Mapped(group=group, example=Example(id=ex_id, pair=pair, label=label, family=family))
+    )
+
+
+def pair_of(
+    existing: tuple[str, datetime],
+    new: tuple[str, datetime],
+    subjects: tuple[str, str] = (DEFAULT_SUBJECT, DEFAULT_SUBJECT),
+) -> Pair | None:
+    """The pair of two (text, observed_at) sides, or None when a text is unusable or both texts are the same."""
     e_text, n_text = clean(existing[0]), clean(new[0])
     if e_text is None or n_text is None or norm(e_text) == norm(n_text):
         return None
-    pair = Pair(
+    return Pair(
         existing=Side(text=e_text, observed_at=existing[1], subject=subjects[0]),
         new=Side(text=n_text, observed_at=new[1], subject=subjects[1]),
     )
-    return Mapped(group=group, example=Example(id=ex_id, pair=pair, label=label, family=family))
 
 
 def present(items: Iterable[Mapped | None]) -> Iterator[Mapped]:

@@ -31,15 +31,15 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from writegate.training.datafile import pair_json
 from writegate.training.real import SOURCES
 from writegate.training.real.common import (
-    DEFAULT_SUBJECT,
     Row,
     SourceError,
-    clean,
     later,
     moment,
     norm,
+    pair_of,
     read_jsonl,
     split_of,
     stable_int,
@@ -55,19 +55,10 @@ def pair_line(
     source: str, kind: str, key: str, existing: tuple[str, datetime], new: tuple[str, datetime]
 ) -> PoolPair | None:
     """One unlabelled pair line, or None when a text is unusable or both are the same."""
-    e, n = clean(existing[0]), clean(new[0])
-    if e is None or n is None or norm(e) == norm(n):
+    pair = pair_of(existing, new)
+    if pair is None:
         return None
-
-    def side(text: str, when: datetime) -> dict[str, str]:
-        return {"text": text, "observed_at": when.isoformat(), "subject": DEFAULT_SUBJECT}
-
-    return {
-        "id": f"pool:{source}:{stable_int('pool-id', key):016x}",
-        "existing": side(e, existing[1]),
-        "new": side(n, new[1]),
-        "family": f"{source}.{kind}",
-    }
+    return {"id": f"pool:{source}:{stable_int('pool-id', key):016x}", **pair_json(pair), "family": f"{source}.{kind}"}
 
 
 def _capped(key: str, pairs: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
